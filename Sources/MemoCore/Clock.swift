@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A point in wall-clock time: whole and fractional seconds since the Unix epoch, UTC.
+/// memoapp stores times as this number; it renders them as RFC 3339 only at the edge.
+public struct Timestamp: Hashable, Comparable, Sendable {
+    public var secondsSince1970: Double
+
+    public init(secondsSince1970: Double) {
+        self.secondsSince1970 = secondsSince1970
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.secondsSince1970 < rhs.secondsSince1970
+    }
+
+    public func adding(seconds: Double) -> Timestamp {
+        Timestamp(secondsSince1970: secondsSince1970 + seconds)
+    }
+
+    /// RFC 3339 in UTC with whole seconds, e.g. `2026-11-29T13:24:04Z`.
+    public var rfc3339: String {
+        var seconds = time_t(secondsSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return pad4(Int(parts.tm_year) + 1900) + "-" + pad2(Int(parts.tm_mon) + 1) + "-"
+            + pad2(Int(parts.tm_mday)) + "T" + pad2(Int(parts.tm_hour)) + ":" + pad2(Int(parts.tm_min))
+            + ":" + pad2(Int(parts.tm_sec)) + "Z"
+    }
+
+    /// Local date and time for people, e.g. `2026-11-29 22:24`.
+    public var localMinute: String {
+        var seconds = time_t(secondsSince1970.rounded(.down))
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return pad4(Int(parts.tm_year) + 1900) + "-" + pad2(Int(parts.tm_mon) + 1) + "-"
+            + pad2(Int(parts.tm_mday)) + " " + pad2(Int(parts.tm_hour)) + ":" + pad2(Int(parts.tm_min))
+    }
+}
+
+/// Where "now" comes from. Injected so that pure logic and tests never read the
+/// real clock behind their caller's back.
+public protocol WallClock: Sendable {
+    func now() -> Timestamp
+}
+
+/// The system's real-time clock.
+public struct SystemWallClock: WallClock {
+    public init() {}
+
+    public func now() -> Timestamp {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Timestamp(secondsSince1970: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
+    }
+}
+
+// MARK: - Formatting helpers
+
+func pad2(_ value: Int) -> String {
+    value < 10 ? "0\(value)" : "\(value)"
+}
+
+func pad4(_ value: Int) -> String {
+    let digits = String(value)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}

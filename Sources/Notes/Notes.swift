@@ -1,0 +1,2 @@
+// The Notes module; its parts arrive with its issue.
+import MemoCore

@@ -1,0 +1,92 @@
+import CSQLite
+import MemoCore
+
+/// One named step of a module's schema. Names are global and never change once
+/// released, e.g. `todos.1-create`; the order of registration is the order of
+/// application.
+public struct Migration: Sendable {
+    public let name: String
+    public let migrate: @Sendable (Connection) throws -> Void
+
+    public init(_ name: String, migrate: @escaping @Sendable (Connection) throws -> Void) {
+        self.name = name
+        self.migrate = migrate
+    }
+
+    /// A step that is a plain SQL script.
+    public init(_ name: String, sql: String) {
+        self.init(name) { try $0.executeScript(sql) }
+    }
+}
+
+/// Applies named migrations in order. Each step and the record of its name
+/// commit in one transaction, so a failing step rolls back alone and leaves the
+/// earlier ones applied.
+public struct Migrator: Sendable {
+    public private(set) var migrations: [Migration] = []
+
+    public init() {}
+
+    /// Adds a module's steps after those already registered.
+    public mutating func register(_ newMigrations: [Migration]) {
+        for migration in newMigrations {
+            precondition(!migrations.contains { $0.name == migration.name },
+                         "migration \(migration.name) registered twice")
+            migrations.append(migration)
+        }
+    }
+
+    /// Names already applied to `connection`'s database, in application order.
+    public func appliedNames(in connection: Connection) throws -> [String] {
+        let hasTable = try connection.queryFirst(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") { _ in true } ?? false
+        guard hasTable else { return [] }
+        return try connection.query("SELECT name FROM schema_migrations ORDER BY rowid") { $0.string(0) }
+    }
+
+    /// Brings the database up to date. A database that records steps this build
+    /// does not know was made by a newer memoapp: it is refused before anything
+    /// is written.
+    public func apply(to connection: Connection) throws {
+        let known = Set(migrations.map(\.name))
+        let applied = try appliedNames(in: connection)
+        try refuseUnknown(applied, known: known, path: connection.path)
+        var appliedSet = Set(applied)
+        if appliedSet.count == known.count { return }
+
+        if applied.isEmpty {
+            try connection.writeTransaction {
+                try connection.execute("""
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        name TEXT PRIMARY KEY NOT NULL,
+                        applied_at REAL NOT NULL DEFAULT (unixepoch('subsec'))
+                    )
+                    """)
+            }
+        }
+        for migration in migrations where !appliedSet.contains(migration.name) {
+            try connection.writeTransaction {
+                // Another process may have applied it while this one waited for the lock.
+                let done = try connection.queryFirst("SELECT 1 FROM schema_migrations WHERE name = ?",
+                                                     migration.name) { _ in true } ?? false
+                if done { return }
+                try migration.migrate(connection)
+                try connection.execute("INSERT INTO schema_migrations (name) VALUES (?)", migration.name)
+            }
+            appliedSet.insert(migration.name)
+        }
+        // Re-check under the final state: a newer memoapp may have migrated meanwhile.
+        try refuseUnknown(try appliedNames(in: connection), known: known, path: connection.path)
+    }
+
+    private func refuseUnknown(_ applied: [String], known: Set<String>, path: String) throws {
+        let unknown = applied.filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            throw SQLiteError(
+                code: SQLITE_CANTOPEN,
+                message: "\(path) was made by a newer memoapp (unknown migrations: "
+                    + unknown.joined(separator: ", ") + "); upgrade memoapp to open it. It was left untouched.",
+                sql: nil)
+        }
+    }
+}

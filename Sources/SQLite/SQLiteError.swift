@@ -1,0 +1,54 @@
+import CSQLite
+import MemoCore
+
+/// A failure reported by SQLite: its result code (named as SQLite names it),
+/// SQLite's own message, and the SQL that was running.
+public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    /// The extended result code, e.g. 2067 for SQLITE_CONSTRAINT_UNIQUE.
+    public let extendedCode: Int32
+    public let message: String
+    public let sql: String?
+
+    public init(code: Int32, message: String, sql: String? = nil) {
+        self.extendedCode = code
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code (the low byte of the extended one).
+    public var code: Int32 { extendedCode & 0xFF }
+
+    /// SQLite's name for the primary code, e.g. `SQLITE_BUSY`.
+    public var codeName: String { SQLiteError.names[code] ?? "SQLITE_\(code)" }
+
+    public var description: String {
+        var text = "\(codeName) (\(extendedCode)): \(message)"
+        if let sql { text += " — while running: \(sql)" }
+        return text
+    }
+
+    /// How the CLI reports this failure: trouble with the file, the disk or the
+    /// lock is a storage failure (exit 74); a misuse of SQL is our own bug.
+    public var kind: ErrorKind {
+        switch code {
+        case SQLITE_ERROR, SQLITE_MISUSE, SQLITE_RANGE, SQLITE_CONSTRAINT, SQLITE_MISMATCH,
+             SQLITE_INTERNAL, SQLITE_SCHEMA, SQLITE_TOOBIG:
+            return .internalFailure
+        default:
+            return .storage
+        }
+    }
+
+    static let names: [Int32: String] = [
+        SQLITE_ERROR: "SQLITE_ERROR", SQLITE_INTERNAL: "SQLITE_INTERNAL", SQLITE_PERM: "SQLITE_PERM",
+        SQLITE_ABORT: "SQLITE_ABORT", SQLITE_BUSY: "SQLITE_BUSY", SQLITE_LOCKED: "SQLITE_LOCKED",
+        SQLITE_NOMEM: "SQLITE_NOMEM", SQLITE_READONLY: "SQLITE_READONLY",
+        SQLITE_INTERRUPT: "SQLITE_INTERRUPT", SQLITE_IOERR: "SQLITE_IOERR",
+        SQLITE_CORRUPT: "SQLITE_CORRUPT", SQLITE_NOTFOUND: "SQLITE_NOTFOUND", SQLITE_FULL: "SQLITE_FULL",
+        SQLITE_CANTOPEN: "SQLITE_CANTOPEN", SQLITE_PROTOCOL: "SQLITE_PROTOCOL",
+        SQLITE_SCHEMA: "SQLITE_SCHEMA", SQLITE_TOOBIG: "SQLITE_TOOBIG",
+        SQLITE_CONSTRAINT: "SQLITE_CONSTRAINT", SQLITE_MISMATCH: "SQLITE_MISMATCH",
+        SQLITE_MISUSE: "SQLITE_MISUSE", SQLITE_NOLFS: "SQLITE_NOLFS", SQLITE_AUTH: "SQLITE_AUTH",
+        SQLITE_RANGE: "SQLITE_RANGE", SQLITE_NOTADB: "SQLITE_NOTADB",
+    ]
+}

@@ -1,0 +1,2 @@
+// The Timers module; its parts arrive with its issue.
+import MemoCore

@@ -1,0 +1,2 @@
+// The VoiceMemos module; its parts arrive with its issue.
+import MemoCore
