@@ -37,7 +37,7 @@ public final class TimerStore {
         let (stored, now) = try connection.readTransaction { (try load(id: id), clock.reading()) }
         let snapshot = TimerSnapshot(timer: stored, reading: now)
         guard persistingSettlement, snapshot.timer != stored else { return snapshot }
-        return try settle(ids: [id]).first ?? snapshot
+        return (try? settle(ids: [id]).first) ?? snapshot
     }
 
     /// Active timers (running and paused) in the order they were started; with
@@ -53,8 +53,8 @@ public final class TimerStore {
         }
         var snapshots = stored.map { TimerSnapshot(timer: $0, reading: now) }
         let unsettled = zip(stored, snapshots).filter { $0 != $1.timer }.map { $0.0.id }
-        if !unsettled.isEmpty {
-            let fresh = Dictionary(uniqueKeysWithValues: try settle(ids: unsettled).map { ($0.timer.id, $0) })
+        if !unsettled.isEmpty, let settled = try? settle(ids: unsettled) {
+            let fresh = Dictionary(uniqueKeysWithValues: settled.map { ($0.timer.id, $0) })
             snapshots = snapshots.map { fresh[$0.timer.id] ?? $0 }
         }
         // A countdown that finished unobserved leaves the active list.
@@ -95,6 +95,9 @@ public final class TimerStore {
 
     /// Saves what happened unobserved to the given timers, reading each again
     /// under the write lock (another process may have changed it meanwhile).
+    /// Readers call it best-effort: the figures they report are computed and
+    /// correct either way, so a read-only or busy database must not make a
+    /// plain `list` fail.
     private func settle(ids: [Int64]) throws -> [TimerSnapshot] {
         try connection.writeTransaction {
             let now = clock.reading()

@@ -27,7 +27,9 @@ final class TimerWaitTests: XCTestCase {
         XCTAssertFalse(result.stdout.contains("\u{1B}") || result.stdout.contains("\u{7}"), result.stdout)
         let finished = memoapp.timerJSON("timer", "status", "1")
         XCTAssertEqual(finished["state"] as? String, "finished")
-        XCTAssertEqual(finished["ended_at"] as? String, started["ends_at"] as? String)
+        let endsAt = try XCTUnwrap(timerTime(started["ends_at"]))
+        let endedAt = try XCTUnwrap(timerTime(finished["ended_at"]))
+        XCTAssertEqual(endedAt.timeIntervalSince(endsAt), 0, accuracy: 0.005, "finished when it said it would")
     }
 
     func testWaitWithoutAnIdWaitsForTheNewestRunningCountdownAndPrintsJSON() {

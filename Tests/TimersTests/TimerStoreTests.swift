@@ -117,6 +117,21 @@ final class TimerStoreTests: XCTestCase {
         XCTAssertEqual(try rawState(id), "finished")
     }
 
+    func testAReadReportsTheTrueStateEvenWhenItCannotSaveIt() throws {
+        let id = try makeStore().start(duration: 1, label: nil).timer.id
+        clock.advance(by: 5)
+        let locker = try makeConnection(in: directory)
+        try locker.execute("BEGIN IMMEDIATE")  // another process holds the write lock
+        let path = directory.appendingPathComponent("memoapp.db").path
+        let impatient = TimerStore(connection: try Connection(path: path, busyTimeoutMilliseconds: 20), clock: clock)
+        XCTAssertEqual(try impatient.snapshot(ofTimer: id).timer.state, .finished)
+        XCTAssertEqual(try impatient.snapshots(includingEnded: true).map(\.timer.state), [.finished])
+        XCTAssertEqual(try impatient.snapshots(includingEnded: false).count, 0)
+        assertMemoError(.notFound) { try impatient.newestRunning() }
+        try locker.execute("ROLLBACK")
+        XCTAssertEqual(try rawState(id), "running", "nothing could be saved")
+    }
+
     func testAfterARebootTheOpenSpanIsSplitAndSaved() throws {
         let store = try makeStore()
         let id = try store.start(duration: nil, label: nil).timer.id
