@@ -117,7 +117,9 @@ private final class LiveLine {
         if timer.state == .paused { status += context.text(en: " · paused", ko: " · 일시정지됨") }
         let width = max(20, (context.streams.terminalWidth ?? 80) - 1)
         var name = TimerRendering.name(timer)
-        let fixed = TimerRendering.displayWidth(icon) + 1 + 2 + 2 + 2 + TimerRendering.displayWidth(status)
+        // The icon counts as two columns: terminals disagree on emoji widths,
+        // and a line that wraps can no longer be redrawn in place.
+        let fixed = 2 + 1 + 2 + 2 + 2 + TimerRendering.displayWidth(status)
         let barWidth = max(5, min(40, width - fixed - TimerRendering.displayWidth(name)))
         while TimerRendering.displayWidth(name) > max(1, width - fixed - barWidth), !name.isEmpty { name.removeLast() }
         let filled = Int((fraction * Double(barWidth)).rounded(.down))
