@@ -1,0 +1,66 @@
+import MemoCore
+
+/// One text memo as stored. Its text is kept exactly as given, byte for byte.
+public struct Memo: Hashable, Sendable {
+    /// Never changes and is never given to another memo.
+    public let id: Int64
+    /// nil when the memo has none; lists then show the text's first line.
+    public var title: String?
+    public var text: String
+    public var tags: [String]
+    public var isPinned: Bool
+    public var createdAt: Timestamp
+    /// The last change of text, title, tags or pin.
+    public var updatedAt: Timestamp
+
+    public init(id: Int64, title: String? = nil, text: String, tags: [String] = [], isPinned: Bool = false,
+                createdAt: Timestamp, updatedAt: Timestamp) {
+        self.id = id
+        self.title = title
+        self.text = text
+        self.tags = tags
+        self.isPinned = isPinned
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A memo as lists show it: everything but the whole text, which can be long.
+public struct MemoSummary: Hashable, Sendable {
+    public let id: Int64
+    public var title: String?
+    /// The text's first non-blank line, cut to `MemoSummary.previewLength`
+    /// characters with `…` when longer.
+    public var preview: String
+    public var tags: [String]
+    public var isPinned: Bool
+    public var createdAt: Timestamp
+    public var updatedAt: Timestamp
+
+    /// Characters of text a preview keeps.
+    public static let previewLength = 60
+
+    /// The one-line preview of `text`.
+    public static func preview(of text: some StringProtocol) -> String {
+        let line = text.split(whereSeparator: \.isNewline)
+            .first { $0.contains { !$0.isWhitespace } } ?? ""
+        let cleaned = String(line.map { $0 == "\t" || $0 == "\0" ? " " : $0 })
+        guard cleaned.count > previewLength else { return cleaned }
+        return String(cleaned.prefix(previewLength)) + "…"
+    }
+}
+
+/// What `MemoStore.add` needs.
+public struct NewMemo: Sendable {
+    public var text: String
+    public var title: String?
+    public var tags: [String]
+    public var isPinned: Bool
+
+    public init(text: String, title: String? = nil, tags: [String] = [], isPinned: Bool = false) {
+        self.text = text
+        self.title = title
+        self.tags = tags
+        self.isPinned = isPinned
+    }
+}
