@@ -37,6 +37,23 @@ public struct MemoSummary: Hashable, Sendable {
     public var createdAt: Timestamp
     public var updatedAt: Timestamp
 
+    public init(id: Int64, title: String?, preview: String, tags: [String], isPinned: Bool, createdAt: Timestamp,
+                updatedAt: Timestamp) {
+        self.id = id
+        self.title = title
+        self.preview = preview
+        self.tags = tags
+        self.isPinned = isPinned
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The summary of a whole memo.
+    public init(_ memo: Memo) {
+        self.init(id: memo.id, title: memo.title, preview: MemoSummary.preview(of: memo.text), tags: memo.tags,
+                  isPinned: memo.isPinned, createdAt: memo.createdAt, updatedAt: memo.updatedAt)
+    }
+
     /// Characters of text a preview keeps.
     public static let previewLength = 60
 

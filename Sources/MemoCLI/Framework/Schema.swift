@@ -1,3 +1,4 @@
+import Notes
 import Onboarding
 import SQLite
 
@@ -7,6 +8,7 @@ enum Schema {
     static let migrator: Migrator = {
         var migrator = Migrator()
         migrator.register(OnboardingStore.migrations)
+        migrator.register(NotesSchema.migrations)
         return migrator
     }()
 }
