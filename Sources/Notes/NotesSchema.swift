@@ -12,6 +12,10 @@ import SQLite
 ///   tokenizer (https://www.sqlite.org/fts5.html#the_trigram_tokenizer), kept
 ///   in step with their content table by triggers, so every write updates the
 ///   index in its own transaction.
+/// - `has_nul`: whether the title or text holds a NUL character, computed by
+///   SQLite on write, with a partial index of those rows. The trigram tokenizer
+///   and `LIKE` both stop reading at a NUL, so search also checks these rows
+///   the slow, exact way (see `NoteSearch`).
 public enum NotesSchema {
     /// The module's migrations, in order. Names never change once released.
     public static let migrations: [Migration] = [
@@ -26,7 +30,8 @@ public enum NotesSchema {
                 tags TEXT NOT NULL DEFAULT '',
                 created_at REAL NOT NULL,
                 updated_at REAL NOT NULL,
-                done_at REAL
+                done_at REAL,
+                has_nul INTEGER GENERATED ALWAYS AS (instr(title, char(0)) > 0 OR instr(note, char(0)) > 0) STORED
             );
             CREATE TABLE todo_tags (
                 todo_id INTEGER NOT NULL REFERENCES todos(id) ON DELETE CASCADE,
@@ -35,6 +40,7 @@ public enum NotesSchema {
             ) WITHOUT ROWID;
             CREATE INDEX todo_tags_by_tag ON todo_tags (tag, todo_id);
             CREATE INDEX todos_by_due ON todos (due_at);
+            CREATE INDEX todos_with_nul ON todos (id) WHERE has_nul;
             CREATE VIRTUAL TABLE todos_fts USING fts5(
                 title, note, tags, content = 'todos', content_rowid = 'id', tokenize = 'trigram');
             CREATE TRIGGER todos_fts_insert AFTER INSERT ON todos BEGIN
@@ -58,7 +64,8 @@ public enum NotesSchema {
                 is_pinned INTEGER NOT NULL DEFAULT 0,
                 tags TEXT NOT NULL DEFAULT '',
                 created_at REAL NOT NULL,
-                updated_at REAL NOT NULL
+                updated_at REAL NOT NULL,
+                has_nul INTEGER GENERATED ALWAYS AS (instr(title, char(0)) > 0 OR instr(text, char(0)) > 0) STORED
             );
             CREATE TABLE memo_tags (
                 memo_id INTEGER NOT NULL REFERENCES memos(id) ON DELETE CASCADE,
@@ -67,6 +74,7 @@ public enum NotesSchema {
             ) WITHOUT ROWID;
             CREATE INDEX memo_tags_by_tag ON memo_tags (tag, memo_id);
             CREATE INDEX memos_by_pin_and_age ON memos (is_pinned, created_at);
+            CREATE INDEX memos_with_nul ON memos (id) WHERE has_nul;
             CREATE VIRTUAL TABLE memos_fts USING fts5(
                 title, text, tags, content = 'memos', content_rowid = 'id', tokenize = 'trigram');
             CREATE TRIGGER memos_fts_insert AFTER INSERT ON memos BEGIN

@@ -81,7 +81,7 @@ final class NoteSearchTests: NotesTestCase {
             ("\"hello\"", 1), ("\"", 1), ("\"\"", 1), ("\"hello", 1), ("y \"h", 1),
             ("*", 2), ("a*", 2), ("-minus", 2), ("^caret", 2), ("^", 2), ("-m", 2),
             ("(parens)", 3), ("(p", 3), ("s)", 3), ("{braces}", 3), ("col:on", 3), ("title:x", 3), (":", 3),
-            ("100%", 4), ("%", 4), ("_", 4), ("done_", 4), ("\\", 4), ("k'sl", 4),
+            ("100%", 4), ("%", 4), ("_", 4), ("E_", 4), ("_O", 4), ("%D", nil), ("0%", 4), ("%_", nil), ("done_", 4), ("\\", 4), ("k'sl", 4),
             ("'); DROP", 5), (";", 5), ("--", 5), ("DROP TABLE memos", 5),
             ("NEAR(x y)", nil), ("a OR zzz", nil), ("zz*", nil), ("\0", nil), ("a\0b", nil),
         ]
@@ -112,6 +112,19 @@ final class NoteSearchTests: NotesTestCase {
                 XCTFail("\(query.debugDescription): \(error)")
             }
         }
+    }
+
+    func testTextHoldingANulIsSearchedPastIt() throws {
+        let memo = try memos.add(NewMemo(text: "before\0After 대한\0민국 Zy")).id
+        let todo = try todos.add(NewTodo(title: "x\0Yz", note: "n\0Ab")).id
+        for query in ["af", "AF", "zy", "ZY", "민국", "After", "aFTER 대한", "e\0a"] {
+            XCTAssertEqual(try found(query), ["memo\(memo)"], query)
+        }
+        XCTAssertEqual(try found("yz"), ["todo\(todo)"])
+        XCTAssertEqual(try found("ab"), ["todo\(todo)"])
+        XCTAssertEqual(Set(try found("\0")), ["memo\(memo)", "todo\(todo)"])
+        XCTAssertEqual(try found("한\0민"), ["memo\(memo)"])
+        XCTAssertEqual(try found("대한민"), [])
     }
 
     func testTitleMatchesRankAboveBodyMatchesOnBothPaths() throws {
@@ -199,13 +212,16 @@ final class NoteSearchTests: NotesTestCase {
     func testBothPathsAgreeWithABruteForceScan() throws {
         var generator = SplitMix64(seed: 42)
         let words = ["대한민국", "회의", "회의록", "주간", "정리", "민국", "국민", "사과", "Apple", "apple", "MEETING",
-                     "notes", "로드맵", "review", "Q3", "팀", "a", "ab", "x-y", "\"q\"", "*", "NEAR", "🎉", "한"]
+                     "notes", "50%", "snake_case", "N\0Ul", "\0", "a\\b", "로드맵", "review", "Q3", "팀", "a", "ab", "x-y", "\"q\"", "*", "NEAR", "🎉", "한"]
         var corpus: [String: String] = [:]
         for index in 0..<300 {
             let count = Int(generator.next() % 8) + 1
             var text = (0..<count).map { _ in words[Int(generator.next() % UInt64(words.count))] }
             if index.isMultiple(of: 5) { text.insert("\n", at: text.count / 2) }
-            let joined = text.joined(separator: generator.next() % 3 == 0 ? "" : " ")
+            var joined = text.joined(separator: generator.next() % 3 == 0 ? "" : " ")
+            if !joined.unicodeScalars.contains(where: { !$0.properties.isWhitespace && $0 != "\0" }) {
+                joined += "z"  // an empty text is refused; keep the item
+            }
             if index.isMultiple(of: 2) {
                 corpus["memo\(try memos.add(NewMemo(text: joined)).id)"] = joined
             } else {

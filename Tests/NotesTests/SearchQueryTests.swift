@@ -41,4 +41,10 @@ final class SearchQueryTests: XCTestCase {
         XCTAssertEqual(try SearchQuery("AbÉ").exactNeedle, "abÉ")
         XCTAssertEqual(try SearchQuery("회의").exactNeedle, "회의")
     }
+
+    func testTheLikePatternEscapesItsWildcards() throws {
+        XCTAssertEqual(try SearchQuery("a%").likePattern, "%a\\%%")
+        XCTAssertEqual(try SearchQuery("_\\").likePattern, "%\\_\\\\%")
+        XCTAssertEqual(try SearchQuery("회의").likePattern, "%회의%")
+    }
 }

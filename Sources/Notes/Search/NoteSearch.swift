@@ -55,19 +55,40 @@ public struct NoteSearch {
         switch query.path {
         case .trigram:
             // Rank and cut inside FTS first, then read only the rows kept: long
-            // texts of hits beyond the limit are never loaded.
+            // texts of hits beyond the limit are never loaded. The tokenizer
+            // stops at a NUL character, so the few rows holding one (found by
+            // a partial index) are also scanned exactly, ranked after the rest.
+            let exactly = ["title", body, "tags"].map { "instr(lower(\($0)), ?3)" }.joined(separator: " OR ")
             sql = """
                 SELECT t.id, t.title, t.\(body), t.tags, \(flag), t.updated_at, hits.score
-                FROM (SELECT rowid, bm25(\(table)_fts, 10.0, 1.0, 5.0) AS score FROM \(table)_fts
-                      WHERE \(table)_fts MATCH ?1 ORDER BY score LIMIT ?2) AS hits
-                JOIN \(table) AS t ON t.id = hits.rowid
+                FROM (SELECT rowid AS id, bm25(\(table)_fts, 10.0, 1.0, 5.0) AS score FROM \(table)_fts
+                      WHERE \(table)_fts MATCH ?1
+                      UNION ALL
+                      SELECT id, 0.0 FROM \(table) WHERE has_nul AND (\(exactly))
+                          AND id NOT IN (SELECT rowid FROM \(table)_fts WHERE \(table)_fts MATCH ?1)
+                      ORDER BY score LIMIT ?2) AS hits
+                JOIN \(table) AS t ON t.id = hits.id
                 ORDER BY hits.score, t.updated_at DESC, t.id DESC
                 """
-            arguments = [.text(query.matchExpression), .integer(Int64(limit))]
+            arguments = [.text(query.matchExpression), .integer(Int64(limit)), .text(query.exactNeedle)]
         case .exact:
-            let inTitle = "instr(lower(coalesce(title, '')), ?1)"
-            let inTags = "instr(lower(tags), ?1)"
-            let inBody = "instr(lower(coalesce(\(body), '')), ?1)"
+            // A scan of every row, so it must be lean: a needle without ASCII
+            // letters has no case to fold and is found by `instr` on the raw
+            // bytes; one with letters uses `LIKE`, which folds ASCII case as it
+            // goes without copying the text (https://www.sqlite.org/lang_expr.html#like).
+            // LIKE stops at a NUL character, so rows holding one also get the
+            // exact, slower `instr(lower(...))`.
+            // A needle holding a NUL would cut the LIKE pattern short: it takes
+            // the slow path on every row.
+            let needsFolding = query.exactNeedle.utf8.contains { $0 >= 0x61 && $0 <= 0x7A }
+            let usesLike = needsFolding && !query.text.utf8.contains(0)
+            func contains(_ column: String) -> String {
+                if usesLike { return "(\(column) LIKE ?3 ESCAPE '\\' OR (has_nul AND instr(lower(\(column)), ?1)))" }
+                return needsFolding ? "instr(lower(\(column)), ?1)" : "instr(\(column), ?1)"
+            }
+            let inTitle = contains("title")
+            let inTags = usesLike ? "tags LIKE ?3 ESCAPE '\\'" : needsFolding ? "instr(lower(tags), ?1)" : "instr(tags, ?1)"
+            let inBody = contains(body)
             sql = """
                 SELECT t.id, t.title, t.\(body), t.tags, \(flag), t.updated_at, hits.score
                 FROM (SELECT id, CASE WHEN \(inTitle) THEN 0 WHEN \(inTags) THEN 1 ELSE 2 END AS score
@@ -77,6 +98,7 @@ public struct NoteSearch {
                 ORDER BY hits.score, t.updated_at DESC, t.id DESC
                 """
             arguments = [.text(query.exactNeedle), .integer(Int64(limit))]
+                + (usesLike ? [.text(query.likePattern)] : [])
         }
         return try connection.query(sql, arguments: arguments) { row in
             Candidate(id: row.int64(0), title: row.optionalString(1), body: row.optionalString(2),

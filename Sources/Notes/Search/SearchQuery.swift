@@ -12,8 +12,8 @@ import MemoCore
 ///   is three) go to FTS5 `MATCH` as one quoted string, which trigram turns
 ///   into a substring match; case folded for every script SQLite folds.
 /// - `exact`: one or two characters (and any query holding a NUL, which FTS5
-///   would cut short) scan the tables with `instr`, folding ASCII case only
-///   (SQLite's `lower` without ICU).
+///   would cut short) scan the tables with `instr` or `LIKE`, folding ASCII
+///   case only (as SQLite does without ICU).
 public struct SearchQuery: Hashable, Sendable {
     /// How a query is run.
     public enum Path: String, Sendable {
@@ -53,5 +53,16 @@ public struct SearchQuery: Hashable, Sendable {
     /// (ASCII letters only), so that `instr(lower(column), needle)` folds case.
     var exactNeedle: String {
         String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// `%query%` for `LIKE … ESCAPE '\'`, with `%`, `_` and `\` escaped so that
+    /// they match themselves.
+    var likePattern: String {
+        var pattern = "%"
+        for scalar in text.unicodeScalars {
+            if scalar == "%" || scalar == "_" || scalar == "\\" { pattern += "\\" }
+            pattern.unicodeScalars.append(scalar)
+        }
+        return pattern + "%"
     }
 }
