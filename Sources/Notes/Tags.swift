@@ -39,6 +39,7 @@ public enum Tags {
 
     /// The inverse of `joined`.
     static func split(_ column: String) -> [String] {
-        column.split(separator: " ").map(String.init)
+        // Most items have no tags: skip the split and its allocations.
+        column.isEmpty ? [] : column.split(separator: " ").map(String.init)
     }
 }

@@ -33,11 +33,14 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         CivilDate(daysSince1970: daysSince1970 + Int64(count))
     }
 
-    /// `YYYY-MM-DD`.
+    /// `YYYY-MM-DD`. Built from bytes: lists format thousands of these.
     public var description: String {
-        let yearText = String(year)
-        return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + "-"
-            + twoDigits(month) + "-" + twoDigits(day)
+        guard (0...9999).contains(year) else { return "\(year)-" + twoDigits(month) + "-" + twoDigits(day) }
+        let digits: [UInt8] = [
+            UInt8(48 + year / 1000), UInt8(48 + year / 100 % 10), UInt8(48 + year / 10 % 10), UInt8(48 + year % 10), 45,
+            UInt8(48 + month / 10 % 10), UInt8(48 + month % 10), 45, UInt8(48 + day / 10 % 10), UInt8(48 + day % 10),
+        ]
+        return String(decoding: digits, as: UTF8.self)
     }
 
     public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {

@@ -1,16 +1,23 @@
 import MemoCore
 import Notes
 
-/// How to-dos look: JSON objects and lines of text.
-struct TodoRenderer {
+/// How to-dos look: JSON objects and lines of text. Today's bounds are worked
+/// out once and due dates formatted once each, since a list may hold thousands.
+final class TodoRenderer {
     let context: CommandContext
     let now: Timestamp
     let calendar: SystemLocalCalendar
+    private let startOfToday: Timestamp
+    private let endOfToday: Timestamp
+    private var dueTexts: [Due: String] = [:]
 
     init(_ context: CommandContext) {
         self.context = context
         now = context.clock.now()
         calendar = context.calendar
+        let today = calendar.date(at: now)
+        startOfToday = calendar.startOfDay(today)
+        endOfToday = calendar.endOfDay(today)
     }
 
     /// One to-do as JSON. `due_at` is the moment it becomes overdue (for a
@@ -24,11 +31,11 @@ struct TodoRenderer {
             ("priority", .optional(todo.priority?.name)),
             ("tags", .strings(todo.tags)),
             ("due_at", .optional(todo.due?.instant)),
-            ("due_local", .optional(todo.due?.description(in: calendar))),
+            ("due_local", .optional(todo.due.map(dueText))),
             ("due_has_time", .bool(todo.due?.hasTime ?? false)),
             ("is_done", .bool(todo.isDone)),
             ("is_overdue", .bool(todo.isOverdue(at: now))),
-            ("is_due_today", .bool(todo.isDueToday(at: now, in: calendar))),
+            ("is_due_today", .bool(isDueToday(todo))),
             ("done_at", .optional(todo.doneAt)),
             ("created_at", .time(todo.createdAt)),
             ("updated_at", .time(todo.updatedAt)),
@@ -43,25 +50,33 @@ struct TodoRenderer {
     /// and due-today in yellow when colour is on, and said in words always.
     func line(_ todo: Todo, idWidth: Int) -> String {
         let style = context.style
-        var text = NotesText.paddedID(todo.id, width: idWidth) + " " + (todo.isDone ? "[x] " : "[ ] ")
+        var text = NotesText.paddedID(todo.id, width: idWidth)
+        text += todo.isDone ? " [x] " : " [ ] "
         text += todo.isDone ? style.dim(todo.title) : todo.title
-        var details: [String] = []
+        var separator = "  "
         if let due = todo.due {
-            let when = context.text(en: "due ", ko: "마감 ") + due.description(in: calendar)
+            var when = context.text(en: "due ", ko: "마감 ")
+            when += dueText(due)
+            text += separator
             if todo.isOverdue(at: now) {
-                details.append(style.red(when + context.text(en: " (overdue)", ko: " (지남)")))
-            } else if todo.isDueToday(at: now, in: calendar) {
-                details.append(style.yellow(when + context.text(en: " (today)", ko: " (오늘)")))
+                text += style.red(when + context.text(en: " (overdue)", ko: " (지남)"))
+            } else if isDueToday(todo) {
+                text += style.yellow(when + context.text(en: " (today)", ko: " (오늘)"))
             } else {
-                details.append(when)
+                text += when
             }
+            separator = " · "
         }
         if let priority = todo.priority {
             let label = "!" + context.text(priority.label)
-            details.append(priority == .high ? style.bold(label) : label)
+            text += separator
+            text += priority == .high ? style.bold(label) : label
+            separator = " · "
         }
-        if !todo.tags.isEmpty { details.append(style.cyan(NotesText.tags(todo.tags))) }
-        if !details.isEmpty { text += "  " + details.joined(separator: " · ") }
+        if !todo.tags.isEmpty {
+            text += separator
+            text += style.cyan(NotesText.tags(todo.tags))
+        }
         return text
     }
 
@@ -70,6 +85,7 @@ struct TodoRenderer {
         guard !todos.isEmpty else { return empty }
         let width = String(todos.map(\.id).max() ?? 0).count
         var out = ""
+        out.reserveCapacity(todos.count * 64)
         for todo in todos {
             out += line(todo, idWidth: width)
             out += "\n"
@@ -79,15 +95,15 @@ struct TodoRenderer {
 
     /// Every field, for `todo show`.
     func details(_ todo: Todo) -> String {
-        let label = { (en: String, ko: String) in context.text(en: en, ko: ko) }
+        let label = { (en: String, ko: String) in self.context.text(en: en, ko: ko) }
         var lines = [context.style.bold("#\(todo.id) \(todo.title)")]
         let status = todo.doneAt.map { label("done ", "완료 ") + $0.localMinute } ?? label("open", "진행 중")
         lines.append(label("status:   ", "상태:     ") + status)
         if let due = todo.due {
-            var text = due.description(in: calendar)
+            var text = dueText(due)
             if todo.isOverdue(at: now) {
                 text = context.style.red(text + label(" (overdue)", " (지남)"))
-            } else if todo.isDueToday(at: now, in: calendar) {
+            } else if isDueToday(todo) {
                 text = context.style.yellow(text + label(" (today)", " (오늘)"))
             }
             lines.append(label("due:      ", "마감:     ") + text)
@@ -100,5 +116,22 @@ struct TodoRenderer {
             lines.append(note)
         }
         return lines.joined(separator: "\n")
+    }
+
+    // MARK: - Private
+
+    /// Open and due within today's local date (the same rule as
+    /// `Todo.isDueToday`, without a time-zone conversion per row).
+    private func isDueToday(_ todo: Todo) -> Bool {
+        guard !todo.isDone, let due = todo.due else { return false }
+        return due.instant >= startOfToday && due.instant <= endOfToday
+    }
+
+    /// The due in local time, formatted once per distinct due.
+    private func dueText(_ due: Due) -> String {
+        if let text = dueTexts[due] { return text }
+        let text = due.description(in: calendar)
+        dueTexts[due] = text
+        return text
     }
 }
