@@ -25,14 +25,15 @@ enum SearchCommand {
     static let discussion = Localized(
         en: """
             The query is text, never syntax: quotes, *, -, AND, NEAR and parentheses are searched for as written.
-            Case is ignored. Titles, text, notes and tags are searched; best matches first.
+            Case is ignored (for queries of one or two characters, in A-Z only).
+            Titles, text, notes and tags are searched; best matches first.
             A query that starts with a dash goes after --: memoapp search -- "-1".
             Text output marks matches as [this]. JSON gives each hit's field, match_start and match_length
             (counted in Unicode code points of that field) and a snippet marked the same way.
             """,
         ko: """
             검색어는 문법이 아니라 텍스트입니다: 따옴표, *, -, AND, NEAR, 괄호도 그대로 찾습니다.
-            대소문자를 가리지 않습니다. 제목, 내용, 메모, 태그를 찾고 잘 맞는 것부터 보여 줍니다.
+            대소문자를 가리지 않습니다(한두 글자 검색어는 A-Z만). 제목, 내용, 메모, 태그를 찾고 잘 맞는 것부터 보여 줍니다.
             -로 시작하는 검색어는 -- 뒤에 쓰세요: memoapp search -- "-1".
             텍스트 출력은 찾은 부분을 [이렇게] 표시합니다. JSON은 찾은 필드(field), match_start, match_length
             (그 필드의 유니코드 코드 포인트 단위)와 같은 방식으로 표시한 snippet을 줍니다.
