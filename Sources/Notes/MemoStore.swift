@@ -4,6 +4,7 @@ import SQLite
 /// Memos in the `memos` table. Every write is one transaction; removing
 /// several ids removes all of them or none.
 public final class MemoStore {
+    /// The database the memos live in.
     public let connection: Connection
     let clock: any WallClock
 

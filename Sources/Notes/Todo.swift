@@ -37,6 +37,7 @@ public enum Priority: Int, CaseIterable, Comparable, Sendable {
         }
     }
 
+    /// Low < medium < high.
     public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
@@ -44,19 +45,24 @@ public enum Priority: Int, CaseIterable, Comparable, Sendable {
 public struct Todo: Hashable, Sendable {
     /// Never changes and is never given to another to-do.
     public let id: Int64
+    /// What to do; never blank.
     public var title: String
     /// Free text beside the title; nil when there is none.
     public var note: String?
+    /// nil when none was given.
     public var priority: Priority?
     /// In the order they were given, de-duplicated.
     public var tags: [String]
+    /// nil when it has no due date.
     public var due: Due?
+    /// When it was added.
     public var createdAt: Timestamp
     /// The last change of any field, including done and reopened.
     public var updatedAt: Timestamp
     /// When it was marked done; nil while it is open.
     public var doneAt: Timestamp?
 
+    /// A to-do as stored; stores make these, tests and front ends may too.
     public init(id: Int64, title: String, note: String? = nil, priority: Priority? = nil, tags: [String] = [],
                 due: Due? = nil, createdAt: Timestamp, updatedAt: Timestamp, doneAt: Timestamp? = nil) {
         self.id = id
@@ -70,6 +76,7 @@ public struct Todo: Hashable, Sendable {
         self.doneAt = doneAt
     }
 
+    /// Whether it has been marked done.
     public var isDone: Bool { doneAt != nil }
 
     /// Open and past its due moment.
@@ -86,12 +93,18 @@ public struct Todo: Hashable, Sendable {
 
 /// What `TodoStore.add` needs: everything but the id and the times.
 public struct NewTodo: Sendable {
+    /// What to do; must not be blank.
     public var title: String
+    /// An empty note is no note.
     public var note: String?
+    /// Optional urgency.
     public var priority: Priority?
+    /// Cleaned by `Tags.normalized`.
     public var tags: [String]
+    /// Optional due date (see `DueDateParser`).
     public var due: Due?
 
+    /// A to-do to add.
     public init(title: String, note: String? = nil, priority: Priority? = nil, tags: [String] = [], due: Due? = nil) {
         self.title = title
         self.note = note
@@ -110,13 +123,20 @@ public struct TodoChanges: Sendable {
         case remove
     }
 
+    /// A new title; nil keeps it.
     public var title: String?
+    /// Set, keep or remove the note (an empty one counts as removed).
     public var note: Change<String> = .keep
+    /// Set, keep or remove the priority.
     public var priority: Change<Priority> = .keep
+    /// Set, keep or remove the due date.
     public var due: Change<Due> = .keep
+    /// Tags to add after the existing ones.
     public var addedTags: [String] = []
+    /// Tags to take away (any case); removing an absent tag is no error.
     public var removedTags: [String] = []
 
+    /// Changes to apply; everything kept by default.
     public init(title: String? = nil, note: Change<String> = .keep, priority: Change<Priority> = .keep,
                 due: Change<Due> = .keep, addedTags: [String] = [], removedTags: [String] = []) {
         self.title = title

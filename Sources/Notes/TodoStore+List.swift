@@ -30,13 +30,20 @@ public struct TodoQuery: Sendable {
         case created
     }
 
+    /// Open (the default), done, or all.
     public var status: Status
+    /// Only to-dos with this tag (any case).
     public var tag: String?
+    /// Only to-dos due in this window.
     public var due: DueWindow?
+    /// Only to-dos of this priority.
     public var priority: Priority?
+    /// The order.
     public var sort: Sort
+    /// At most this many.
     public var limit: Int?
 
+    /// A query; by default every open to-do, soonest due first.
     public init(status: Status = .open, tag: String? = nil, due: DueWindow? = nil, priority: Priority? = nil,
                 sort: Sort = .due, limit: Int? = nil) {
         self.status = status

@@ -4,6 +4,7 @@ import SQLite
 /// To-dos in the `todos` table: add, read, change, remove. Every write is one
 /// transaction; operations on several ids change all of them or none.
 public final class TodoStore {
+    /// The database the to-dos live in.
     public let connection: Connection
     let clock: any WallClock
     let calendar: any LocalCalendar

@@ -12,6 +12,7 @@ public struct Due: Hashable, Sendable {
     /// Whether the user gave a time of day; false for date-only dues.
     public var hasTime: Bool
 
+    /// A due moment; for a date-only due pass the end of that day.
     public init(instant: Timestamp, hasTime: Bool) {
         self.instant = instant
         self.hasTime = hasTime

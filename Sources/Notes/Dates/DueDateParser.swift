@@ -12,9 +12,12 @@ import MemoCore
 /// Forms without a time give a date-only `Due` (see `Due`). Anything else is a
 /// usage error that names the accepted forms.
 public struct DueDateParser: Sendable {
+    /// The moment "today" and "+3d" count from.
     public let now: Timestamp
+    /// The local calendar dates are read in.
     public let calendar: any LocalCalendar
 
+    /// A parser for `now` in `calendar`.
     public init(now: Timestamp, calendar: any LocalCalendar) {
         self.now = now
         self.calendar = calendar

@@ -6,10 +6,14 @@ import Glibc
 /// A date on the wall calendar, with no time zone: what a person means by
 /// "2026-11-30".
 public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The year, e.g. 2026.
     public var year: Int
+    /// 1 to 12.
     public var month: Int
+    /// 1 to 31.
     public var day: Int
 
+    /// A date; check `isValid` before trusting one built from user input.
     public init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
@@ -43,6 +47,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return String(decoding: digits, as: UTF8.self)
     }
 
+    /// Earlier dates first.
     public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
@@ -84,11 +89,16 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// A wall-clock date and time with no time zone.
 public struct CivilDateTime: Hashable, Sendable {
+    /// The day.
     public var date: CivilDate
+    /// 0 to 23.
     public var hour: Int
+    /// 0 to 59.
     public var minute: Int
+    /// 0 to 59.
     public var second: Int
 
+    /// A wall-clock moment.
     public init(date: CivilDate, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         self.date = date
         self.hour = hour
@@ -132,6 +142,7 @@ extension LocalCalendar {
 /// The process's local time zone (`TZ`, else /etc/localtime) through Glibc's
 /// `localtime_r` and `mktime`.
 public struct SystemLocalCalendar: LocalCalendar {
+    /// Reads the zone now (`tzset`), so a changed `TZ` is seen.
     public init() {
         tzset()
     }
@@ -165,6 +176,7 @@ public struct FixedOffsetCalendar: LocalCalendar {
     /// Seconds east of UTC, e.g. 32400 for Korea (UTC+9).
     public let offsetSeconds: Int
 
+    /// A zone `offsetSeconds` east of UTC.
     public init(offsetSeconds: Int) {
         self.offsetSeconds = offsetSeconds
     }

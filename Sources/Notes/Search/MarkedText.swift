@@ -1,10 +1,12 @@
 /// Text with some parts marked, such as the places a search query matched.
 /// Mark ranges count Unicode scalars (code points) from the start of `text`.
 public struct MarkedText: Hashable, Sendable {
+    /// The text itself.
     public var text: String
     /// Sorted, not overlapping.
     public var marks: [Range<Int>]
 
+    /// Text with `marks` (scalar offsets, sorted, not overlapping).
     public init(text: String, marks: [Range<Int>]) {
         self.text = text
         self.marks = marks

@@ -5,11 +5,13 @@ import SQLite
 /// works for Korean as people type it: `민국` finds `대한민국`, and `회의` and
 /// `회의록` both find `주간회의록`. See `SearchQuery` for the two paths.
 public struct NoteSearch {
+    /// A database with `NotesSchema.migrations` applied.
     public let connection: Connection
 
     /// How many hits a search returns unless told otherwise.
     public static let defaultLimit = 20
 
+    /// Search over `connection`.
     public init(connection: Connection) {
         self.connection = connection
     }

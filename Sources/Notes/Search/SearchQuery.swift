@@ -23,6 +23,7 @@ public struct SearchQuery: Hashable, Sendable {
 
     /// The query with surrounding white space removed.
     public let text: String
+    /// Which way the query is run.
     public let path: Path
 
     /// A query from user input, or a usage error when there is nothing to find.
