@@ -17,7 +17,10 @@ public final class TmuxSession {
     /// Starts `command` under `sh -c` in an 80×24 window.
     public func start(command: String, environment: [String: String]) throws {
         let exports = environment.map { "export \($0.key)='\($0.value)';" }.joined(separator: " ")
-        try tmux(["new-session", "-d", "-s", name, "-x", "80", "-y", "24", "sh", "-c", exports + " " + command])
+        // The server started here would inherit a capture pipe and hold it open
+        // forever, so this call's output goes nowhere.
+        try tmux(["new-session", "-d", "-s", name, "-x", "80", "-y", "24", "sh", "-c", exports + " " + command],
+                 capturing: false)
     }
 
     /// Sends tmux key names (`Right`, `Enter`, `C-c`, or plain characters).
@@ -47,15 +50,16 @@ public final class TmuxSession {
     }
 
     @discardableResult
-    private func tmux(_ arguments: [String]) throws -> String {
+    private func tmux(_ arguments: [String], capturing: Bool = true) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
         process.arguments = ["-S", socket] + arguments
         let pipe = Pipe()
-        process.standardOutput = pipe
+        process.standardOutput = capturing ? pipe : FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = capturing ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }

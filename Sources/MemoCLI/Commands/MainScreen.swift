@@ -14,6 +14,7 @@ enum MainScreen {
     /// The main screen's sections, in order. A feature adds its own here.
     static let sectionMakers: [(CommandContext) throws -> Section] = [
         dataHomeSection,
+        NotesMainScreen.section,
         timersSection,
     ]
 

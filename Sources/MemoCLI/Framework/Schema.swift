@@ -1,3 +1,4 @@
+import Notes
 import Onboarding
 import SQLite
 import Timers
@@ -8,6 +9,7 @@ enum Schema {
     static let migrator: Migrator = {
         var migrator = Migrator()
         migrator.register(OnboardingStore.migrations)
+        migrator.register(NotesSchema.migrations)
         migrator.register(TimerStore.migrations)
         return migrator
     }()
