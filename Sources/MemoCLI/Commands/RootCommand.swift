@@ -14,6 +14,7 @@ enum RootCommand {
                 MemoCommand.make(),
                 SearchCommand.make(kinds: [.todo, .memo]),
                 TimerCommand.make(),
+                DoctorCommand.make(),
             ],
             access: .alwaysRuns,
             body: MainScreen.run)

@@ -1,0 +1,176 @@
+import MemoCore
+import SQLite
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One doctor run over a data home: each check in turn, later ones using what
+/// earlier ones found (the open database). Reads only: it creates nothing,
+/// repairs nothing, and tells the user how to repair what it finds.
+final class DoctorExamination {
+    let home: DataHome
+    var report: DoctorReport
+    /// The database, once `checkDatabase` has opened it.
+    var connection: Connection?
+    /// Why checks that need the database cannot run, once that is known.
+    var databaseUnavailable: Localized?
+    /// Abandoned temporary files in `voice/`, found by the voice check and
+    /// reported with the other temporary files.
+    var voiceTemporaries: [String] = []
+
+    init(home: DataHome) {
+        self.home = home
+        self.report = DoctorReport(home: home.path)
+    }
+
+    /// Runs every check, in order.
+    func run() -> DoctorReport {
+        let hasHome = checkDataHome()
+        if hasHome {
+            checkPermissions()
+            checkDatabase()
+        } else {
+            let reason = Localized(en: "there is no data home", ko: "데이터 폴더가 없습니다")
+            databaseUnavailable = reason
+            for (name, title) in [DoctorExamination.permissionsTitle, DoctorExamination.databaseTitle] {
+                var check = DoctorCheck(name, title: title)
+                check.skip(because: reason)
+                report.checks.append(check)
+            }
+        }
+        checkIntegrity()
+        checkForeignKeys()
+        checkMigrations()
+        checkVoiceLibrary()
+        checkTemporaryFiles(hasHome: hasHome)
+        connection = nil
+        return report
+    }
+
+    // MARK: - The data home
+
+    static let permissionsTitle = ("permissions", Localized(en: "permissions", ko: "권한"))
+
+    /// The data home exists, is a folder, and belongs to this user.
+    private func checkDataHome() -> Bool {
+        var check = DoctorCheck("data_home", title: Localized(en: "data home", ko: "데이터 폴더"))
+        defer { report.checks.append(check) }
+        var info = stat()
+        guard stat(home.path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT {
+                check.add(DoctorFinding(
+                    en: "the data home \(home.path) does not exist",
+                    ko: "데이터 폴더 \(home.path)이 없습니다",
+                    fixEn: "run 'memoapp onboard' to create it, or point --home or $MEMOAPP_HOME at your data home",
+                    fixKo: "'memoapp onboard'를 실행해 만들거나, --home 또는 $MEMOAPP_HOME으로 데이터 폴더를 지정하세요"))
+            } else {
+                let reason = String(cString: strerror(code))
+                check.add(DoctorFinding(
+                    en: "cannot look at the data home \(home.path): \(reason)",
+                    ko: "데이터 폴더 \(home.path)을 확인할 수 없습니다: \(reason)",
+                    fixEn: "check that you may enter every folder above it",
+                    fixKo: "상위 폴더마다 들어갈 권한이 있는지 확인하세요"))
+            }
+            return false
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            check.add(DoctorFinding(
+                en: "\(home.path) exists but is not a folder",
+                ko: "\(home.path)이 있지만 폴더가 아닙니다",
+                fixEn: "move that file away, or point --home at another folder",
+                fixKo: "그 파일을 옮기거나, --home으로 다른 폴더를 지정하세요"))
+            return false
+        }
+        if let finding = DoctorExamination.ownerFinding(home.path, info) {
+            check.add(finding)
+        }
+        check.summary = Localized(verbatim: home.path)
+        return true
+    }
+
+    /// The home and `voice/` are 0700; the database and its -wal and -shm
+    /// files are 0600: what memoapp keeps is for its user alone.
+    private func checkPermissions() {
+        var check = DoctorCheck(DoctorExamination.permissionsTitle.0, title: DoctorExamination.permissionsTitle.1)
+        let expectations: [(path: String, mode: mode_t, isFolder: Bool)] = [
+            (home.path, 0o700, true), (home.voiceDirectory, 0o700, true),
+            (home.databasePath, 0o600, false), (home.databasePath + "-wal", 0o600, false),
+            (home.databasePath + "-shm", 0o600, false),
+        ]
+        var examined = 0
+        for (path, mode, isFolder) in expectations {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            examined += 1
+            let kind = info.st_mode & S_IFMT
+            if kind != (isFolder ? S_IFDIR : S_IFREG) {
+                check.add(DoctorFinding(
+                    en: "\(path) should be a \(isFolder ? "folder" : "file") but is not",
+                    ko: "\(path)은 \(isFolder ? "폴더" : "파일")여야 하는데 그렇지 않습니다",
+                    fixEn: "move it away; memoapp makes a new one",
+                    fixKo: "다른 곳으로 옮기세요. memoapp이 새로 만듭니다"))
+                continue
+            }
+            let actual = info.st_mode & 0o7777
+            if actual != mode {
+                let have = DoctorExamination.octal(actual)
+                let want = DoctorExamination.octal(mode)
+                let who = isFolder ? Localized(en: "only you can open it", ko: "본인만 열 수 있게")
+                                   : Localized(en: "only you can read and write it", ko: "본인만 읽고 쓸 수 있게")
+                check.add(DoctorFinding(
+                    en: "\(path) has mode \(have); it should be \(want) (\(who.en))",
+                    ko: "\(path)의 권한이 \(have)입니다 (맞는 권한: \(want), \(who.ko))",
+                    fixEn: "chmod \(want.dropFirst()) \(DoctorExamination.shellQuoted(path))",
+                    fixKo: "chmod \(want.dropFirst()) \(DoctorExamination.shellQuoted(path))"))
+            }
+            if path != home.path, let finding = DoctorExamination.ownerFinding(path, info) {
+                check.add(finding)
+            }
+        }
+        if check.status == .ok {
+            check.summary = Localized(en: "\(examined) \(examined == 1 ? "item" : "items") private to you",
+                                      ko: "\(examined)개 모두 본인 전용")
+        }
+        report.checks.append(check)
+    }
+
+    // MARK: - Helpers
+
+    /// A finding when `path` belongs to another user than the one running
+    /// memoapp (a `sudo memoapp` once, a copied folder).
+    static func ownerFinding(_ path: String, _ info: stat) -> DoctorFinding? {
+        let user = geteuid()
+        guard info.st_uid != user else { return nil }
+        return DoctorFinding(
+            en: "\(path) belongs to user id \(info.st_uid), not to you (\(user))",
+            ko: "\(path)의 소유자가 본인(\(user))이 아니라 사용자 id \(info.st_uid)입니다",
+            fixEn: "sudo chown -R \(user) \(shellQuoted(path))",
+            fixKo: "sudo chown -R \(user) \(shellQuoted(path))")
+    }
+
+    /// `0644`-style.
+    static func octal(_ mode: mode_t) -> String {
+        let digits = String(mode, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// A path as the shell would need it in a fix the user copies.
+    static func shellQuoted(_ path: String) -> String {
+        let plain = path.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "/._-+,:@%".unicodeScalars.contains(scalar)
+        }
+        return plain ? path : "'" + path.replacingAll("'", with: "'\\''") + "'"
+    }
+}
+
+extension String {
+    /// Every `target` replaced (no Foundation in Sources/).
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}
