@@ -11,6 +11,7 @@ enum RootCommand {
             subcommands: [
                 OnboardCommand.make(),
                 HelpCommand.make(),
+                CompletionCommand.make(),
                 TodoCommand.make(),
                 MemoCommand.make(),
                 SearchCommand.make(kinds: [.todo, .memo]),
