@@ -23,28 +23,32 @@ public struct App {
         self.clock = clock
     }
 
+    /// Runs one command line given as the bytes of each argument (argv without
+    /// the program name). An argument that is not UTF-8 is refused (exit 65)
+    /// before anything runs: decoding would replace its bad bytes with U+FFFD,
+    /// and a title or a path would be stored or used other than as typed.
+    public func run(argumentBytes: [[UInt8]]) -> Int32 {
+        var arguments: [String] = []
+        for (index, bytes) in argumentBytes.enumerated() {
+            guard let argument = String(validating: bytes, as: UTF8.self) else {
+                let repaired = argumentBytes.map { String(decoding: $0, as: UTF8.self) }
+                let error = MemoError(.badInput,
+                                      en: "argument \(index + 1) is not UTF-8 text; nothing was changed",
+                                      ko: "\(index + 1)번째 인수가 UTF-8 텍스트가 아닙니다. 아무것도 바꾸지 않았습니다")
+                return report(error, context: fallbackContext(repaired))
+            }
+            arguments.append(argument)
+        }
+        return run(arguments)
+    }
+
     /// Runs one command line (argv without the program name) and returns the exit status.
     public func run(_ arguments: [String]) -> Int32 {
         let invocation: Invocation
         do {
             invocation = try Parser(root: root).parse(arguments)
         } catch {
-            // The flags are unknown when parsing failed; look for them by hand
-            // so that the error still follows --json and --lang.
-            // Both spellings the parser accepts (`--lang ko`, `--lang=ko`), and only
-            // before `--`, where the parser would have read them.
-            var globals = GlobalOptions()
-            let options = Array(arguments.prefix { $0 != "--" })
-            globals.isJSON = options.contains("--json")
-            for (index, token) in options.enumerated() {
-                if token.hasPrefix("--lang=") {
-                    globals.language = String(token.dropFirst("--lang=".count))
-                } else if token == "--lang", index + 1 < options.count {
-                    globals.language = options[index + 1]
-                }
-            }
-            let context = CommandContext(globals: globals, environment: environment, streams: streams, clock: clock)
-            return report(error, context: context)
+            return report(error, context: fallbackContext(arguments))
         }
         let context = CommandContext(globals: invocation.globals, environment: environment,
                                      streams: streams, clock: clock)
@@ -77,6 +81,24 @@ public struct App {
         } catch {
             return report(error, context: context)
         }
+    }
+
+    /// A context for an error met before the command line was parsed. The
+    /// flags are unknown then; look for them by hand so that the error still
+    /// follows --json and --lang. Both spellings the parser accepts (`--lang ko`,
+    /// `--lang=ko`), and only before `--`, where the parser would have read them.
+    private func fallbackContext(_ arguments: [String]) -> CommandContext {
+        var globals = GlobalOptions()
+        let options = Array(arguments.prefix { $0 != "--" })
+        globals.isJSON = options.contains("--json")
+        for (index, token) in options.enumerated() {
+            if token.hasPrefix("--lang=") {
+                globals.language = String(token.dropFirst("--lang=".count))
+            } else if token == "--lang", index + 1 < options.count {
+                globals.language = options[index + 1]
+            }
+        }
+        return CommandContext(globals: globals, environment: environment, streams: streams, clock: clock)
     }
 
     private func report(_ error: Error, context: CommandContext) -> Int32 {
