@@ -31,8 +31,9 @@ public final class Connection {
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            let systemErrorNumber = Connection.systemErrorNumber(handle, code: status)
             sqlite3_close_v2(handle)
-            throw SQLiteError(code: status, message: message, sql: nil)
+            throw SQLiteError(code: status, message: message, sql: nil, systemErrorNumber: systemErrorNumber)
         }
         self.handle = handle
         self.path = path
@@ -72,7 +73,9 @@ public final class Connection {
         if status != SQLITE_OK {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_free(message)
-            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+            let extended = sqlite3_extended_errcode(handle)
+            throw SQLiteError(code: extended, message: text, sql: sql,
+                              systemErrorNumber: Connection.systemErrorNumber(handle, code: extended))
         }
     }
 
@@ -159,7 +162,22 @@ public final class Connection {
     // MARK: - Private
 
     func error(code: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        let extended = sqlite3_extended_errcode(handle)
+        return SQLiteError(code: extended, message: String(cString: sqlite3_errmsg(handle)), sql: sql,
+                           systemErrorNumber: Connection.systemErrorNumber(handle, code: extended))
+    }
+
+    /// The errno of the failed system call, for failures of the file or the
+    /// disk only: SQLite keeps the last one it met, which after other kinds of
+    /// failure may be an old, harmless one (https://www.sqlite.org/c3ref/system_errno.html).
+    static func systemErrorNumber(_ handle: OpaquePointer?, code: Int32) -> Int32 {
+        guard let handle else { return 0 }
+        switch code & 0xFF {
+        case SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM:
+            return sqlite3_system_errno(handle)
+        default:
+            return 0
+        }
     }
 
     /// Reads the header's application_id before any write. Ours: go on. Zero on a

@@ -1,5 +1,8 @@
 import CSQLite
 import MemoCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A failure reported by SQLite: its result code (named as SQLite names it),
 /// SQLite's own message, and the SQL that was running.
@@ -8,11 +11,16 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public let extendedCode: Int32
     public let message: String
     public let sql: String?
+    /// The operating system's errno behind an I/O failure (ENOSPC, EROFS, EACCES…),
+    /// or 0. SQLite reports a full disk met while sizing the -shm file as a
+    /// plain "disk I/O error"; the errno is what tells the user why.
+    public let systemErrorNumber: Int32
 
-    public init(code: Int32, message: String, sql: String? = nil) {
+    public init(code: Int32, message: String, sql: String? = nil, systemErrorNumber: Int32 = 0) {
         self.extendedCode = code
         self.message = message
         self.sql = sql
+        self.systemErrorNumber = systemErrorNumber
     }
 
     /// The primary result code (the low byte of the extended one).
@@ -21,8 +29,29 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// SQLite's name for the primary code, e.g. `SQLITE_BUSY`.
     public var codeName: String { SQLiteError.names[code] ?? "SQLITE_\(code)" }
 
+    /// Why, in the operating system's words ("No space left on device"), or nil.
+    public var systemReason: String? {
+        systemErrorNumber == 0 ? nil : String(cString: strerror(systemErrorNumber))
+    }
+
+    /// The disk holding the database is full (SQLite says so, or the errno does).
+    public var isDiskFull: Bool {
+        code == SQLITE_FULL || systemErrorNumber == ENOSPC || systemErrorNumber == EDQUOT
+    }
+
+    /// The database or its folder cannot be written (a read-only mount or file).
+    public var isReadOnly: Bool {
+        code == SQLITE_READONLY || systemErrorNumber == EROFS
+    }
+
+    /// The file is damaged or is not a SQLite database.
+    public var isCorrupt: Bool {
+        code == SQLITE_CORRUPT || code == SQLITE_NOTADB
+    }
+
     public var description: String {
         var text = "\(codeName) (\(extendedCode)): \(message)"
+        if let systemReason { text += " (\(systemReason))" }
         if let sql { text += " — while running: \(sql)" }
         return text
     }

@@ -40,6 +40,30 @@ final class ErrorReportTests: XCTestCase {
         XCTAssertEqual(misuse.message, "저장소 오류: constraint [SQLITE_CONSTRAINT]")
     }
 
+    func testAFullDiskIsSaidPlainlyEvenWhenSQLiteSaysIOError() {
+        let failure = SQLiteError(code: 4874, message: "disk I/O error", systemErrorNumber: ENOSPC)
+        let english = ErrorReport(failure, language: .en)
+        XCTAssertEqual(english.exitCode, 74)
+        XCTAssertEqual(english.message, "the disk holding the data home is full; nothing was changed. Free some space "
+                       + "and try again: disk I/O error (No space left on device) [SQLITE_IOERR]")
+        let korean = ErrorReport(SQLiteError(code: 13, message: "database or disk is full"), language: .ko)
+        XCTAssertTrue(korean.message.hasPrefix("데이터 폴더가 있는 디스크가 가득 찼습니다."), korean.message)
+        XCTAssertTrue(korean.message.hasSuffix("database or disk is full [SQLITE_FULL]"), korean.message)
+    }
+
+    func testAReadOnlyDiskAndADamagedDatabaseAreSaidPlainly() {
+        let readOnly = ErrorReport(SQLiteError(code: 8, message: "attempt to write a readonly database"), language: .en)
+        XCTAssertEqual(readOnly.exitCode, 74)
+        XCTAssertTrue(readOnly.message.hasPrefix("the data home cannot be written (a read-only disk or file)"),
+                      readOnly.message)
+        let corrupt = ErrorReport(SQLiteError(code: 11, message: "database disk image is malformed"), language: .en)
+        XCTAssertEqual(corrupt.exitCode, 74)
+        XCTAssertEqual(corrupt.message, "the database is damaged or is not memoapp's; run 'memoapp doctor': "
+                       + "database disk image is malformed [SQLITE_CORRUPT]")
+        let koreanCorrupt = ErrorReport(SQLiteError(code: 26, message: "file is not a database"), language: .ko)
+        XCTAssertTrue(koreanCorrupt.message.contains("'memoapp doctor'를 실행하세요"), koreanCorrupt.message)
+    }
+
     func testAnyOtherErrorIsAnInternalFailure() {
         struct Surprise: Error {}
         let report = ErrorReport(Surprise(), language: .en)

@@ -1,3 +1,4 @@
+import Glibc
 import SQLite
 import XCTest
 
@@ -65,5 +66,36 @@ final class SQLiteErrorTests: SQLiteTestCase {
         for part in ["SQLITE_CONSTRAINT", "UNIQUE constraint failed: t.x", "INSERT INTO t VALUES (?)"] {
             XCTAssertTrue(description.contains(part), "\(part) missing from \(description)")
         }
+    }
+
+    func testTheSystemsReasonNamesTheCauseOfAnIOError() {
+        // SQLITE_IOERR_SHMSIZE: a full disk met while sizing the -shm file.
+        let full = SQLiteError(code: 4874, message: "disk I/O error", systemErrorNumber: ENOSPC)
+        XCTAssertTrue(full.isDiskFull)
+        XCTAssertFalse(full.isReadOnly)
+        XCTAssertEqual(full.systemReason, "No space left on device")
+        XCTAssertEqual(full.description, "SQLITE_IOERR (4874): disk I/O error (No space left on device)")
+        XCTAssertEqual(full.kind, .storage)
+        XCTAssertTrue(SQLiteError(code: 13, message: "database or disk is full").isDiskFull)
+        XCTAssertTrue(SQLiteError(code: 10, message: "", systemErrorNumber: EROFS).isReadOnly)
+        XCTAssertTrue(SQLiteError(code: 8, message: "attempt to write a readonly database").isReadOnly)
+        XCTAssertTrue(SQLiteError(code: ResultCode.corrupt, message: "").isCorrupt)
+        XCTAssertTrue(SQLiteError(code: ResultCode.notADatabase, message: "").isCorrupt)
+        let plain = SQLiteError(code: ResultCode.busy, message: "database is locked")
+        XCTAssertNil(plain.systemReason)
+        XCTAssertFalse(plain.isDiskFull || plain.isReadOnly || plain.isCorrupt)
+    }
+
+    func testAFailedOpenCarriesTheSystemsErrno() {
+        let error = assertThrowsSQLiteError(try Connection(path: directory.appending("no-such-folder/memoapp.db")))
+        XCTAssertEqual(error?.code, ResultCode.cantOpen)
+        XCTAssertEqual(error?.systemErrorNumber, ENOENT)
+        XCTAssertTrue(error?.description.contains("No such file or directory") ?? false, "\(String(describing: error))")
+    }
+
+    func testAFailureThatIsNotAboutFilesCarriesNoErrno() throws {
+        let connection = try makeConnection()
+        let error = assertThrowsSQLiteError(try connection.execute("SELECT * FROM missing_table"))
+        XCTAssertEqual(error?.systemErrorNumber, 0)
     }
 }

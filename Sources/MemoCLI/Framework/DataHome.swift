@@ -40,7 +40,10 @@ public struct DataHome: Sendable {
     public func createDatabaseFile() throws {
         let descriptor = open(databasePath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw DataHome.storageError(errno, action: "create", path: databasePath)
+            let code = errno
+            // An existing database on a read-only disk cannot be opened for
+            // writing either: say "open", not "create", for a file that is there.
+            throw DataHome.storageError(code, action: hasDatabase ? "open" : "create", path: databasePath)
         }
         close(descriptor)
     }
