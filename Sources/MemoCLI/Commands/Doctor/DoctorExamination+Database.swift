@@ -64,7 +64,7 @@ extension DoctorExamination {
                 return
             }
         } catch let error as SQLiteError {
-            check.add(DoctorExamination.openFailure(error, restore: restore))
+            check.add(DoctorExamination.openFailure(error, home: home.path, restore: restore))
             markUnusable()
             return
         } catch {
@@ -212,8 +212,22 @@ extension DoctorExamination {
     }
 
     /// What a failure to open the database means to the user.
-    static func openFailure(_ error: SQLiteError, restore: Localized) -> DoctorFinding {
-        let detail = "\(error.message) [\(error.codeName)]"
+    static func openFailure(_ error: SQLiteError, home: String, restore: Localized) -> DoctorFinding {
+        let detail = error.message + (error.systemReason.map { " (\($0))" } ?? "") + " [\(error.codeName)]"
+        if error.isDiskFull {
+            return DoctorFinding(
+                en: "the disk holding the data home is full, so SQLite cannot open the database: \(detail)",
+                ko: "데이터 폴더가 있는 디스크가 가득 차서 SQLite가 데이터베이스를 열 수 없습니다: \(detail)",
+                fixEn: "free some space on that disk (df -h \(shellQuoted(home)))",
+                fixKo: "그 디스크의 공간을 확보하세요 (df -h \(shellQuoted(home)))")
+        }
+        if error.isReadOnly {
+            return DoctorFinding(
+                en: "the data home is on a read-only disk, so SQLite cannot open the database: \(detail)",
+                ko: "데이터 폴더가 읽기 전용 디스크에 있어 SQLite가 데이터베이스를 열 수 없습니다: \(detail)",
+                fixEn: "mount that disk writable (mount -o remount,rw …), or copy the data home to a writable place",
+                fixKo: "그 디스크를 쓰기 가능으로 마운트하거나(mount -o remount,rw …) 데이터 폴더를 쓸 수 있는 곳으로 복사하세요")
+        }
         switch error.codeName {
         case "SQLITE_NOTADB" where error.message.contains("not a memoapp database"):
             return DoctorFinding(

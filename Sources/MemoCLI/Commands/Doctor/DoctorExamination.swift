@@ -85,9 +85,29 @@ final class DoctorExamination {
         if let finding = DoctorExamination.ownerFinding(home.path, info) {
             check.add(finding)
         }
+        var disk = statvfs()
+        if statvfs(home.path, &disk) == 0 {
+            if disk.f_flag & UInt(ST_RDONLY) != 0 {
+                check.add(DoctorFinding(
+                    en: "the data home is on a read-only file system: nothing can be saved",
+                    ko: "데이터 폴더가 읽기 전용 파일 시스템에 있습니다: 아무것도 저장할 수 없습니다",
+                    fixEn: "mount it writable (mount -o remount,rw MOUNTPOINT), or copy the data home to a writable place",
+                    fixKo: "쓰기 가능으로 마운트하거나(mount -o remount,rw 마운트지점) 데이터 폴더를 쓸 수 있는 곳으로 복사하세요"))
+            } else if UInt64(disk.f_bavail) * UInt64(disk.f_frsize) < DoctorExamination.minimumFreeBytes {
+                let free = UInt64(disk.f_bavail) * UInt64(disk.f_frsize)
+                check.add(DoctorFinding(
+                    en: "the disk holding the data home is full (\(free) bytes free): writes will fail",
+                    ko: "데이터 폴더가 있는 디스크가 가득 찼습니다 (남은 공간 \(free)바이트): 저장이 실패합니다",
+                    fixEn: "free some space on it (df -h \(DoctorExamination.shellQuoted(home.path)))",
+                    fixKo: "공간을 확보하세요 (df -h \(DoctorExamination.shellQuoted(home.path)))"))
+            }
+        }
         check.summary = Localized(verbatim: home.path)
         return true
     }
+
+    /// Below this, SQLite cannot even make its 32 KiB -shm file.
+    static let minimumFreeBytes: UInt64 = 64 * 1024
 
     /// The home and `voice/` are 0700; the database and its -wal and -shm
     /// files are 0600: what memoapp keeps is for its user alone.
