@@ -42,9 +42,15 @@ public final class Connection {
         // Closing it here as well would close it twice (a use after free).
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(handle, 1)
-        try claim(applicationID: applicationID)
-        try execute("PRAGMA foreign_keys = ON")
-        try execute("PRAGMA synchronous = FULL")
+        do {
+            try claim(applicationID: applicationID)
+            try execute("PRAGMA foreign_keys = ON")
+            try execute("PRAGMA synchronous = FULL")
+        } catch let failure as SQLiteError {
+            // These statements are fixed and tested: when they fail, the file is
+            // at fault (e.g. "unsupported file format", a plain SQLITE_ERROR).
+            throw failure.whileOpening()
+        }
     }
 
     deinit {
@@ -195,8 +201,35 @@ public final class Connection {
                               message: "\(path) is not a memoapp database (application_id \(current)); left untouched",
                               sql: nil)
         }
+        // SQLite takes a file too short to hold a page for an empty database
+        // (a memoapp.db cut down to one byte, a one-letter text file); claiming
+        // it would write a new database over it. Only a file that is empty or
+        // starts like a SQLite database may be claimed.
+        guard Connection.isEmptyOrSQLite(path) else {
+            throw SQLiteError(code: SQLITE_NOTADB,
+                              message: "\(path) is not a SQLite database (too short, or its header is damaged); left untouched",
+                              sql: nil)
+        }
         try enableWAL()
         try execute("PRAGMA application_id = \(applicationID)")
+    }
+
+    /// Whether the file is empty (a new database; in WAL mode its first pages
+    /// may still be in the -wal file) or begins with SQLite's header string
+    /// (https://www.sqlite.org/fileformat.html#magic_header_string).
+    static func isEmptyOrSQLite(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return true }  // SQLite opened it; let it speak for itself
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 16)
+        var filled = 0
+        while filled < header.count {
+            let count = header[filled...].withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+        }
+        return filled == 0 || (filled == header.count && header.elementsEqual(Array("SQLite format 3".utf8) + [0]))
     }
 
     /// WAL lets readers go on while one process writes. The switch needs a lock

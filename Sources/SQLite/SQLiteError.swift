@@ -15,12 +15,22 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// or 0. SQLite reports a full disk met while sizing the -shm file as a
     /// plain "disk I/O error"; the errno is what tells the user why.
     public let systemErrorNumber: Int32
+    /// The failure came while opening the database (reading its header and
+    /// schema), so the file is at fault whatever the code says.
+    public private(set) var isOpeningFailure = false
 
     public init(code: Int32, message: String, sql: String? = nil, systemErrorNumber: Int32 = 0) {
         self.extendedCode = code
         self.message = message
         self.sql = sql
         self.systemErrorNumber = systemErrorNumber
+    }
+
+    /// The same failure, marked as met while opening the database.
+    public func whileOpening() -> SQLiteError {
+        var copy = self
+        copy.isOpeningFailure = true
+        return copy
     }
 
     /// The primary result code (the low byte of the extended one).
@@ -46,7 +56,7 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
 
     /// The file is damaged or is not a SQLite database.
     public var isCorrupt: Bool {
-        code == SQLITE_CORRUPT || code == SQLITE_NOTADB
+        code == SQLITE_CORRUPT || code == SQLITE_NOTADB || (isOpeningFailure && code == SQLITE_ERROR)
     }
 
     public var description: String {
@@ -59,6 +69,7 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// How the CLI reports this failure: trouble with the file, the disk or the
     /// lock is a storage failure (exit 74); a misuse of SQL is our own bug.
     public var kind: ErrorKind {
+        if isOpeningFailure { return .storage }
         switch code {
         case SQLITE_ERROR, SQLITE_MISUSE, SQLITE_RANGE, SQLITE_CONSTRAINT, SQLITE_MISMATCH,
              SQLITE_INTERNAL, SQLITE_SCHEMA, SQLITE_TOOBIG:

@@ -138,6 +138,33 @@ final class ConnectionTests: SQLiteTestCase {
         }
     }
 
+    func testAFileTooShortForAPageIsRefusedNotOverwritten() throws {
+        // SQLite takes these for empty databases; claiming one would write over it.
+        for content in [Data("S".utf8), Data([0]), Data("x\n".utf8)] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: databasePath, contents: content))
+            let error = assertThrowsSQLiteError(try makeConnection())
+            XCTAssertEqual(error?.code, ResultCode.notADatabase, "\(content)")
+            XCTAssertEqual(error?.kind, .storage)
+            XCTAssertEqual(fileBytes(databasePath), content, "the file was written over")
+        }
+    }
+
+    func testAnUnknownSchemaFormatIsAStorageErrorNotOurBug() throws {
+        do {
+            let connection = try makeConnection()
+            try connection.execute("CREATE TABLE t (x)")
+        }
+        var bytes = try XCTUnwrap(fileBytes(databasePath))
+        // The schema format number, a 4-byte big-endian integer at offset 44: 1 to 4 are defined.
+        bytes.replaceSubrange(44..<48, with: [0, 0, 0, 9])
+        try bytes.write(to: URL(fileURLWithPath: databasePath))
+        let error = assertThrowsSQLiteError(try makeConnection())
+        XCTAssertEqual(error?.code, ResultCode.error, "\(String(describing: error))")
+        XCTAssertEqual(error?.kind, .storage)
+        XCTAssertTrue(error?.isCorrupt ?? false)
+        XCTAssertTrue(error?.isOpeningFailure ?? false)
+    }
+
     func testMissingFolderIsAStorageError() throws {
         let error = assertThrowsSQLiteError(try Connection(path: directory.appending("no/such/folder/x.db")))
         XCTAssertEqual(error?.code, ResultCode.cantOpen)
