@@ -53,6 +53,36 @@ final class DoctorDatabaseEndToEndTests: XCTestCase {
                       "\(outcome.problems(of: "database"))")
     }
 
+    func testDatabaseCutShortByOneByteIsFoundThoughSQLiteReadsIt() throws {
+        makeHomeWithData()
+        let size = try XCTUnwrap(bytes(app.databasePath)).count
+        try FileHandle(forUpdating: URL(fileURLWithPath: app.databasePath)).truncate(atOffset: UInt64(size - 1))
+        let outcome = app.doctor()
+        XCTAssertEqual(outcome.status, 1, "\(outcome.document)")
+        XCTAssertEqual(outcome.failingChecks, ["integrity"])
+        XCTAssertTrue(outcome.problems(of: "integrity").first?.message.contains("cut short: \(size - 1) bytes") ?? false,
+                      "\(outcome.problems(of: "integrity"))")
+    }
+
+    func testDatabaseOfOneByteExits74AndIsNotWrittenOver() throws {
+        makeHomeWithData()
+        try Data("S".utf8).write(to: URL(fileURLWithPath: app.databasePath))
+        assertUnusable(app.doctor(), "not a SQLite file")
+        let listed = app.run("todo", "list")
+        XCTAssertEqual(listed.status, 74, listed.stderr)
+        XCTAssertTrue(listed.stderr.contains("run 'memoapp doctor'"), listed.stderr)
+        XCTAssertEqual(bytes(app.databasePath), Data("S".utf8))
+    }
+
+    func testUnknownSchemaFormatExits74() throws {
+        makeHomeWithData()
+        try overwrite(app.databasePath, at: 44, count: 4, with: 9)
+        assertUnusable(app.doctor(), "damaged beyond opening")
+        let listed = app.run("todo", "list")
+        XCTAssertEqual(listed.status, 74, listed.stderr)
+        XCTAssertTrue(listed.stderr.contains("unsupported file format"), listed.stderr)
+    }
+
     func testGarbageDatabaseExits74AndIsLeftAsItWas() throws {
         makeHomeWithData()
         var generator = SystemRandomNumberGenerator()

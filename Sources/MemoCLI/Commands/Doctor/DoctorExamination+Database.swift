@@ -73,6 +73,8 @@ extension DoctorExamination {
             return
         }
         connection = opened
+        mainFileSizeBeforeOpening = Int64(info.st_size)
+        hadWALContent = walSize > 0
         let kibibytes = (Int(info.st_size) + walSize + 1023) / 1024
         check.summary = Localized(en: "opens (\(kibibytes) KiB)", ko: "열림 (\(kibibytes) KiB)")
     }
@@ -89,11 +91,15 @@ extension DoctorExamination {
             ko: "더 쓰지 마세요. 복사본을 남긴 뒤(cp \(quoted)* 안전한 곳) 백업에서 복원하거나 SQLite로 살릴 수 있는 만큼 "
                 + "살리세요: sqlite3 \(quoted) .recover | sqlite3 recovered.db")
         do {
+            if let cut = try cutShort(connection) {
+                check.add(DoctorFinding(problem: cut, fix: fix))
+            }
             let lines = try connection.query("PRAGMA integrity_check(100)") { $0.string(0) }
-            if lines == ["ok"] {
+            if lines == ["ok"] && check.status == .ok {
                 check.summary = Localized(en: "PRAGMA integrity_check: ok", ko: "PRAGMA integrity_check: ok")
                 return
             }
+            if lines == ["ok"] { return }
             let shown = lines.prefix(5).joined(separator: "; ")
             let more = lines.count > 5 ? " (+\(lines.count - 5))" : ""
             check.add(DoctorFinding(
@@ -184,6 +190,25 @@ extension DoctorExamination {
 
     // MARK: - Private
 
+    /// Whether the main file was cut short, which integrity_check does not
+    /// always see (SQLite reads missing bytes as zeros, and a page's tail is
+    /// often unused). The file always holds whole pages; with no -wal content
+    /// it holds every page of the database. Measured before doctor opened it
+    /// (opening makes an empty -wal).
+    func cutShort(_ connection: Connection) throws -> Localized? {
+        guard let size = mainFileSizeBeforeOpening, !hadWALContent else { return nil }
+        let pageSize = try connection.queryFirst("PRAGMA page_size") { $0.int64(0) } ?? 0
+        let pageCount = try connection.queryFirst("PRAGMA page_count") { $0.int64(0) } ?? 0
+        guard pageSize > 0 else { return nil }
+        if size % pageSize != 0 || size < pageSize * pageCount {
+            let expected = pageSize * pageCount
+            return Localized(
+                en: "the database file was cut short: \(size) bytes, where its header counts \(pageCount) pages of \(pageSize) (\(expected) bytes)",
+                ko: "데이터베이스 파일이 잘렸습니다: \(size)바이트인데 헤더는 \(pageSize)바이트 페이지 \(pageCount)개(\(expected)바이트)를 가리킵니다")
+        }
+        return nil
+    }
+
     /// Why a check that needs the database was not run.
     var skipReason: Localized {
         databaseUnavailable ?? Localized(en: "the database did not open", ko: "데이터베이스가 열리지 않았습니다")
@@ -228,25 +253,24 @@ extension DoctorExamination {
                 fixEn: "mount that disk writable (mount -o remount,rw …), or copy the data home to a writable place",
                 fixKo: "그 디스크를 쓰기 가능으로 마운트하거나(mount -o remount,rw …) 데이터 폴더를 쓸 수 있는 곳으로 복사하세요")
         }
-        switch error.codeName {
-        case "SQLITE_NOTADB" where error.message.contains("not a memoapp database"):
+        if error.codeName == "SQLITE_NOTADB" && error.message.contains("not a memoapp database") {
             return DoctorFinding(
                 en: "the database belongs to another program: \(detail)",
                 ko: "다른 프로그램의 데이터베이스입니다: \(detail)",
                 fixEn: "point --home or $MEMOAPP_HOME at memoapp's own data home, or move that file away",
                 fixKo: "--home 또는 $MEMOAPP_HOME으로 memoapp의 데이터 폴더를 지정하거나, 그 파일을 옮기세요")
-        case "SQLITE_NOTADB", "SQLITE_CORRUPT":
+        }
+        if error.isCorrupt {
             return DoctorFinding(problem: Localized(en: "the database is damaged beyond opening: \(detail)",
                                                     ko: "데이터베이스가 열 수 없을 만큼 손상되었습니다: \(detail)"),
                                  fix: restore)
-        default:
-            return DoctorFinding(
-                en: "SQLite cannot open the database: \(detail)",
-                ko: "SQLite가 데이터베이스를 열 수 없습니다: \(detail)",
-                fixEn: "check that you can read and write the data home and its files (see permissions) and that "
-                    + "its disk is mounted writable and not full",
-                fixKo: "데이터 폴더와 파일을 읽고 쓸 수 있는지(권한 참고), 디스크가 쓰기 가능하게 마운트되어 있고 가득 차지 "
-                    + "않았는지 확인하세요")
         }
+        return DoctorFinding(
+            en: "SQLite cannot open the database: \(detail)",
+            ko: "SQLite가 데이터베이스를 열 수 없습니다: \(detail)",
+            fixEn: "check that you can read and write the data home and its files (see permissions) and that "
+                + "its disk is mounted writable and not full",
+            fixKo: "데이터 폴더와 파일을 읽고 쓸 수 있는지(권한 참고), 디스크가 쓰기 가능하게 마운트되어 있고 가득 차지 "
+                + "않았는지 확인하세요")
     }
 }

@@ -17,6 +17,10 @@ final class DoctorExamination {
     /// Abandoned temporary files in `voice/`, found by the voice check and
     /// reported with the other temporary files.
     var voiceTemporaries: [String] = []
+    /// The database file's size and whether its -wal held frames, measured
+    /// before doctor opened it (for the cut-short check).
+    var mainFileSizeBeforeOpening: Int64?
+    var hadWALContent = false
 
     init(home: DataHome) {
         self.home = home
