@@ -59,7 +59,7 @@ public struct Migrator: Sendable {
                 try connection.execute("""
                     CREATE TABLE IF NOT EXISTS schema_migrations (
                         name TEXT PRIMARY KEY NOT NULL,
-                        applied_at REAL NOT NULL DEFAULT (unixepoch('subsec'))
+                        applied_at REAL NOT NULL DEFAULT ((julianday('now') - 2440587.5) * 86400.0)
                     )
                     """)
             }

@@ -1,0 +1,51 @@
+import MemoCore
+import Onboarding
+
+/// Bare `memoapp`: the splash, then the route the original app takes: the
+/// onboarding until it is completed, the main screen after.
+enum MainScreen {
+    /// A part of the main screen: a JSON member and its text.
+    struct Section {
+        let key: String
+        let json: JSON
+        let text: String
+    }
+
+    /// The main screen's sections, in order. A feature adds its own here.
+    static let sectionMakers: [(CommandContext) throws -> Section] = [
+        dataHomeSection,
+    ]
+
+    static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        if !context.isJSON {
+            context.write(context.style.bold("memoapp") + " " + Version.current + "  "
+                          + context.style.dim(context.text(en: "to-dos · memos · voice memos · timers",
+                                                           ko: "할일 · 메모 · 음성메모 · 타이머")) + "\n\n")
+        }
+        switch Route(isOnboardingCompleted: try context.isOnboardingCompleted()) {
+        case .onboarding:
+            if context.streams.isInputTerminal, context.streams.isOutputTerminal, !context.isJSON {
+                try OnboardCommand.runInteractive(context)
+                return
+            }
+            throw MemoError(.onboardingRequired,
+                            en: "welcome! finish the onboarding first: run 'memoapp onboard'",
+                            ko: "환영합니다! 먼저 온보딩을 마치세요: 'memoapp onboard'를 실행하세요")
+        case .main:
+            let sections = try sectionMakers.map { try $0(context) }
+            context.emit(json: .object(sections.map { ($0.key, $0.json) }),
+                         text: sections.map(\.text).joined(separator: "\n"))
+        }
+    }
+
+    static func dataHomeSection(_ context: CommandContext) throws -> Section {
+        let onboarding = try OnboardingStore(connection: context.database()).state()
+        let since = onboarding.completedAt.map { $0.localMinute } ?? "-"
+        let text = context.text(en: "Data home: \(context.home.path)\nOnboarded: \(since)",
+                                ko: "데이터 폴더: \(context.home.path)\n온보딩 완료: \(since)")
+        return Section(key: "home", json: .object([
+            ("path", .string(context.home.path)),
+            ("onboarded_at", .optional(onboarding.completedAt)),
+        ]), text: text)
+    }
+}

@@ -1,0 +1,17 @@
+import MemoCore
+
+/// The command tree. A new top-level command is one line here; it is gated by
+/// onboarding unless its declaration says `.alwaysRuns`.
+enum RootCommand {
+    static func make() -> Command {
+        Command(
+            "memoapp",
+            abstract: Localized(en: "memoapp: to-dos, memos, voice memos and timers in your terminal",
+                                ko: "memoapp: 할일, 메모, 음성메모, 타이머를 터미널에서"),
+            subcommands: [
+                OnboardCommand.make(),
+            ],
+            access: .alwaysRuns,
+            body: MainScreen.run)
+    }
+}

@@ -1,0 +1,93 @@
+import MemoCore
+
+/// Turns command declarations into `--help` text and usage lines, so help can
+/// never drift from what the parser accepts.
+struct HelpRenderer {
+    let root: Command
+    let language: Language
+
+    func command(at path: [String]) -> Command {
+        var command = root
+        for name in path {
+            guard let sub = command.subcommand(named: name) else { break }
+            command = sub
+        }
+        return command
+    }
+
+    /// E.g. `usage: memoapp todo add TITLE... [--due WHEN] [--tag T]...`
+    func usageLine(for path: [String]) -> String {
+        let command = command(at: path)
+        var parts = ["memoapp"] + path
+        if !command.subcommands.isEmpty {
+            parts.append(command.body == nil ? "COMMAND" : "[COMMAND]")
+        }
+        for positional in command.positionals {
+            switch positional.arity {
+            case .required: parts.append(positional.name)
+            case .optional: parts.append("[\(positional.name)]")
+            case let .variadic(minimum): parts.append(minimum > 0 ? "\(positional.name)..." : "[\(positional.name)...]")
+            }
+        }
+        for option in command.options {
+            var text = "--\(option.name)"
+            if let valueName = option.valueName { text += " \(valueName)" }
+            parts.append("[\(text)]" + (option.isRepeatable ? "..." : ""))
+        }
+        return (language == .ko ? "사용법: " : "usage: ") + parts.joined(separator: " ")
+    }
+
+    /// The whole help page of the command at `path`.
+    func help(for path: [String]) -> String {
+        let command = command(at: path)
+        var lines: [String] = []
+        lines.append(command.abstract.text(in: language))
+        lines.append("")
+        lines.append(usageLine(for: path))
+        if !command.subcommands.isEmpty {
+            lines.append("")
+            lines.append(language == .ko ? "명령:" : "Commands:")
+            let width = command.subcommands.map(\.name.count).max() ?? 0
+            for sub in command.subcommands {
+                lines.append("  " + pad(sub.name, width) + "  " + sub.abstract.text(in: language))
+            }
+        }
+        if !command.positionals.isEmpty {
+            lines.append("")
+            lines.append(language == .ko ? "인수:" : "Arguments:")
+            let width = command.positionals.map(\.name.count).max() ?? 0
+            for positional in command.positionals {
+                lines.append("  " + pad(positional.name, width) + "  " + positional.help.text(in: language))
+            }
+        }
+        let options = command.options + GlobalOptions.declarations
+        lines.append("")
+        lines.append(language == .ko ? "옵션:" : "Options:")
+        let labels = options.map(label)
+        let width = labels.map(\.count).max() ?? 0
+        for (option, text) in zip(options, labels) {
+            lines.append("  " + pad(text, width) + "  " + option.help.text(in: language))
+        }
+        if let discussion = command.discussion {
+            lines.append("")
+            lines.append(discussion.text(in: language))
+        }
+        if !command.subcommands.isEmpty {
+            lines.append("")
+            let name = (["memoapp"] + path + ["COMMAND"]).joined(separator: " ")
+            lines.append(language == .ko ? "자세한 내용: \(name) --help" : "More: \(name) --help")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func label(_ option: Option) -> String {
+        var text = option.short.map { "-\($0), " } ?? "    "
+        text += "--\(option.name)"
+        if let valueName = option.valueName { text += " \(valueName)" }
+        return text
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+}

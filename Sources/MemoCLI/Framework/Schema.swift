@@ -1,0 +1,12 @@
+import Onboarding
+import SQLite
+
+/// Every module's migrations, in the order they apply. Each module owns its
+/// tables; this list only composes them into memoapp's one database.
+enum Schema {
+    static let migrator: Migrator = {
+        var migrator = Migrator()
+        migrator.register(OnboardingStore.migrations)
+        return migrator
+    }()
+}
