@@ -47,10 +47,15 @@ public enum AudioScanner {
     ///   in full; `.noInput` or `.storage` when reading or copying fails.
     public static func scan(_ source: ByteSource, name: String, copyTo copyDescriptor: Int32? = nil,
                             progress: ((Int64, Int64) -> Void)? = nil) throws -> ScannedAudio {
+        try scan(source, name: name, copyTo: copyDescriptor, chunkSize: TeeStream.defaultChunkSize, progress: progress)
+    }
+
+    static func scan(_ source: ByteSource, name: String, copyTo copyDescriptor: Int32?, chunkSize: Int,
+                     progress: ((Int64, Int64) -> Void)?) throws -> ScannedAudio {
         guard source.length > 0 else {
             throw refusal(name, en: "the file is empty", ko: "빈 파일입니다")
         }
-        let stream = TeeStream(source: source, copyDescriptor: copyDescriptor)
+        let stream = TeeStream(source: source, copyDescriptor: copyDescriptor, chunkSize: chunkSize)
         let file: SoundFile
         switch SoundFile.open(reading: stream, io: TeeStream.virtualIO) {
         case let .success(opened): file = opened

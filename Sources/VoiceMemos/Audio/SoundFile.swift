@@ -59,6 +59,9 @@ final class SoundFile {
         self.handle = handle
         self.info = info
         self.owner = owner
+        // Float files read as integers are otherwise cast, not scaled (0.5 -> 0):
+        // http://libsndfile.github.io/libsndfile/command.html#sfc_set_scale_float_int_read
+        sf_command(handle, Int32(SFC_SET_SCALE_FLOAT_INT_READ), nil, Int32(SF_TRUE))
     }
 
     deinit { _ = close() }

@@ -18,12 +18,13 @@ import MemoCore
 public final class TeeStream {
     /// Chunk size: large enough that syscalls are rare, small enough to stay
     /// in cache.
-    static let chunkSize = 1 << 20
+    public static let defaultChunkSize = 1 << 20
     /// How many copied bytes may wait before the kernel is told to start
     /// writing them, so that the final fsync finds little left to do.
     static let writeBehind: Int64 = 16 << 20
 
     let source: ByteSource
+    let chunkSize: Int
     let checksum = StreamingChecksum()
     /// Where first-read bytes are copied; nil to checksum only (fuzzing).
     let copyDescriptor: Int32?
@@ -40,10 +41,13 @@ public final class TeeStream {
     /// The first bytes of the source, kept to name formats libsndfile refuses.
     public private(set) var head: [UInt8] = []
 
-    public init(source: ByteSource, copyDescriptor: Int32?) {
+    /// - Parameter chunkSize: bytes per read of the source (tests make it tiny
+    ///   to exercise seeks across chunks).
+    public init(source: ByteSource, copyDescriptor: Int32?, chunkSize: Int = TeeStream.defaultChunkSize) {
         self.source = source
         self.copyDescriptor = copyDescriptor
-        buffer = UnsafeMutableRawPointer.allocate(byteCount: TeeStream.chunkSize, alignment: 64)
+        self.chunkSize = max(1, chunkSize)
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: self.chunkSize, alignment: 64)
     }
 
     deinit { buffer.deallocate() }
@@ -116,7 +120,7 @@ public final class TeeStream {
         guard failure == nil else { return 0 }
         let count: Int
         do {
-            count = try source.read(at: offset, into: buffer, count: TeeStream.chunkSize)
+            count = try source.read(at: offset, into: buffer, count: chunkSize)
         } catch {
             failure = error
             return 0
