@@ -63,8 +63,21 @@ enum Reference {
         var info = SF_INFO()
         guard let file = sf_open(path, Int32(SFM_READ), &info) else { return ([], 0, 0) }
         defer { sf_close(file) }
-        // Scale float files to 16-bit full scale, as audiowaveform does.
-        sf_command(file, Int32(SFC_SET_SCALE_FLOAT_INT_READ), nil, Int32(SF_TRUE))
+        let subtype = Int(info.format) & SF_FORMAT_SUBMASK
+        if subtype == SF_FORMAT_FLOAT || subtype == SF_FORMAT_DOUBLE {
+            // Float samples: read as doubles and scale by hand (x·32768, clipped).
+            var samples: [Int16] = []
+            var block = [Double](repeating: 0, count: 1024 * Int(info.channels))
+            while true {
+                let count = block.withUnsafeMutableBufferPointer { sf_readf_double(file, $0.baseAddress, 1024) }
+                if count <= 0 { break }
+                for value in block[0..<Int(count) * Int(info.channels)] {
+                    let scaled: Double = (value * 32768).rounded()
+                    samples.append(Int16(Swift.max(-32768.0, Swift.min(32767.0, scaled))))
+                }
+            }
+            return (samples, Int(info.channels), Int(info.samplerate))
+        }
         var samples: [Int16] = []
         var block = [Int16](repeating: 0, count: 1024 * Int(info.channels))
         while true {

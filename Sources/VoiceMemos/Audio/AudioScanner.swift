@@ -77,9 +77,18 @@ public enum AudioScanner {
         let channels = file.channels
         let buffer = UnsafeMutablePointer<Int16>.allocate(capacity: blockFrames * channels)
         defer { buffer.deallocate() }
+        let floats: UnsafeMutablePointer<Float>? =
+            file.hasFloatSamples ? UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * channels) : nil
+        defer { floats?.deallocate() }
         var blocks = 0
         while true {
-            let count = file.readFrames(buffer, count: blockFrames)
+            let count: Int
+            if let floats {
+                count = file.readFrames(floats, count: blockFrames)
+                if count > 0 { convertToInt16(floats, count: count * channels, into: buffer) }
+            } else {
+                count = file.readFrames(buffer, count: blockFrames)
+            }
             guard count > 0 else { break }
             accumulator.add(buffer, frameCount: count, channels: channels)
             blocks += 1
@@ -117,6 +126,23 @@ public enum AudioScanner {
     }
 
     // MARK: - Private
+
+    /// Full scale (±1.0) to 16-bit, clipped: the inverse of the x / 32768
+    /// that libsndfile reads 16-bit PCM with.
+    static func convertToInt16(_ samples: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<Int16>) {
+        for index in 0..<count {
+            let scaled: Float = (samples[index] * 32768).rounded()
+            if scaled >= 32767 {
+                output[index] = Int16.max
+            } else if scaled <= -32768 {
+                output[index] = Int16.min
+            } else if scaled.isNaN {
+                output[index] = 0
+            } else {
+                output[index] = Int16(scaled)
+            }
+        }
+    }
 
     static func refusal(_ name: String, en: String, ko: String) -> MemoError {
         MemoError(.badInput, en: "\(name): \(en)", ko: "\(name): \(ko)")

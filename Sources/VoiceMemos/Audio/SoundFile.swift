@@ -59,9 +59,6 @@ final class SoundFile {
         self.handle = handle
         self.info = info
         self.owner = owner
-        // Float files read as integers are otherwise cast, not scaled (0.5 -> 0):
-        // http://libsndfile.github.io/libsndfile/command.html#sfc_set_scale_float_int_read
-        sf_command(handle, Int32(SFC_SET_SCALE_FLOAT_INT_READ), nil, Int32(SF_TRUE))
     }
 
     deinit { _ = close() }
@@ -83,6 +80,12 @@ final class SoundFile {
     var format: Int32 { info.format }
     var majorFormat: Int32 { info.format & Int32(SF_FORMAT_TYPEMASK) }
     var subtypeFormat: Int32 { info.format & Int32(SF_FORMAT_SUBMASK) }
+    /// True for float and double samples, which `sf_readf_short` casts
+    /// instead of scaling (and SFC_SET_SCALE_FLOAT_INT_READ would fix only by
+    /// reading the whole file first to find its maximum).
+    var hasFloatSamples: Bool {
+        Int(subtypeFormat) == SF_FORMAT_FLOAT || Int(subtypeFormat) == SF_FORMAT_DOUBLE
+    }
 
     /// libsndfile's last error on this handle (0 when none).
     var errorCode: Int32 { sf_error(handle) }
