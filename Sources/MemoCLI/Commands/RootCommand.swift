@@ -10,6 +10,7 @@ enum RootCommand {
                                 ko: "memoapp: 할일, 메모, 음성메모, 타이머를 터미널에서"),
             subcommands: [
                 OnboardCommand.make(),
+                VoiceCommand.make(),
             ],
             access: .alwaysRuns,
             body: MainScreen.run)

@@ -1,5 +1,6 @@
 import Onboarding
 import SQLite
+import VoiceMemos
 
 /// Every module's migrations, in the order they apply. Each module owns its
 /// tables; this list only composes them into memoapp's one database.
@@ -7,6 +8,7 @@ enum Schema {
     static let migrator: Migrator = {
         var migrator = Migrator()
         migrator.register(OnboardingStore.migrations)
+        migrator.register(VoiceStore.migrations)
         return migrator
     }()
 }

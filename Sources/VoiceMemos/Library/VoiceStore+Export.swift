@@ -73,8 +73,8 @@ extension VoiceStore {
             throw MemoError(.invalidState, en: "\(destination) exists; add --force to replace it",
                             ko: "\(destination)이(가) 이미 있습니다. 바꾸려면 --force를 붙이세요")
         }
-        let folder = destination.contains("/") ? String(destination[..<destination.lastIndex(of: "/")!]) : "."
-        let output = try TemporaryFile(in: folder.isEmpty ? "/" : folder, purpose: "export")
+        let folder = VoiceStore.folder(of: destination)
+        let output = try TemporaryFile(in: folder, purpose: "export")
         do {
             let code = format.formatCode(from: memo.formatCode)
             let verbatim = code == memo.formatCode
@@ -87,13 +87,43 @@ extension VoiceStore {
             let size = FileSystem.size(of: output.path) ?? 0
             try FileSystem.rename(output.path, to: destination)
             output.closeDescriptor()
-            try FileSystem.fsyncDirectory(folder.isEmpty ? "/" : folder)
+            try FileSystem.fsyncDirectory(folder)
             return ExportResult(destination: destination, container: AudioFormat.containerName(code),
                                 encoding: AudioFormat.encodingName(code), isVerbatimCopy: verbatim, size: size)
         } catch {
             output.discard()
             throw error
         }
+    }
+
+    /// Writes an SVG picture of memo `id`'s waveform to `destination`,
+    /// replacing it whole (temporary file, fsync, rename).
+    public func saveWaveformPicture(id: Int64, to destination: String, width: Int, height: Int) throws {
+        let memo = try memo(id: id)
+        let svg = WaveformPicture.svg(peaks: try peaks(id: id), width: width, height: height, title: memo.title)
+        if FileSystem.isDirectory(destination) {
+            throw MemoError(.invalidState, en: "\(destination) is a folder", ko: "\(destination)은(는) 폴더입니다")
+        }
+        let folder = VoiceStore.folder(of: destination)
+        let output = try TemporaryFile(in: folder, purpose: "waveform")
+        do {
+            var text = svg
+            try text.withUTF8 { try FileSystem.writeAll(output.descriptor, $0.baseAddress!, count: $0.count, path: output.path) }
+            try output.sync()
+            try FileSystem.rename(output.path, to: destination)
+            output.closeDescriptor()
+            try FileSystem.fsyncDirectory(folder)
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+
+    /// The folder part of a path ("." for a bare name).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
     }
 
     /// Decodes memo audio and encodes it into `output` as `format`, copying
