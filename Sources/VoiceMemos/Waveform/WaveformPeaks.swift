@@ -80,9 +80,13 @@ public struct WaveformPeaks: Equatable, Sendable {
     /// Reads values stored by `blob`; nil when the blob is malformed.
     public init?(samplesPerPixel: Int, frames: Int64, blob: [UInt8]) {
         guard samplesPerPixel > 0, blob.count % 4 == 0 else { return nil }
-        var values = [Int16](repeating: 0, count: blob.count / 2)
-        for index in values.indices {
-            values[index] = Int16(bitPattern: UInt16(blob[2 * index]) | UInt16(blob[2 * index + 1]) << 8)
+        let values = [Int16](unsafeUninitializedCapacity: blob.count / 2) { buffer, count in
+            blob.withUnsafeBufferPointer { bytes in
+                for index in 0..<buffer.count {
+                    buffer[index] = Int16(bitPattern: UInt16(bytes[2 * index]) | UInt16(bytes[2 * index + 1]) << 8)
+                }
+            }
+            count = buffer.count
         }
         self.init(samplesPerPixel: samplesPerPixel, frames: frames, values: values)
     }

@@ -15,9 +15,9 @@ enum VoiceEditCommands {
                               Positional("DEST", help: Localized(en: "file to write", ko: "저장할 파일"))],
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
-                    let result = try store.export(id: VoiceCommand.id(arguments), to: arguments.positional("DEST") ?? "",
+                    let result = try VoiceCommand.withCodecWarningsSilenced { _ in try store.export(id: VoiceCommand.id(arguments), to: arguments.positional("DEST") ?? "",
                                                   format: arguments.value("format").flatMap(ExportFormat.init(rawValue:)),
-                                                  overwrite: arguments.flag("force"))
+                                                  overwrite: arguments.flag("force")) }
                     context.emit(json: .object([
                         ("id", .int(VoiceCommand.id(arguments))), ("destination", .string(result.destination)),
                         ("container", .string(result.container)), ("encoding", .string(result.encoding)),
@@ -38,7 +38,9 @@ enum VoiceEditCommands {
                     let start = try time(arguments, "start")
                     let end = try time(arguments, "end")
                     let store = try VoiceCommand.store(context)
-                    let memo = try store.trim(id: VoiceCommand.id(arguments), start: start, end: end)
+                    let memo = try VoiceCommand.withCodecWarningsSilenced { _ in
+                        try store.trim(id: VoiceCommand.id(arguments), start: start, end: end)
+                    }
                     context.emit(json: VoiceCommand.json(memo, store: store),
                                  text: context.text(en: "Trimmed: ", ko: "잘랐습니다: ") + VoiceCommand.line(memo, context))
                 })
@@ -76,9 +78,11 @@ enum VoiceEditCommands {
                                               ko: "저장된 파일 검사: 존재, 디코딩, 체크섬, 남은 파일"),
                 body: { context, _ in
                     let store = try VoiceCommand.store(context)
-                    let bar = ProgressBar(context: context, label: "verify")
-                    let problems = try store.verify { done, total in bar.update(Int64(done), of: Int64(total)) }
-                    bar.finish()
+                    let problems = try VoiceCommand.withCodecWarningsSilenced { realError in
+                        let bar = ProgressBar(context: context, label: "verify", descriptor: realError)
+                        defer { bar.finish() }
+                        return try store.verify { done, total in bar.update(Int64(done), of: Int64(total)) }
+                    }
                     let checked = try store.memos().count
                     if !problems.isEmpty { context.exitStatus = 1 }
                     let text = problems.isEmpty

@@ -66,9 +66,11 @@ enum VoiceImportCommand {
 
     private static func importOne(_ file: String, store: VoiceStore, options: ImportOptions,
                                   context: CommandContext) throws -> VoiceMemo {
-        let bar = ProgressBar(context: context, label: VoiceStoreName.base(file))
-        defer { bar.finish() }
-        return try store.importFile(at: file, options: options) { done, total in bar.update(done, of: total) }
+        try VoiceCommand.withCodecWarningsSilenced { realError in
+            let bar = ProgressBar(context: context, label: VoiceStoreName.base(file), descriptor: realError)
+            defer { bar.finish() }
+            return try store.importFile(at: file, options: options) { done, total in bar.update(done, of: total) }
+        }
     }
 
     private static func describe(_ error: Error, _ context: CommandContext) -> (ErrorKind, String) {
@@ -88,16 +90,17 @@ enum VoiceStoreName {
 /// A progress bar on stderr: only on a terminal, only without --json, and
 /// only once the work has taken a second, so quick imports print nothing.
 final class ProgressBar {
-    private let context: CommandContext
     private let label: String
+    private let descriptor: Int32
     private let isEnabled: Bool
     private let start = ProgressBar.monotonicSeconds()
     private var isShown = false
     private var lastDrawn = -1
 
-    init(context: CommandContext, label: String) {
-        self.context = context
+    /// - Parameter descriptor: where stderr really is (see `withCodecWarningsSilenced`).
+    init(context: CommandContext, label: String, descriptor: Int32 = STDERR_FILENO) {
         self.label = label
+        self.descriptor = descriptor
         isEnabled = context.streams.isErrorTerminal && !context.isJSON
     }
 
@@ -110,11 +113,16 @@ final class ProgressBar {
         let width = 30
         let filled = percent * width / 100
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        context.streams.writeError("\r\(bar) \(percent)% \(label)\u{1B}[K")
+        draw("\r\(bar) \(percent)% \(label)\u{1B}[K")
     }
 
     func finish() {
-        if isShown { context.streams.writeError("\r\u{1B}[K") }
+        if isShown { draw("\r\u{1B}[K") }
+    }
+
+    private func draw(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = write(descriptor, $0.baseAddress, $0.count) }
     }
 
     static func monotonicSeconds() -> Double {

@@ -57,7 +57,8 @@ enum VoiceViewCommands {
                     let document = PeaksDocument(peaks: peaks, sampleRate: memo.sampleRate,
                                                  bits: arguments.integer("bits") ?? 16)
                     // Written directly: an hour's peaks are a million numbers.
-                    context.write(document.jsonText + "\n")
+                    context.write(document.jsonText)
+                    context.write("\n")
                 })
     }
 
