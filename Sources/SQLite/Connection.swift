@@ -36,17 +36,14 @@ public final class Connection {
         }
         self.handle = handle
         self.path = path
-        do {
-            sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
-            sqlite3_extended_result_codes(handle, 1)
-            try claim(applicationID: applicationID)
-            try execute("PRAGMA foreign_keys = ON")
-            try execute("PRAGMA synchronous = FULL")
-        } catch {
-            statementCache.removeAll()
-            sqlite3_close_v2(handle)
-            throw error
-        }
+        // Every stored property is set from here on, so when a step below throws,
+        // Swift runs deinit, which finalizes the statements and closes the handle.
+        // Closing it here as well would close it twice (a use after free).
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        sqlite3_extended_result_codes(handle, 1)
+        try claim(applicationID: applicationID)
+        try execute("PRAGMA foreign_keys = ON")
+        try execute("PRAGMA synchronous = FULL")
     }
 
     deinit {

@@ -97,17 +97,19 @@ public struct Memoapp {
             return RunResult(status: -1, stdout: "", stderr: "could not start memoapp: \(error)", stdoutBytes: Data())
         }
         // Read both pipes while the process runs, so a large output cannot block it.
-        var outData = Data()
-        var errData = Data()
+        let outData = Locked(Data())
+        let errData = Locked(Data())
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {
-            outData = output.fileHandleForReading.readDataToEndOfFile()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            outData.withValue { $0 = data }
             group.leave()
         }
         group.enter()
         DispatchQueue.global().async {
-            errData = errors.fileHandleForReading.readDataToEndOfFile()
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            errData.withValue { $0 = data }
             group.leave()
         }
         // Fed from its own thread (a large input must not block the reads) and
@@ -124,9 +126,9 @@ public struct Memoapp {
         }
         process.waitUntilExit()
         return RunResult(status: process.terminationStatus,
-                         stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self),
-                         stdoutBytes: outData)
+                         stdout: String(decoding: outData.current, as: UTF8.self),
+                         stderr: String(decoding: errData.current, as: UTF8.self),
+                         stdoutBytes: outData.current)
     }
 
     /// Runs with a string on stdin.

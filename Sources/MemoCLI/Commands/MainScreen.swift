@@ -14,6 +14,8 @@ enum MainScreen {
     /// The main screen's sections, in order. A feature adds its own here.
     static let sectionMakers: [(CommandContext) throws -> Section] = [
         dataHomeSection,
+        NotesMainScreen.section,
+        timersSection,
     ]
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {

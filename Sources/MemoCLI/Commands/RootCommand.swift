@@ -10,6 +10,10 @@ enum RootCommand {
                                 ko: "memoapp: 할일, 메모, 음성메모, 타이머를 터미널에서"),
             subcommands: [
                 OnboardCommand.make(),
+                TodoCommand.make(),
+                MemoCommand.make(),
+                SearchCommand.make(kinds: [.todo, .memo]),
+                TimerCommand.make(),
                 VoiceCommand.make(),
             ],
             access: .alwaysRuns,

@@ -31,10 +31,17 @@ public struct App {
         } catch {
             // The flags are unknown when parsing failed; look for them by hand
             // so that the error still follows --json and --lang.
+            // Both spellings the parser accepts (`--lang ko`, `--lang=ko`), and only
+            // before `--`, where the parser would have read them.
             var globals = GlobalOptions()
-            globals.isJSON = arguments.prefix { $0 != "--" }.contains("--json")
-            if let index = arguments.firstIndex(of: "--lang"), index + 1 < arguments.count {
-                globals.language = arguments[index + 1]
+            let options = Array(arguments.prefix { $0 != "--" })
+            globals.isJSON = options.contains("--json")
+            for (index, token) in options.enumerated() {
+                if token.hasPrefix("--lang=") {
+                    globals.language = String(token.dropFirst("--lang=".count))
+                } else if token == "--lang", index + 1 < options.count {
+                    globals.language = options[index + 1]
+                }
             }
             let context = CommandContext(globals: globals, environment: environment, streams: streams, clock: clock)
             return report(error, context: context)

@@ -1,5 +1,7 @@
+import Notes
 import Onboarding
 import SQLite
+import Timers
 import VoiceMemos
 
 /// Every module's migrations, in the order they apply. Each module owns its
@@ -8,6 +10,8 @@ enum Schema {
     static let migrator: Migrator = {
         var migrator = Migrator()
         migrator.register(OnboardingStore.migrations)
+        migrator.register(NotesSchema.migrations)
+        migrator.register(TimerStore.migrations)
         migrator.register(VoiceStore.migrations)
         return migrator
     }()

@@ -1,0 +1,136 @@
+import MemoCore
+import Notes
+
+/// `memoapp memo …`: text memos, kept exactly as written.
+enum MemoCommand {
+    static func make() -> Command {
+        Command(
+            "memo",
+            abstract: Localized(en: "text memos: add, list, search", ko: "메모: 추가, 목록, 검색"),
+            subcommands: [add, list, show, edit, pin, unpin, remove, SearchCommand.make(kinds: [.memo])],
+            body: { context, arguments in try runList(context, arguments) })
+    }
+
+    // MARK: - Declarations
+
+    static let add = Command(
+        "add", abstract: Localized(en: "add a memo", ko: "메모 추가"),
+        options: [
+            .value("title", "T", help: Localized(en: "a title", ko: "제목")),
+            NotesArguments.tag(Localized(en: "a tag (repeatable)", ko: "태그 (여러 번 가능)")),
+            .flag("pin", help: Localized(en: "pin it to the top", ko: "맨 위에 고정")),
+        ],
+        positionals: [Positional("TEXT", arity: .variadic(minimum: 0),
+                                 help: Localized(en: "the text (words are joined); none: stdin, or $EDITOR on a terminal",
+                                                 ko: "내용 (단어를 이어 붙임); 없으면 표준 입력, 터미널이면 $EDITOR"))],
+        body: { context, arguments in try runAdd(context, arguments) })
+
+    static let list = Command(
+        "list", abstract: Localized(en: "list memos, pinned first, then newest", ko: "메모 목록 (고정 먼저, 최신 순)"),
+        options: [
+            NotesArguments.tag(Localized(en: "only with this tag", ko: "이 태그가 있는 것만")),
+            .flag("pinned", help: Localized(en: "pinned ones only", ko: "고정한 것만")),
+        ],
+        body: { context, arguments in try runList(context, arguments) })
+
+    static let show = Command(
+        "show", abstract: Localized(en: "show one memo in full", ko: "메모 하나 전체 보기"),
+        positionals: [NotesArguments.id(help: Localized(en: "the memo's id", ko: "메모 id"))],
+        body: { context, arguments in
+            let memo = try context.memoStore().memo(id: NotesArguments.id(arguments))
+            let renderer = MemoRenderer(context: context)
+            context.emit(json: renderer.json(memo), text: renderer.details(memo))
+        })
+
+    static let edit = Command(
+        "edit", abstract: Localized(en: "change a memo (no options: in $EDITOR)", ko: "메모 고치기 (옵션 없으면 $EDITOR)"),
+        options: [
+            .value("text", "TEXT", help: Localized(en: "new text", ko: "새 내용")),
+            .value("title", "T", help: Localized(en: "new title (empty removes it)", ko: "새 제목 (빈 값이면 없앰)")),
+        ],
+        positionals: [NotesArguments.id(help: Localized(en: "the memo's id", ko: "메모 id"))],
+        body: { context, arguments in try runEdit(context, arguments) })
+
+    static let pin = Command(
+        "pin", abstract: Localized(en: "pin a memo to the top", ko: "메모 고정"),
+        positionals: [NotesArguments.id(help: Localized(en: "the memo's id", ko: "메모 id"))],
+        body: { context, arguments in try setPinned(true, context, arguments) })
+
+    static let unpin = Command(
+        "unpin", abstract: Localized(en: "unpin a memo", ko: "메모 고정 풀기"),
+        positionals: [NotesArguments.id(help: Localized(en: "the memo's id", ko: "메모 id"))],
+        body: { context, arguments in try setPinned(false, context, arguments) })
+
+    static let remove = Command(
+        "rm", abstract: Localized(en: "remove memos for good", ko: "메모 지우기"),
+        positionals: [NotesArguments.ids(help: Localized(en: "one or more ids; all or none are removed",
+                                                         ko: "id 하나 이상; 모두 지우거나 하나도 안 지움"))],
+        body: { context, arguments in
+            let ids = try context.memoStore().remove(ids: NotesArguments.ids(arguments))
+            context.emit(json: .array(ids.map { .object([("id", .int($0))]) }),
+                         text: ids.map { context.text(en: "Removed memo #\($0)", ko: "메모 #\($0) 지움") }
+                            .joined(separator: "\n"))
+        })
+
+    // MARK: - Bodies
+
+    static func runAdd(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let words = arguments.positionals("TEXT")
+        let tags = try context.parsingArgument(arguments) { try Tags.normalized(arguments.values("tag")) }
+        let text: String
+        if !words.isEmpty {
+            text = words.joined(separator: " ")
+        } else if !context.streams.isInputTerminal {
+            text = try MemoTextInput.readStandardInput(context)
+        } else {
+            text = try MemoTextInput.edit("", context)
+        }
+        let memo = try context.memoStore().add(NewMemo(text: text, title: arguments.value("title"), tags: tags,
+                                                       isPinned: arguments.flag("pin")))
+        let renderer = MemoRenderer(context: context)
+        context.emit(json: renderer.json(memo),
+                     text: context.text(en: "Added memo ", ko: "메모 추가: ")
+                        + renderer.line(renderer.summary(of: memo), idWidth: 0))
+    }
+
+    static func runList(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let tag = try context.parsingArgument(arguments) { try arguments.value("tag").map { try Tags.normalized($0) } }
+        let pinnedOnly = arguments.flag("pinned")
+        let summaries = try context.memoStore().summaries(tag: tag, pinnedOnly: pinnedOnly)
+        let empty = tag != nil || pinnedOnly
+            ? context.text(en: "No matching memos.", ko: "조건에 맞는 메모가 없습니다.")
+            : context.text(en: "No memos yet.", ko: "메모가 아직 없습니다.")
+        let renderer = MemoRenderer(context: context)
+        context.emit(json: .array(summaries.map(renderer.json)), text: renderer.lines(summaries, empty: empty))
+    }
+
+    static func runEdit(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let store = try context.memoStore()
+        let id = NotesArguments.id(arguments)
+        var text = arguments.value("text")
+        let title = arguments.value("title")
+        if text == nil && title == nil {
+            let current = try store.memo(id: id)
+            let edited = try MemoTextInput.edit(current.text, context)
+            if edited == current.text {
+                let renderer = MemoRenderer(context: context)
+                context.emit(json: renderer.json(current),
+                             text: context.text(en: "No changes to memo #\(id).", ko: "메모 #\(id)에 바뀐 것이 없습니다."))
+                return
+            }
+            text = edited
+        }
+        let memo = try store.edit(id: id, text: text, title: title)
+        let renderer = MemoRenderer(context: context)
+        context.emit(json: renderer.json(memo),
+                     text: context.text(en: "Changed memo ", ko: "메모 고침: ")
+                        + renderer.line(renderer.summary(of: memo), idWidth: 0))
+    }
+
+    static func setPinned(_ isPinned: Bool, _ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let memo = try context.memoStore().setPinned(isPinned, id: NotesArguments.id(arguments))
+        let renderer = MemoRenderer(context: context)
+        let verb = isPinned ? context.text(en: "Pinned ", ko: "고정: ") : context.text(en: "Unpinned ", ko: "고정 풀기: ")
+        context.emit(json: renderer.json(memo), text: verb + renderer.line(renderer.summary(of: memo), idWidth: 0))
+    }
+}

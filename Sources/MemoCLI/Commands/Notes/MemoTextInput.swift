@@ -1,0 +1,88 @@
+import MemoCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where `memo add` and `memo edit` get text when it is not on the command
+/// line: standard input when it is not a terminal, else the user's editor.
+enum MemoTextInput {
+    /// Standard input to its end, which must be UTF-8 (kept byte for byte).
+    static func readStandardInput(_ context: CommandContext) throws -> String {
+        try decode(context.streams.readAllInput(), source: Localized(en: "standard input", ko: "표준 입력"))
+    }
+
+    /// Opens `$VISUAL`, else `$EDITOR`, else `vi` on a temporary file holding
+    /// `initialText`, and returns what the user saved. The file lives in the
+    /// data home (mode 0600; memoapp writes nowhere else) and is removed after.
+    /// Editors add a final line break on save: when `initialText` had none, one
+    /// final line break is dropped from the result.
+    static func edit(_ initialText: String, _ context: CommandContext) throws -> String {
+        let editor = ["VISUAL", "EDITOR"].lazy.compactMap { context.environment[$0] }.first { !$0.isEmpty } ?? "vi"
+        _ = try context.database()  // creates the data home
+        var template = Array((context.home.path + "/.memo-edit-XXXXXX.txt").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        guard descriptor >= 0 else {
+            throw MemoError(.storage, en: "cannot make a temporary file in \(context.home.path)",
+                            ko: "\(context.home.path)에 임시 파일을 만들 수 없습니다")
+        }
+        let path = String(cString: template)
+        defer { unlink(path) }
+        var bytes = Array(initialText.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            written += count
+        }
+        close(descriptor)
+
+        context.flush()
+        // Through the shell, as git does, so EDITOR may hold arguments ("code -w").
+        let status = try run(["/bin/sh", "-c", editor + " \"$1\"", "sh", path])
+        guard status == 0 else {
+            throw MemoError(.internalFailure, en: "the editor (\(editor)) exited with status \(status); nothing changed",
+                            ko: "편집기(\(editor))가 상태 \(status)로 끝났습니다. 아무것도 바꾸지 않았습니다")
+        }
+        guard let file = fopen(path, "rb") else {
+            throw MemoError(.noInput, en: "cannot read back \(path)", ko: "\(path)을 다시 읽을 수 없습니다")
+        }
+        defer { fclose(file) }
+        bytes = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if count == 0 { break }
+            bytes += buffer[0..<count]
+        }
+        if bytes.last == 0x0A, initialText.utf8.last != 0x0A { bytes.removeLast() }
+        return try decode(bytes, source: Localized(en: "the edited file", ko: "편집한 파일"))
+    }
+
+    // MARK: - Private
+
+    /// Text must be valid UTF-8: anything else would be changed on the way in.
+    static func decode(_ bytes: [UInt8], source: Localized) throws -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw MemoError(.badInput, en: "\(source.en) is not UTF-8 text; nothing was stored",
+                            ko: "\(source.ko)이 UTF-8 텍스트가 아닙니다. 아무것도 저장하지 않았습니다")
+        }
+        return text
+    }
+
+    /// Runs a program with the terminal as it is and returns its exit status.
+    private static func run(_ argv: [String]) throws -> Int32 {
+        var pid = pid_t()
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for argument in cArguments { free(argument) } }
+        let spawned = posix_spawn(&pid, argv[0], nil, nil, &cArguments, environ)
+        guard spawned == 0 else {
+            throw MemoError(.internalFailure, en: "cannot start the editor: \(String(cString: strerror(spawned)))",
+                            ko: "편집기를 시작할 수 없습니다: \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS by hand: Swift does not import the macros.
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+}

@@ -1,0 +1,68 @@
+import MemoCore
+import Notes
+
+/// What the to-do, memo and search commands share: their stores over the
+/// invocation's database, the local calendar, and argument helpers.
+extension CommandContext {
+    /// The process's local time zone; `TZ` decides, as everywhere on Linux.
+    var calendar: SystemLocalCalendar { SystemLocalCalendar() }
+
+    func todoStore() throws -> TodoStore {
+        TodoStore(connection: try database(), clock: clock, calendar: calendar)
+    }
+
+    func memoStore() throws -> MemoStore {
+        MemoStore(connection: try database(), clock: clock)
+    }
+
+    /// A MemoError of kind `.usage` thrown by a value parser (WHEN, priority,
+    /// tag, query) becomes a usage error of the command, so the usage line and
+    /// the pointer to --help are shown as for any other bad argument.
+    func parsingArgument<T>(_ arguments: ParsedArguments, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as MemoError where error.kind == .usage {
+            throw UsageError(error.message, path: arguments.path)
+        }
+    }
+}
+
+/// Declarations the note commands repeat.
+enum NotesArguments {
+    /// Ids are positive integers (SQLite rowids).
+    static let idKind = ValueKind.integer(1...Int(Int64.max))
+
+    static func ids(help: Localized) -> Positional {
+        Positional("ID", kind: idKind, arity: .variadic(minimum: 1), help: help)
+    }
+
+    static func id(help: Localized) -> Positional {
+        Positional("ID", kind: idKind, help: help)
+    }
+
+    static func tag(_ help: Localized) -> Option {
+        .value("tag", "T", repeatable: true, help: help)
+    }
+
+    static func ids(_ arguments: ParsedArguments) -> [Int64] {
+        arguments.integerPositionals("ID").map(Int64.init)
+    }
+
+    static func id(_ arguments: ParsedArguments) -> Int64 {
+        Int64(arguments.integerPositional("ID") ?? 0)
+    }
+}
+
+/// Colour and text widths for lists.
+enum NotesText {
+    /// Right-aligns `id` to the width of the largest id in the list.
+    static func paddedID(_ id: Int64, width: Int) -> String {
+        let text = String(id)
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    /// `#a #b`, or nothing.
+    static func tags(_ tags: [String]) -> String {
+        tags.map { "#" + $0 }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,105 @@
+import MemoCore
+import Notes
+
+/// `memoapp search QUERY` (to-dos and memos) and `memoapp memo search QUERY`.
+enum SearchCommand {
+    static func make(kinds: Set<ItemKind>) -> Command {
+        let isMemoOnly = kinds == [.memo]
+        return Command(
+            "search",
+            abstract: isMemoOnly
+                ? Localized(en: "search memos (Korean works inside words)", ko: "메모 검색 (단어 안의 한글도 찾음)")
+                : Localized(en: "search to-dos and memos", ko: "할 일과 메모 검색"),
+            options: [
+                .value("limit", "N", kind: .integer(1...10_000),
+                       help: Localized(en: "at most N results (default \(NoteSearch.defaultLimit))",
+                                       ko: "결과 최대 N개 (기본 \(NoteSearch.defaultLimit))")),
+            ],
+            positionals: [Positional("QUERY", arity: .variadic(minimum: 1),
+                                     help: Localized(en: "text to find (words are joined with spaces)",
+                                                     ko: "찾을 텍스트 (단어는 공백으로 이어 붙임)"))],
+            discussion: discussion,
+            body: { context, arguments in try run(context, arguments, kinds: kinds) })
+    }
+
+    static let discussion = Localized(
+        en: """
+            The query is text, never syntax: quotes, *, -, AND, NEAR and parentheses are searched for as written.
+            Case is ignored (for queries of one or two characters, in A-Z only).
+            Titles, text, notes and tags are searched; best matches first.
+            A query that starts with a dash goes after --: memoapp search -- "-1".
+            Text output marks matches as [this]. JSON gives each hit's field, match_start and match_length
+            (counted in Unicode code points of that field) and a snippet marked the same way.
+            """,
+        ko: """
+            검색어는 문법이 아니라 텍스트입니다: 따옴표, *, -, AND, NEAR, 괄호도 그대로 찾습니다.
+            대소문자를 가리지 않습니다(한두 글자 검색어는 A-Z만). 제목, 내용, 메모, 태그를 찾고 잘 맞는 것부터 보여 줍니다.
+            -로 시작하는 검색어는 -- 뒤에 쓰세요: memoapp search -- "-1".
+            텍스트 출력은 찾은 부분을 [이렇게] 표시합니다. JSON은 찾은 필드(field), match_start, match_length
+            (그 필드의 유니코드 코드 포인트 단위)와 같은 방식으로 표시한 snippet을 줍니다.
+            """)
+
+    static func run(_ context: CommandContext, _ arguments: ParsedArguments, kinds: Set<ItemKind>) throws {
+        let query = try context.parsingArgument(arguments) {
+            try SearchQuery(arguments.positionals("QUERY").joined(separator: " "))
+        }
+        let results = try NoteSearch(connection: context.database())
+            .search(query, in: kinds, limit: arguments.integer("limit") ?? NoteSearch.defaultLimit)
+        context.emit(json: .array(results.hits.map(json)), text: text(results, context))
+    }
+
+    /// One hit. `snippet` marks matches with `[` and `]`; `match_start` and
+    /// `match_length` locate the first match in `field`, in code points.
+    static func json(_ hit: SearchHit) -> JSON {
+        var members: [(String, JSON)] = [
+            ("kind", .string(hit.kind.rawValue)),
+            ("id", .int(hit.id)),
+            ("title", .optional(hit.title)),
+            ("field", .optional(hit.match?.field.rawValue)),
+            ("match_start", hit.match.map { .int($0.start) } ?? .null),
+            ("match_length", hit.match.map { .int($0.length) } ?? .null),
+            ("snippet", .string(hit.snippet.rendered(open: "[", close: "]"))),
+            ("score", .double(hit.score)),
+        ]
+        switch hit.kind {
+        case .todo: members.append(("is_done", .bool(hit.isDone)))
+        case .memo: members.append(("is_pinned", .bool(hit.isPinned)))
+        }
+        members.append(("updated_at", .time(hit.updatedAt)))
+        return .object(members)
+    }
+
+    /// `memo #12  주간회의록 — …대한[민국] 만세…`, one line a hit.
+    static func text(_ results: SearchResults, _ context: CommandContext) -> String {
+        guard !results.hits.isEmpty else {
+            return context.text(en: "Nothing found for '\(results.query.text)'.",
+                                ko: "'\(results.query.text)'에 대한 결과가 없습니다.")
+        }
+        let style = context.style
+        let width = String(results.hits.map(\.id).max() ?? 0).count
+        var lines: [String] = []
+        for hit in results.hits {
+            var line = (hit.kind == .todo ? context.text(en: "todo", ko: "할일") : context.text(en: "memo", ko: "메모"))
+            line += " #" + NotesText.paddedID(hit.id, width: width) + "  "
+            if hit.isDone { line += context.text(en: "[done] ", ko: "[완료] ") }
+            if hit.isPinned { line += "* " }
+            let snippet = hit.snippet.rendered(open: style.isEnabled ? "[\u{1B}[1;33m" : "[",
+                                               close: style.isEnabled ? "\u{1B}[0m]" : "]")
+            switch hit.match?.field {
+            case .title?:
+                line += snippet
+            case .tags?:
+                if let title = hit.title { line += style.bold(title) + " — " }
+                line += context.text(en: "tags: ", ko: "태그: ") + snippet
+            default:
+                if let title = hit.title { line += style.bold(title) + " — " }
+                line += snippet
+            }
+            lines.append(line)
+        }
+        if results.hasMore {
+            lines.append(style.dim(context.text(en: "(more results: use --limit N)", ko: "(결과가 더 있습니다: --limit N)")))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,188 @@
+import MemoCore
+import Notes
+
+/// `memoapp todo …`: to-dos with due dates, priorities and tags.
+enum TodoCommand {
+    static func make() -> Command {
+        Command(
+            "todo",
+            abstract: Localized(en: "to-dos: add, list, finish", ko: "할 일: 추가, 목록, 완료"),
+            subcommands: [add, list, show, done, undo, edit, remove, clear],
+            discussion: whenHelp,
+            body: { context, arguments in try runList(context, arguments) })
+    }
+
+    static let whenHelp = Localized(
+        en: "WHEN: \(DueDateParser.acceptedForms.en). Local time zone; a date alone means by the end of that day.",
+        ko: "WHEN: \(DueDateParser.acceptedForms.ko). 현지 시간 기준이며, 날짜만 쓰면 그날 끝까지입니다.")
+
+    // MARK: - Declarations
+
+    static let add = Command(
+        "add", abstract: Localized(en: "add a to-do", ko: "할 일 추가"),
+        options: [
+            .value("due", "WHEN", help: Localized(en: "when it is due", ko: "마감")),
+            .value("priority", "high|medium|low", help: Localized(en: "how urgent", ko: "우선순위")),
+            NotesArguments.tag(Localized(en: "a tag (repeatable)", ko: "태그 (여러 번 가능)")),
+            .value("note", "TEXT", help: Localized(en: "a note beside the title", ko: "제목 옆 메모")),
+        ],
+        positionals: [Positional("TITLE", arity: .variadic(minimum: 1),
+                                 help: Localized(en: "the title (words are joined)", ko: "제목 (단어를 이어 붙임)"))],
+        discussion: whenHelp,
+        body: { context, arguments in try runAdd(context, arguments) })
+
+    static let list = Command(
+        "list", abstract: Localized(en: "list open to-dos (soonest due first)", ko: "진행 중인 할 일 목록 (마감 순)"),
+        options: [
+            .flag("all", help: Localized(en: "open and done", ko: "진행 중과 완료 모두")),
+            .flag("done", help: Localized(en: "done ones only", ko: "완료한 것만")),
+            NotesArguments.tag(Localized(en: "only with this tag", ko: "이 태그가 있는 것만")),
+            .value("due", "today|overdue|week", kind: .choice(TodoQuery.DueWindow.allCases.map(\.rawValue)),
+                   help: Localized(en: "due today, overdue, or within 7 days", ko: "오늘, 지남, 7일 안 마감")),
+            .value("priority", "P", help: Localized(en: "only this priority", ko: "이 우선순위만")),
+            .value("sort", "due|priority|created", kind: .choice(TodoQuery.Sort.allCases.map(\.rawValue)),
+                   help: Localized(en: "order (default: due)", ko: "정렬 (기본: due)")),
+        ],
+        exclusiveOptions: [["all", "done"]],
+        body: { context, arguments in try runList(context, arguments) })
+
+    static let show = Command(
+        "show", abstract: Localized(en: "show one to-do", ko: "할 일 하나 보기"),
+        positionals: [NotesArguments.id(help: Localized(en: "the to-do's id", ko: "할 일 id"))],
+        body: { context, arguments in
+            let todo = try context.todoStore().todo(id: NotesArguments.id(arguments))
+            let renderer = TodoRenderer(context)
+            context.emit(json: renderer.json(todo), text: renderer.details(todo))
+        })
+
+    static let done = Command(
+        "done", abstract: Localized(en: "mark to-dos done", ko: "할 일 완료 표시"),
+        positionals: [NotesArguments.ids(help: Localized(en: "one or more ids; all or none change",
+                                                         ko: "id 하나 이상; 모두 바뀌거나 하나도 안 바뀜"))],
+        body: { context, arguments in
+            let todos = try context.todoStore().markDone(ids: NotesArguments.ids(arguments))
+            report(todos, context, en: "Done", ko: "완료")
+        })
+
+    static let undo = Command(
+        "undo", abstract: Localized(en: "reopen done to-dos", ko: "완료한 할 일 되돌리기"),
+        positionals: [NotesArguments.ids(help: Localized(en: "one or more ids; all or none change",
+                                                         ko: "id 하나 이상; 모두 바뀌거나 하나도 안 바뀜"))],
+        body: { context, arguments in
+            let todos = try context.todoStore().reopen(ids: NotesArguments.ids(arguments))
+            report(todos, context, en: "Reopened", ko: "다시 열기")
+        })
+
+    static let edit = Command(
+        "edit", abstract: Localized(en: "change a to-do", ko: "할 일 고치기"),
+        options: [
+            .value("title", "T", help: Localized(en: "new title", ko: "새 제목")),
+            .value("due", "WHEN", help: Localized(en: "new due date", ko: "새 마감")),
+            .flag("no-due", help: Localized(en: "remove the due date", ko: "마감 없애기")),
+            .value("priority", "P", help: Localized(en: "new priority (none removes it)",
+                                                    ko: "새 우선순위 (none이면 없앰)")),
+            NotesArguments.tag(Localized(en: "add a tag (repeatable)", ko: "태그 추가 (여러 번 가능)")),
+            .value("untag", "T", repeatable: true, help: Localized(en: "remove a tag (repeatable)",
+                                                                   ko: "태그 빼기 (여러 번 가능)")),
+            .value("note", "TEXT", help: Localized(en: "new note (empty removes it)", ko: "새 메모 (빈 값이면 없앰)")),
+        ],
+        positionals: [NotesArguments.id(help: Localized(en: "the to-do's id", ko: "할 일 id"))],
+        exclusiveOptions: [["due", "no-due"]],
+        discussion: whenHelp,
+        body: { context, arguments in try runEdit(context, arguments) })
+
+    static let remove = Command(
+        "rm", abstract: Localized(en: "remove to-dos for good", ko: "할 일 지우기"),
+        positionals: [NotesArguments.ids(help: Localized(en: "one or more ids; all or none are removed",
+                                                         ko: "id 하나 이상; 모두 지우거나 하나도 안 지움"))],
+        body: { context, arguments in
+            let todos = try context.todoStore().remove(ids: NotesArguments.ids(arguments))
+            report(todos, context, en: "Removed", ko: "지움")
+        })
+
+    static let clear = Command(
+        "clear", abstract: Localized(en: "remove every done to-do", ko: "완료한 할 일 모두 지우기"),
+        body: { context, _ in
+            let count = try context.todoStore().clearDone()
+            context.emit(json: .object([("removed", .int(count))]),
+                         text: context.text(en: count == 1 ? "Removed 1 done to-do." : "Removed \(count) done to-dos.",
+                                            ko: "완료한 할 일 \(count)개를 지웠습니다."))
+        })
+
+    // MARK: - Bodies
+
+    static func runAdd(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let now = context.clock.now()
+        let new = try context.parsingArgument(arguments) {
+            NewTodo(title: arguments.positionals("TITLE").joined(separator: " "),
+                    note: arguments.value("note"),
+                    priority: try arguments.value("priority").map(Priority.init(parsing:)),
+                    tags: try Tags.normalized(arguments.values("tag")),
+                    due: try arguments.value("due").map {
+                        try DueDateParser(now: now, calendar: context.calendar).parse($0)
+                    })
+        }
+        let todo = try context.parsingArgument(arguments) { try context.todoStore().add(new) }
+        let renderer = TodoRenderer(context)
+        context.emit(json: renderer.json(todo),
+                     text: context.text(en: "Added to-do ", ko: "할 일 추가: ") + renderer.line(todo, idWidth: 0))
+    }
+
+    static func runList(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        var query = TodoQuery()
+        if arguments.flag("all") { query.status = .all }
+        if arguments.flag("done") { query.status = .done }
+        query.due = arguments.value("due").flatMap(TodoQuery.DueWindow.init(rawValue:))
+        query.sort = arguments.value("sort").flatMap(TodoQuery.Sort.init(rawValue:)) ?? .due
+        try context.parsingArgument(arguments) {
+            query.priority = try arguments.value("priority").map(Priority.init(parsing:))
+            query.tag = try arguments.value("tag").map { try Tags.normalized($0) }
+        }
+        let todos = try context.todoStore().todos(matching: query)
+        let renderer = TodoRenderer(context)
+        let isFiltered = query.tag != nil || query.due != nil || query.priority != nil
+        let empty: String
+        switch (query.status, isFiltered) {
+        case (_, true): empty = context.text(en: "No matching to-dos.", ko: "조건에 맞는 할 일이 없습니다.")
+        case (.done, false): empty = context.text(en: "No done to-dos.", ko: "완료한 할 일이 없습니다.")
+        case (.open, false): empty = context.text(en: "No open to-dos.", ko: "진행 중인 할 일이 없습니다.")
+        case (.all, false): empty = context.text(en: "No to-dos.", ko: "할 일이 없습니다.")
+        }
+        context.emit(json: renderer.json(todos), text: renderer.lines(todos, empty: empty))
+    }
+
+    static func runEdit(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let now = context.clock.now()
+        let changes = try context.parsingArgument(arguments) { () throws -> TodoChanges in
+            var changes = TodoChanges(title: arguments.value("title"),
+                                      addedTags: arguments.values("tag"), removedTags: arguments.values("untag"))
+            if let note = arguments.value("note") { changes.note = note.isEmpty ? .remove : .set(note) }
+            if let priority = arguments.value("priority") {
+                changes.priority = priority.lowercased() == "none" ? .remove : .set(try Priority(parsing: priority))
+            }
+            if arguments.flag("no-due") { changes.due = .remove }
+            if let when = arguments.value("due") {
+                changes.due = .set(try DueDateParser(now: now, calendar: context.calendar).parse(when))
+            }
+            return changes
+        }
+        guard !changes.isEmpty else {
+            throw UsageError(Localized(en: "nothing to change: give at least one option",
+                                       ko: "바꿀 것이 없습니다: 옵션을 하나 이상 주세요"), path: arguments.path)
+        }
+        let todo = try context.parsingArgument(arguments) {
+            try context.todoStore().edit(id: NotesArguments.id(arguments), changes)
+        }
+        let renderer = TodoRenderer(context)
+        context.emit(json: renderer.json(todo),
+                     text: context.text(en: "Changed ", ko: "고침: ") + renderer.line(todo, idWidth: 0))
+    }
+
+    /// The to-dos a multi-id command acted on: an array in JSON, a line each in text.
+    static func report(_ todos: [Todo], _ context: CommandContext, en: String, ko: String) {
+        let renderer = TodoRenderer(context)
+        let width = String(todos.map(\.id).max() ?? 0).count
+        let text = todos.map { context.text(en: en, ko: ko) + ": " + renderer.line($0, idWidth: width) }
+        context.emit(json: renderer.json(todos), text: text.joined(separator: "\n"))
+    }
+}

@@ -1,0 +1,137 @@
+import MemoCore
+import Notes
+
+/// How to-dos look: JSON objects and lines of text. Today's bounds are worked
+/// out once and due dates formatted once each, since a list may hold thousands.
+final class TodoRenderer {
+    let context: CommandContext
+    let now: Timestamp
+    let calendar: SystemLocalCalendar
+    private let startOfToday: Timestamp
+    private let endOfToday: Timestamp
+    private var dueTexts: [Due: String] = [:]
+
+    init(_ context: CommandContext) {
+        self.context = context
+        now = context.clock.now()
+        calendar = context.calendar
+        let today = calendar.date(at: now)
+        startOfToday = calendar.startOfDay(today)
+        endOfToday = calendar.endOfDay(today)
+    }
+
+    /// One to-do as JSON. `due_at` is the moment it becomes overdue (for a
+    /// date-only due, the last second of that local day); `due_local` is what
+    /// the user gave, in local time, `YYYY-MM-DD` or `YYYY-MM-DD HH:MM`.
+    func json(_ todo: Todo) -> JSON {
+        .object([
+            ("id", .int(todo.id)),
+            ("title", .string(todo.title)),
+            ("note", .optional(todo.note)),
+            ("priority", .optional(todo.priority?.name)),
+            ("tags", .strings(todo.tags)),
+            ("due_at", .optional(todo.due?.instant)),
+            ("due_local", .optional(todo.due.map(dueText))),
+            ("due_has_time", .bool(todo.due?.hasTime ?? false)),
+            ("is_done", .bool(todo.isDone)),
+            ("is_overdue", .bool(todo.isOverdue(at: now))),
+            ("is_due_today", .bool(isDueToday(todo))),
+            ("done_at", .optional(todo.doneAt)),
+            ("created_at", .time(todo.createdAt)),
+            ("updated_at", .time(todo.updatedAt)),
+        ])
+    }
+
+    func json(_ todos: [Todo]) -> JSON {
+        .array(todos.map(json))
+    }
+
+    /// `  3 [ ] Buy milk  due 2026-11-30 (today) · high · #home`: overdue in red
+    /// and due-today in yellow when colour is on, and said in words always.
+    func line(_ todo: Todo, idWidth: Int) -> String {
+        let style = context.style
+        var text = NotesText.paddedID(todo.id, width: idWidth)
+        text += todo.isDone ? " [x] " : " [ ] "
+        text += todo.isDone ? style.dim(todo.title) : todo.title
+        var separator = "  "
+        if let due = todo.due {
+            var when = context.text(en: "due ", ko: "마감 ")
+            when += dueText(due)
+            text += separator
+            if todo.isOverdue(at: now) {
+                text += style.red(when + context.text(en: " (overdue)", ko: " (지남)"))
+            } else if isDueToday(todo) {
+                text += style.yellow(when + context.text(en: " (today)", ko: " (오늘)"))
+            } else {
+                text += when
+            }
+            separator = " · "
+        }
+        if let priority = todo.priority {
+            let label = "!" + context.text(priority.label)
+            text += separator
+            text += priority == .high ? style.bold(label) : label
+            separator = " · "
+        }
+        if !todo.tags.isEmpty {
+            text += separator
+            text += style.cyan(NotesText.tags(todo.tags))
+        }
+        return text
+    }
+
+    /// Lines for a list; `empty` when there is nothing.
+    func lines(_ todos: [Todo], empty: String) -> String {
+        guard !todos.isEmpty else { return empty }
+        let width = String(todos.map(\.id).max() ?? 0).count
+        var out = ""
+        out.reserveCapacity(todos.count * 64)
+        for todo in todos {
+            out += line(todo, idWidth: width)
+            out += "\n"
+        }
+        return out
+    }
+
+    /// Every field, for `todo show`.
+    func details(_ todo: Todo) -> String {
+        let label = { (en: String, ko: String) in self.context.text(en: en, ko: ko) }
+        var lines = [context.style.bold("#\(todo.id) \(todo.title)")]
+        let status = todo.doneAt.map { label("done ", "완료 ") + $0.localMinute } ?? label("open", "진행 중")
+        lines.append(label("status:   ", "상태:     ") + status)
+        if let due = todo.due {
+            var text = dueText(due)
+            if todo.isOverdue(at: now) {
+                text = context.style.red(text + label(" (overdue)", " (지남)"))
+            } else if isDueToday(todo) {
+                text = context.style.yellow(text + label(" (today)", " (오늘)"))
+            }
+            lines.append(label("due:      ", "마감:     ") + text)
+        }
+        if let priority = todo.priority { lines.append(label("priority: ", "우선순위: ") + context.text(priority.label)) }
+        if !todo.tags.isEmpty { lines.append(label("tags:     ", "태그:     ") + NotesText.tags(todo.tags)) }
+        lines.append(label("created:  ", "만든 때:  ") + todo.createdAt.localMinute)
+        if let note = todo.note {
+            lines.append("")
+            lines.append(note)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: - Private
+
+    /// Open and due within today's local date (the same rule as
+    /// `Todo.isDueToday`, without a time-zone conversion per row).
+    private func isDueToday(_ todo: Todo) -> Bool {
+        guard !todo.isDone, let due = todo.due else { return false }
+        return due.instant >= startOfToday && due.instant <= endOfToday
+    }
+
+    /// The due in local time, formatted once per distinct due.
+    private func dueText(_ due: Due) -> String {
+        if let text = dueTexts[due] { return text }
+        let text = due.description(in: calendar)
+        dueTexts[due] = text
+        return text
+    }
+}

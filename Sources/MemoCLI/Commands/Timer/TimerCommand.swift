@@ -1,0 +1,122 @@
+import MemoCore
+import SQLite
+import Timers
+
+/// `memoapp timer …`: countdowns and stopwatches that live in the database,
+/// so they keep running when no memoapp process does.
+enum TimerCommand {
+    static func make() -> Command {
+        Command(
+            "timer",
+            abstract: Localized(en: "countdowns and stopwatches that outlive the process",
+                                ko: "프로세스가 끝나도 계속 가는 카운트다운과 스톱워치"),
+            subcommands: [
+                Command("start", abstract: Localized(en: "start a countdown (with DURATION) or a stopwatch",
+                                                     ko: "카운트다운(DURATION 지정) 또는 스톱워치 시작"),
+                        options: [.value("label", "L", help: Localized(en: "a name for the timer",
+                                                                      ko: "타이머 이름"))],
+                        positionals: [Positional("DURATION", arity: .variadic(minimum: 0),
+                                                 help: Localized(en: "how long; none starts a stopwatch",
+                                                                 ko: "길이; 없으면 스톱워치"))],
+                        discussion: Localized(en: "DURATION forms: \(DurationParser.forms.en).",
+                                              ko: "DURATION 형식: \(DurationParser.forms.ko)."),
+                        body: start),
+                Command("list", abstract: Localized(en: "running and paused timers", ko: "실행 중이거나 일시정지된 타이머"),
+                        options: [.flag("all", help: Localized(en: "also finished, cancelled and stopped ones",
+                                                               ko: "완료, 취소, 정지된 타이머도"))],
+                        body: list),
+                Command("status", abstract: Localized(en: "one timer in full (default: the newest running one)",
+                                                      ko: "타이머 하나의 자세한 상태 (기본: 가장 최근 실행 중인 것)"),
+                        positionals: [idPositional(.optional)],
+                        body: status),
+                action(.pause, Localized(en: "pause a running timer", ko: "실행 중인 타이머 일시정지")),
+                action(.resume, Localized(en: "resume a paused timer", ko: "일시정지된 타이머 재개")),
+                action(.cancel, Localized(en: "cancel a timer (kept as cancelled)", ko: "타이머 취소 (취소됨으로 남음)")),
+                action(.lap, Localized(en: "record a lap on a running stopwatch", ko: "실행 중인 스톱워치에 랩 기록")),
+                action(.stop, Localized(en: "stop a stopwatch and keep its total", ko: "스톱워치를 멈추고 기록 보존")),
+                Command("wait", abstract: Localized(en: "wait until a countdown ends (default: the newest running one)",
+                                                    ko: "카운트다운이 끝날 때까지 기다리기 (기본: 가장 최근 실행 중인 것)"),
+                        positionals: [idPositional(.optional)],
+                        discussion: Localized(
+                            en: "On a terminal it shows a live countdown and rings the bell at the end; otherwise it "
+                                + "prints once, at the end. Ctrl-C stops waiting, not the timer (exit 130). "
+                                + "A pause makes it wait longer; a cancel ends it with exit 5.",
+                            ko: "터미널에서는 남은 시간을 실시간으로 보여 주고 끝나면 벨을 울립니다. 그 밖에는 끝날 때 한 번만 "
+                                + "출력합니다. Ctrl-C는 기다리기만 멈추고 타이머는 계속 갑니다 (종료 코드 130). "
+                                + "일시정지하면 더 기다리고, 취소되면 종료 코드 5로 끝납니다."),
+                        body: TimerWait.run),
+            ])
+    }
+
+    // MARK: - Subcommands
+
+    static func start(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let words = arguments.positionals("DURATION")
+        let duration: Double?
+        do {
+            duration = words.isEmpty ? nil : try DurationParser.seconds(in: words.joined(separator: " "))
+        } catch let error as MemoError where error.kind == .usage {
+            throw UsageError(error.message, path: arguments.path)
+        }
+        let label: String?
+        do {
+            label = try TimerRecord.label(from: arguments.value("label"))
+        } catch let error as MemoError where error.kind == .usage {
+            throw UsageError(error.message, path: arguments.path)
+        }
+        let snapshot = try store(context).start(duration: duration, label: label)
+        let timer = snapshot.timer
+        var text: String
+        if let duration, let end = snapshot.endTime {
+            let endText = TimerRendering.localTime(end, now: snapshot.reading.wall)
+            let length = TimerRendering.clock(duration, roundingUp: true)
+            text = context.text(en: "Started countdown \(TimerRendering.name(timer)): \(length), ends at \(endText).",
+                                ko: "카운트다운 \(TimerRendering.name(timer)) 시작: \(length), \(endText)에 끝납니다.")
+        } else {
+            text = context.text(en: "Started stopwatch \(TimerRendering.name(timer)).",
+                                ko: "스톱워치 \(TimerRendering.name(timer)) 시작.")
+        }
+        context.emit(json: TimerRendering.json(snapshot), text: text)
+    }
+
+    static func list(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let includingEnded = arguments.flag("all")
+        let snapshots = try store(context).snapshots(includingEnded: includingEnded)
+        let text = snapshots.isEmpty
+            ? (includingEnded ? context.text(en: "No timers.", ko: "타이머가 없습니다.")
+                              : context.text(en: "No running or paused timers.", ko: "실행 중이거나 일시정지된 타이머가 없습니다."))
+            : TimerRendering.table(snapshots, context)
+        context.emit(json: .array(snapshots.map(TimerRendering.json)), text: text)
+    }
+
+    static func status(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let store = try store(context)
+        let snapshot = try arguments.integerPositional("ID").map { try store.snapshot(ofTimer: Int64($0)) }
+            ?? store.newestRunning()
+        context.emit(json: TimerRendering.json(snapshot), text: TimerStatusText.render(snapshot, context))
+    }
+
+    static func act(_ action: TimerAction, _ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let id = Int64(arguments.integerPositional("ID") ?? 0)
+        let snapshot = try store(context).apply(action, toTimer: id)
+        context.emit(json: TimerRendering.json(snapshot), text: TimerStatusText.confirmation(action, snapshot, context))
+    }
+
+    // MARK: - Shared
+
+    /// The store over this invocation's database, on the machine's real clocks.
+    static func store(_ context: CommandContext) throws -> TimerStore {
+        TimerStore(connection: try context.database(), clock: SystemTimerClock())
+    }
+
+    static func idPositional(_ arity: Positional.Arity) -> Positional {
+        Positional("ID", kind: .integer(1...Int.max), arity: arity,
+                   help: Localized(en: "the timer's id (see 'memoapp timer list')",
+                                   ko: "타이머 번호 ('memoapp timer list' 참고)"))
+    }
+
+    private static func action(_ action: TimerAction, _ abstract: Localized) -> Command {
+        Command(action.rawValue, abstract: abstract, positionals: [idPositional(.required)],
+                body: { context, arguments in try act(action, context, arguments) })
+    }
+}

@@ -1,0 +1,147 @@
+import MemoCore
+import Timers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How timers look in text and in JSON.
+enum TimerRendering {
+    // MARK: JSON
+
+    /// One timer: durations in seconds (millisecond precision), times in RFC 3339
+    /// with milliseconds, since a timer's whole point is precise time.
+    static func json(_ snapshot: TimerSnapshot) -> JSON {
+        let timer = snapshot.timer
+        var members: [(String, JSON)] = [
+            ("id", .int(timer.id)),
+            ("kind", .string(timer.kind.rawValue)),
+            ("label", .optional(timer.label)),
+            ("state", .string(timer.state.rawValue)),
+            ("duration", timer.duration.map { .double(milliseconds($0)) } ?? .null),
+            ("elapsed", .double(milliseconds(snapshot.elapsed.seconds))),
+            ("remaining", snapshot.remaining.map { .double(milliseconds($0.seconds)) } ?? .null),
+            ("estimated", .bool(snapshot.isEstimated)),
+            ("created_at", time(timer.createdAt)),
+            ("ends_at", snapshot.endTime.map(time) ?? .null),
+            ("ended_at", timer.endedAt.map(time) ?? .null),
+        ]
+        if timer.kind == .stopwatch {
+            var previous = 0.0
+            members.append(("laps", .array(timer.laps.map { lap in
+                defer { previous = lap.elapsed }
+                return .object([
+                    ("number", .int(lap.number)),
+                    ("elapsed", .double(milliseconds(lap.elapsed))),
+                    ("split", .double(milliseconds(lap.elapsed - previous))),
+                    ("estimated", .bool(lap.isEstimated)),
+                    ("recorded_at", time(lap.recordedAt)),
+                ])
+            })))
+        }
+        return .object(members)
+    }
+
+    /// RFC 3339 UTC with milliseconds, e.g. `2026-11-29T13:24:04.250Z`.
+    static func time(_ timestamp: Timestamp) -> JSON {
+        let whole = timestamp.secondsSince1970.rounded(.down)
+        let millis = min(999, Int(((timestamp.secondsSince1970 - whole) * 1000).rounded(.down)))
+        let text = Timestamp(secondsSince1970: whole).rfc3339
+        return .string(String(text.dropLast()) + "." + pad(millis, 3) + "Z")
+    }
+
+    // MARK: Text
+
+    /// `12:34`, `1:02:03`; with `tenths`, `12:34.5`. Countdowns round up, so
+    /// that `0:00` appears only at the very end, as on a kitchen timer.
+    static func clock(_ seconds: Double, roundingUp: Bool = false, tenths: Bool = false) -> String {
+        let value = max(0, seconds)
+        let units = tenths ? (value * 10).rounded(roundingUp ? .up : .down) : value.rounded(roundingUp ? .up : .down)
+        let whole = Int(tenths ? units / 10 : units)
+        let hours = whole / 3600, minutes = whole / 60 % 60, secs = whole % 60
+        var text = hours > 0 ? "\(hours):\(pad(minutes, 2)):\(pad(secs, 2))" : "\(minutes):\(pad(secs, 2))"
+        if tenths { text += ".\(Int(units) % 10)" }
+        return text
+    }
+
+    /// The figure a list shows: time left for a countdown, elapsed for a stopwatch.
+    /// An ended countdown shows its length, or for a cancelled one how far it got.
+    /// A leading `~` marks an estimated figure.
+    static func mainFigure(_ snapshot: TimerSnapshot, _ context: CommandContext) -> String {
+        let mark = snapshot.isEstimated ? "~" : ""
+        guard let remaining = snapshot.remaining, let duration = snapshot.timer.duration else {
+            return mark + clock(snapshot.elapsed.seconds, tenths: true)
+        }
+        switch snapshot.timer.state {
+        case .running, .paused:
+            return mark + clock(remaining.seconds, roundingUp: true) + context.text(en: " left", ko: " 남음")
+        case .finished:
+            return mark + clock(duration, roundingUp: true)
+        case .cancelled, .stopped:
+            return mark + clock(snapshot.elapsed.seconds) + " / " + clock(duration, roundingUp: true)
+        }
+    }
+
+    /// `3 (tea)` or `3`.
+    static func name(_ timer: TimerRecord) -> String {
+        timer.label.map { "\(timer.id) (\($0))" } ?? "\(timer.id)"
+    }
+
+    /// Local time of day, with the date when it is not today.
+    static func localTime(_ timestamp: Timestamp, now: Timestamp) -> String {
+        let (day, time) = localParts(timestamp)
+        return day == localParts(now).day ? time : "\(day) \(time)"
+    }
+
+    /// The table of `timer list` and the main screen.
+    static func table(_ snapshots: [TimerSnapshot], _ context: CommandContext) -> String {
+        let header = [context.text(en: "ID", ko: "ID"), context.text(en: "KIND", ko: "종류"),
+                      context.text(en: "STATE", ko: "상태"), context.text(en: "TIME", ko: "시간"),
+                      context.text(en: "LABEL", ko: "이름")]
+        let rows = snapshots.map { snapshot in
+            [String(snapshot.timer.id), context.text(snapshot.timer.kind.name), context.text(snapshot.timer.state.name),
+             mainFigure(snapshot, context), snapshot.timer.label ?? ""]
+        }
+        let widths = (0..<header.count).map { column in
+            ([header] + rows).map { displayWidth($0[column]) }.max() ?? 0
+        }
+        return ([header] + rows).enumerated().map { index, row in
+            let line = zip(row, widths).map { cell, width in
+                cell + String(repeating: " ", count: width - displayWidth(cell))
+            }.joined(separator: "  ")
+            let trimmed = String(line.reversed().drop { $0 == " " }.reversed())
+            return index == 0 ? context.style.dim(trimmed) : trimmed
+        }.joined(separator: "\n")
+    }
+
+    /// Columns a text takes on a terminal: Hangul and other wide characters take two.
+    static func displayWidth(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { width, scalar in
+            let value = scalar.value
+            let isWide = (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
+                || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
+                || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
+                || (0xFFE0...0xFFE6).contains(value) || (0x1F300...0x1FAFF).contains(value)
+            return width + (isWide ? 2 : 1)
+        }
+    }
+
+    // MARK: - Private
+
+    private static func milliseconds(_ seconds: Double) -> Double {
+        (seconds * 1000).rounded() / 1000
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    private static func localParts(_ timestamp: Timestamp) -> (day: String, time: String) {
+        var seconds = time_t(timestamp.secondsSince1970.rounded(.down))
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        let day = "\(parts.tm_year + 1900)-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))"
+        let time = "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2))"
+        return (day, time)
+    }
+}

@@ -1,0 +1,140 @@
+import MemoCore
+import SQLite
+
+/// Memos in the `memos` table. Every write is one transaction; removing
+/// several ids removes all of them or none.
+public final class MemoStore {
+    /// The database the memos live in.
+    public let connection: Connection
+    let clock: any WallClock
+
+    /// A store over `connection`, whose database has `NotesSchema.migrations`
+    /// applied; `clock` stamps created and updated times.
+    public init(connection: Connection, clock: any WallClock = SystemWallClock()) {
+        self.connection = connection
+        self.clock = clock
+    }
+
+    /// Adds a memo and returns it with its new id. Text that is empty or only
+    /// white space is refused (bad input): there would be nothing to keep.
+    public func add(_ new: NewMemo) throws -> Memo {
+        try MemoStore.validate(text: new.text, isNew: true)
+        let tags = try Tags.normalized(new.tags)
+        let title = MemoStore.storedTitle(new.title)
+        let now = clock.now()
+        return try connection.writeTransaction {
+            try connection.execute("""
+                INSERT INTO memos (title, text, is_pinned, tags, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, title, new.text, new.isPinned, Tags.joined(tags), now.secondsSince1970, now.secondsSince1970)
+            let id = connection.lastInsertRowID
+            for tag in tags {
+                try connection.execute("INSERT INTO memo_tags (memo_id, tag) VALUES (?, ?)", id, tag)
+            }
+            return Memo(id: id, title: title, text: new.text, tags: tags, isPinned: new.isPinned,
+                        createdAt: now, updatedAt: now)
+        }
+    }
+
+    /// The memo with `id`, whole, or a not-found error.
+    public func memo(id: Int64) throws -> Memo {
+        let sql = "SELECT id, title, text, tags, is_pinned, created_at, updated_at FROM memos WHERE id = ?"
+        guard let memo = try connection.queryFirst(sql, id, map: { row in
+            Memo(id: row.int64(0), title: row.optionalString(1), text: row.string(2), tags: Tags.split(row.string(3)),
+                 isPinned: row.bool(4), createdAt: Timestamp(secondsSince1970: row.double(5)),
+                 updatedAt: Timestamp(secondsSince1970: row.double(6)))
+        }) else { throw MemoError.notFound(.memo, ids: [id]) }
+        return memo
+    }
+
+    /// Memos pinned first, then newest first; only those with `tag`, or only
+    /// pinned ones, when asked.
+    public func summaries(tag: String? = nil, pinnedOnly: Bool = false, limit: Int? = nil) throws -> [MemoSummary] {
+        var conditions: [String] = []
+        var arguments: [SQLiteValue] = []
+        if let tag {
+            conditions.append("id IN (SELECT memo_id FROM memo_tags WHERE tag = ?)")
+            arguments.append(.text(try Tags.normalized(tag)))
+        }
+        if pinnedOnly { conditions.append("is_pinned = 1") }
+        // The preview needs the first line only; substr keeps a 1 MB memo from
+        // being read whole for it (a first line longer than this is cut anyway).
+        var sql = "SELECT id, title, substr(text, 1, 400), tags, is_pinned, created_at, updated_at FROM memos"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY is_pinned DESC, created_at DESC, id DESC"
+        if let limit {
+            sql += " LIMIT ?"
+            arguments.append(.integer(Int64(max(0, limit))))
+        }
+        return try connection.query(sql, arguments: arguments) { row in
+            MemoSummary(id: row.int64(0), title: row.optionalString(1), preview: MemoSummary.preview(of: row.string(2)),
+                        tags: Tags.split(row.string(3)), isPinned: row.bool(4),
+                        createdAt: Timestamp(secondsSince1970: row.double(5)),
+                        updatedAt: Timestamp(secondsSince1970: row.double(6)))
+        }
+    }
+
+    /// Replaces the text, the title, or both (an empty title removes it).
+    public func edit(id: Int64, text: String? = nil, title: String? = nil) throws -> Memo {
+        if let text { try MemoStore.validate(text: text, isNew: false) }
+        let now = clock.now()
+        return try connection.writeTransaction {
+            var memo = try memo(id: id)
+            if let text { memo.text = text }
+            if let title { memo.title = MemoStore.storedTitle(title) }
+            memo.updatedAt = now
+            try connection.execute("UPDATE memos SET text = ?, title = ?, updated_at = ? WHERE id = ?",
+                                   memo.text, memo.title, now.secondsSince1970, id)
+            return memo
+        }
+    }
+
+    /// Pins or unpins the memo and returns it.
+    public func setPinned(_ isPinned: Bool, id: Int64) throws -> Memo {
+        let now = clock.now()
+        return try connection.writeTransaction {
+            var memo = try memo(id: id)
+            if memo.isPinned != isPinned {
+                memo.isPinned = isPinned
+                memo.updatedAt = now
+                try connection.execute("UPDATE memos SET is_pinned = ?, updated_at = ? WHERE id = ?",
+                                       isPinned, now.secondsSince1970, id)
+            }
+            return memo
+        }
+    }
+
+    /// Removes the memos and returns their ids. One unknown id: nothing is removed.
+    @discardableResult
+    public func remove(ids: [Int64]) throws -> [Int64] {
+        try connection.writeTransaction {
+            let ids = try connection.existingIDs(ids, of: .memo)
+            for id in ids {
+                try connection.execute("DELETE FROM memos WHERE id = ?", id)
+            }
+            return ids
+        }
+    }
+
+    /// How many memos there are.
+    public func count() throws -> Int {
+        try connection.queryFirst("SELECT count(*) FROM memos") { $0.int(0) } ?? 0
+    }
+
+    // MARK: - Private
+
+    static func validate(text: String, isNew: Bool) throws {
+        guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace && $0 != "\0" }) else {
+            throw isNew
+                ? MemoError(.badInput, en: "the memo is empty; nothing was added",
+                            ko: "메모가 비어 있어 아무것도 추가하지 않았습니다")
+                : MemoError(.badInput, en: "the new text is empty; the memo was left as it was",
+                            ko: "새 내용이 비어 있어 메모를 바꾸지 않았습니다")
+        }
+    }
+
+    /// A title that is empty or only white space is no title.
+    static func storedTitle(_ title: String?) -> String? {
+        guard let title, title.contains(where: { !$0.isWhitespace }) else { return nil }
+        return title
+    }
+}

@@ -1,2 +1,0 @@
-// The Notes module; its parts arrive with its issue.
-import MemoCore

@@ -1,0 +1,57 @@
+import MemoCore
+
+/// The searchable parts of an item.
+public enum SearchField: String, Sendable {
+    case title
+    /// A memo's text.
+    case text
+    /// A to-do's note.
+    case note
+    case tags
+}
+
+/// Where the query was first found in a hit: the field and, counted in Unicode
+/// scalars from the start of that field, the first match's offset and length.
+public struct SearchMatch: Hashable, Sendable {
+    /// The field the first match is in (title first, then text or note, then tags).
+    public var field: SearchField
+    /// Code points from the start of the field to the match.
+    public var start: Int
+    /// The match's length in code points.
+    public var length: Int
+}
+
+/// One item a search found.
+public struct SearchHit: Sendable {
+    /// To-do or memo.
+    public var kind: ItemKind
+    /// The item's id in its own table.
+    public var id: Int64
+    /// The to-do's title, or the memo's title (nil when it has none).
+    public var title: String?
+    /// A to-do that is done; always false for memos.
+    public var isDone: Bool
+    /// A pinned memo; always false for to-dos.
+    public var isPinned: Bool
+    /// The item's last change; breaks ties.
+    public var updatedAt: Timestamp
+    /// Lower is better. The trigram path gives FTS5's bm25 (title weighs 10,
+    /// tags 5, text or note 1); the exact path gives 0 for a title match, 1 for
+    /// a tag match, 2 for the rest, and ties go to the most recently changed.
+    public var score: Double
+    /// nil only if the matched text could not be found again for marking.
+    public var match: SearchMatch?
+    /// A one-line excerpt of the matched field around the first match, every
+    /// occurrence in it marked; `…` where it was cut.
+    public var snippet: MarkedText
+}
+
+/// A page of hits, best first.
+public struct SearchResults: Sendable {
+    /// The query as run.
+    public var query: SearchQuery
+    /// Best first, at most the limit.
+    public var hits: [SearchHit]
+    /// More items matched beyond the limit.
+    public var hasMore: Bool
+}

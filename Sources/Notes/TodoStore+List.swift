@@ -1,0 +1,116 @@
+import MemoCore
+import SQLite
+
+/// Which to-dos `TodoStore.todos(matching:)` returns, and in what order.
+public struct TodoQuery: Sendable {
+    /// Open, done, or both.
+    public enum Status: Sendable {
+        case open
+        case done
+        case all
+    }
+
+    /// Due windows in the store's local calendar.
+    public enum DueWindow: String, Sendable, CaseIterable {
+        /// Due on today's local date (including earlier today, already overdue).
+        case today
+        /// Due before now.
+        case overdue
+        /// Due from the start of today through the end of the sixth day after it.
+        case week
+    }
+
+    /// The order of a list. Ties always fall back to the id, oldest first.
+    public enum Sort: String, Sendable, CaseIterable {
+        /// Soonest due first, undated last; then higher priority.
+        case due
+        /// Higher priority first, none last; then soonest due.
+        case priority
+        /// In the order they were added.
+        case created
+    }
+
+    /// Open (the default), done, or all.
+    public var status: Status
+    /// Only to-dos with this tag (any case).
+    public var tag: String?
+    /// Only to-dos due in this window.
+    public var due: DueWindow?
+    /// Only to-dos of this priority.
+    public var priority: Priority?
+    /// The order.
+    public var sort: Sort
+    /// At most this many.
+    public var limit: Int?
+
+    /// A query; by default every open to-do, soonest due first.
+    public init(status: Status = .open, tag: String? = nil, due: DueWindow? = nil, priority: Priority? = nil,
+                sort: Sort = .due, limit: Int? = nil) {
+        self.status = status
+        self.tag = tag
+        self.due = due
+        self.priority = priority
+        self.sort = sort
+        self.limit = limit
+    }
+}
+
+extension TodoStore {
+    /// The to-dos `query` selects, in its order.
+    public func todos(matching query: TodoQuery) throws -> [Todo] {
+        var conditions: [String] = []
+        var arguments: [SQLiteValue] = []
+        switch query.status {
+        case .open: conditions.append("done_at IS NULL")
+        case .done: conditions.append("done_at IS NOT NULL")
+        case .all: break
+        }
+        if let tag = query.tag {
+            conditions.append("id IN (SELECT todo_id FROM todo_tags WHERE tag = ?)")
+            arguments.append(.text(try Tags.normalized(tag)))
+        }
+        if let priority = query.priority {
+            conditions.append("priority = ?")
+            arguments.append(.integer(Int64(priority.rawValue)))
+        }
+        if let window = query.due {
+            let (start, end) = bounds(of: window)
+            if let start {
+                conditions.append("due_at >= ?")
+                arguments.append(.real(start.secondsSince1970))
+            }
+            conditions.append(window == .overdue ? "due_at < ?" : "due_at <= ?")
+            arguments.append(.real(end.secondsSince1970))
+        }
+        var sql = TodoStore.selectSQL
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        switch query.sort {
+        case .due: sql += " ORDER BY due_at IS NULL, due_at, priority IS NULL, priority DESC, id"
+        case .priority: sql += " ORDER BY priority IS NULL, priority DESC, due_at IS NULL, due_at, id"
+        case .created: sql += " ORDER BY id"
+        }
+        if let limit = query.limit {
+            sql += " LIMIT ?"
+            arguments.append(.integer(Int64(max(0, limit))))
+        }
+        return try connection.query(sql, arguments: arguments, map: TodoStore.todo)
+    }
+
+    /// How many to-dos there are, open and done.
+    public func counts() throws -> (open: Int, done: Int) {
+        try connection.queryFirst(
+            "SELECT count(*) FILTER (WHERE done_at IS NULL), count(*) FILTER (WHERE done_at IS NOT NULL) FROM todos"
+        ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+    }
+
+    /// The instants a window spans, now: a nil start means "from any time".
+    public func bounds(of window: TodoQuery.DueWindow) -> (start: Timestamp?, end: Timestamp) {
+        let now = clock.now()
+        let today = calendar.date(at: now)
+        switch window {
+        case .today: return (calendar.startOfDay(today), calendar.endOfDay(today))
+        case .overdue: return (nil, now)
+        case .week: return (calendar.startOfDay(today), calendar.endOfDay(today.adding(days: 6)))
+        }
+    }
+}

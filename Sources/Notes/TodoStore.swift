@@ -1,0 +1,167 @@
+import MemoCore
+import SQLite
+
+/// To-dos in the `todos` table: add, read, change, remove. Every write is one
+/// transaction; operations on several ids change all of them or none.
+public final class TodoStore {
+    /// The database the to-dos live in.
+    public let connection: Connection
+    let clock: any WallClock
+    let calendar: any LocalCalendar
+
+    /// A store over `connection`, whose database has `NotesSchema.migrations`
+    /// applied. `clock` stamps created, updated and done times; `calendar`
+    /// decides what "today" means for due filters.
+    public init(connection: Connection, clock: any WallClock = SystemWallClock(),
+                calendar: any LocalCalendar = SystemLocalCalendar()) {
+        self.connection = connection
+        self.clock = clock
+        self.calendar = calendar
+    }
+
+    /// Adds a to-do and returns it with its new id.
+    public func add(_ new: NewTodo) throws -> Todo {
+        try TodoStore.validate(title: new.title)
+        let tags = try Tags.normalized(new.tags)
+        let now = clock.now()
+        return try connection.writeTransaction {
+            try connection.execute("""
+                INSERT INTO todos (title, note, priority, due_at, due_has_time, tags, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, new.title, TodoStore.storedNote(new.note), new.priority?.rawValue,
+                new.due?.instant.secondsSince1970, new.due?.hasTime ?? false, Tags.joined(tags),
+                now.secondsSince1970, now.secondsSince1970)
+            let id = connection.lastInsertRowID
+            for tag in tags {
+                try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", id, tag)
+            }
+            return Todo(id: id, title: new.title, note: TodoStore.storedNote(new.note), priority: new.priority,
+                        tags: tags, due: new.due, createdAt: now, updatedAt: now)
+        }
+    }
+
+    /// The to-do with `id`, or a not-found error.
+    public func todo(id: Int64) throws -> Todo {
+        guard let todo = try connection.queryFirst(TodoStore.selectSQL + " WHERE id = ?", id, map: TodoStore.todo)
+        else { throw MemoError.notFound(.todo, ids: [id]) }
+        return todo
+    }
+
+    /// Marks the to-dos done (those already done keep their first done time)
+    /// and returns them. One unknown id: nothing changes.
+    public func markDone(ids: [Int64]) throws -> [Todo] {
+        let now = clock.now().secondsSince1970
+        return try connection.writeTransaction {
+            let ids = try connection.existingIDs(ids, of: .todo)
+            for id in ids {
+                try connection.execute("UPDATE todos SET done_at = ?, updated_at = ? WHERE id = ? AND done_at IS NULL",
+                                       now, now, id)
+            }
+            return try ids.map(todo(id:))
+        }
+    }
+
+    /// Opens the to-dos again and returns them. One unknown id: nothing changes.
+    public func reopen(ids: [Int64]) throws -> [Todo] {
+        let now = clock.now().secondsSince1970
+        return try connection.writeTransaction {
+            let ids = try connection.existingIDs(ids, of: .todo)
+            for id in ids {
+                try connection.execute(
+                    "UPDATE todos SET done_at = NULL, updated_at = ? WHERE id = ? AND done_at IS NOT NULL", now, id)
+            }
+            return try ids.map(todo(id:))
+        }
+    }
+
+    /// Applies `changes` to the to-do and returns it as it is now.
+    public func edit(id: Int64, _ changes: TodoChanges) throws -> Todo {
+        if let title = changes.title { try TodoStore.validate(title: title) }
+        let added = try Tags.normalized(changes.addedTags)
+        let removed = Set(try Tags.normalized(changes.removedTags).map { $0.lowercased() })
+        let now = clock.now()
+        return try connection.writeTransaction {
+            var todo = try todo(id: id)
+            if let title = changes.title { todo.title = title }
+            switch changes.note {
+            case .keep: break
+            case let .set(note): todo.note = TodoStore.storedNote(note)
+            case .remove: todo.note = nil
+            }
+            switch changes.priority {
+            case .keep: break
+            case let .set(priority): todo.priority = priority
+            case .remove: todo.priority = nil
+            }
+            switch changes.due {
+            case .keep: break
+            case let .set(due): todo.due = due
+            case .remove: todo.due = nil
+            }
+            var tags = todo.tags.filter { !removed.contains($0.lowercased()) }
+            let present = Set(tags.map { $0.lowercased() })
+            tags += added.filter { !present.contains($0.lowercased()) }
+            todo.tags = tags
+            todo.updatedAt = now
+            try connection.execute("""
+                UPDATE todos SET title = ?, note = ?, priority = ?, due_at = ?, due_has_time = ?, tags = ?,
+                    updated_at = ? WHERE id = ?
+                """, todo.title, todo.note, todo.priority?.rawValue, todo.due?.instant.secondsSince1970,
+                todo.due?.hasTime ?? false, Tags.joined(tags), now.secondsSince1970, id)
+            try connection.execute("DELETE FROM todo_tags WHERE todo_id = ?", id)
+            for tag in tags {
+                try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", id, tag)
+            }
+            return todo
+        }
+    }
+
+    /// Removes the to-dos for good and returns them as they were. One unknown
+    /// id: nothing is removed.
+    public func remove(ids: [Int64]) throws -> [Todo] {
+        try connection.writeTransaction {
+            let ids = try connection.existingIDs(ids, of: .todo)
+            let removed = try ids.map(todo(id:))
+            for id in ids {
+                try connection.execute("DELETE FROM todos WHERE id = ?", id)
+            }
+            return removed
+        }
+    }
+
+    /// Removes every done to-do and returns how many there were.
+    public func clearDone() throws -> Int {
+        try connection.writeTransaction {
+            try connection.execute("DELETE FROM todos WHERE done_at IS NOT NULL")
+            return connection.changes
+        }
+    }
+
+    // MARK: - Row mapping
+
+    static let selectSQL = """
+        SELECT id, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at FROM todos
+        """
+
+    static func todo(_ row: Row) -> Todo {
+        Todo(id: row.int64(0), title: row.string(1), note: row.optionalString(2),
+             priority: row.optionalInt(3).flatMap(Priority.init(rawValue:)),
+             tags: Tags.split(row.string(6)),
+             due: row.optionalDouble(4).map { Due(instant: Timestamp(secondsSince1970: $0), hasTime: row.bool(5)) },
+             createdAt: Timestamp(secondsSince1970: row.double(7)),
+             updatedAt: Timestamp(secondsSince1970: row.double(8)),
+             doneAt: row.optionalDouble(9).map(Timestamp.init(secondsSince1970:)))
+    }
+
+    /// An empty note is no note.
+    static func storedNote(_ note: String?) -> String? {
+        guard let note, !note.isEmpty else { return nil }
+        return note
+    }
+
+    static func validate(title: String) throws {
+        guard title.contains(where: { !$0.isWhitespace }) else {
+            throw MemoError(.usage, en: "a to-do needs a title", ko: "할 일에는 제목이 필요합니다")
+        }
+    }
+}

@@ -1,2 +1,0 @@
-// The Timers module; its parts arrive with its issue.
-import MemoCore

@@ -1,0 +1,210 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `memoapp memo …` through the built binary: text in from arguments, stdin and
+/// the editor, back out byte for byte; lists, pins, removal, the gate.
+final class NotesMemoEndToEndTests: XCTestCase {
+    var folder: TemporaryDirectory!
+    var app: Memoapp!
+
+    override func setUp() {
+        folder = TemporaryDirectory()
+        app = Memoapp(home: folder.appending("home"))
+    }
+
+    private func addFromStdin(_ bytes: Data, _ arguments: [String] = [], file: StaticString = #filePath,
+                              line: UInt = #line) -> Int {
+        let result = app.run(["memo", "add", "--json"] + arguments, input: bytes)
+        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+        return result.object(file: file, line: line)["id"] as? Int ?? -1
+    }
+
+    private func storedText(_ id: Int, file: StaticString = #filePath, line: UInt = #line) -> String? {
+        app.run("memo", "show", String(id), "--json").object(file: file, line: line)["text"] as? String
+    }
+
+    private func memoCount() -> Int {
+        app.run("memo", "list", "--json").array().count
+    }
+
+    func testMemoCommandsAreGatedUntilOnboarding() {
+        for command in [["memo", "add", "x"], ["memo", "list"], ["memo", "show", "1"], ["memo", "search", "x"],
+                        ["memo", "pin", "1"], ["memo", "rm", "1"], ["memo", "edit", "1", "--text", "y"]] {
+            let result = app.run(command + ["--json"])
+            XCTAssertEqual(result.status, 3, command.joined(separator: " "))
+            XCTAssertEqual(result.errorCode, "onboarding_required")
+        }
+        let piped = app.run(["memo", "add"], input: Data("from stdin".utf8))
+        XCTAssertEqual(piped.status, 3)
+        app.onboard()
+        XCTAssertEqual(memoCount(), 0)
+    }
+
+    func testTextFromArgumentsIsJoinedAndShown() {
+        app.onboard()
+        let added = app.run("memo", "add", "대한민국", "만세", "--title", "나라", "--tag", "역사", "--pin", "--json")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let memo = added.object()
+        XCTAssertEqual(memo["text"] as? String, "대한민국 만세")
+        XCTAssertEqual(memo["title"] as? String, "나라")
+        XCTAssertEqual(memo["tags"] as? [String], ["역사"])
+        XCTAssertEqual(memo["is_pinned"] as? Bool, true)
+        let shown = app.run("memo", "show", "1")
+        XCTAssertTrue(shown.stdout.hasPrefix("#1 나라\n"), shown.stdout)
+        XCTAssertTrue(shown.stdout.hasSuffix("\n\n대한민국 만세\n"), shown.stdout)
+    }
+
+    func testTextFromStdinComesBackByteForByte() {
+        app.onboard()
+        let samples = [
+            "한글 🇰🇷👩‍👩‍👧 emoji\n",
+            "line one\nline two\r\nthree\n\n\n",
+            "NUL\0inside\0",
+            "'single' \"double\" `back` \\ %_ ; DROP TABLE memos; --",
+            "   spaces kept   ",
+            "no trailing newline",
+        ]
+        for sample in samples {
+            let id = addFromStdin(Data(sample.utf8))
+            XCTAssertEqual(storedText(id).map { Array($0.utf8) }, Array(sample.utf8), sample.debugDescription)
+        }
+    }
+
+    func testAMegabyteOfTextRoundTrips() {
+        app.onboard()
+        let text = String(repeating: "회의록 meeting notes 대한민국 🎉\n", count: 25_000)
+        XCTAssertGreaterThan(text.utf8.count, 1_000_000)
+        let id = addFromStdin(Data(text.utf8))
+        XCTAssertEqual(storedText(id), text)
+        let found = app.run("memo", "search", "🎉", "--json").array()
+        XCTAssertEqual(found.first?["id"] as? Int, id)
+    }
+
+    func testEmptyOrNonUTF8InputAddsNothingAndSaysSo() {
+        app.onboard()
+        for input in [Data(), Data("  \n\t\n".utf8)] {
+            let result = app.run(["memo", "add"], input: input)
+            XCTAssertEqual(result.status, 65)
+            XCTAssertTrue(result.stderr.contains("empty"), result.stderr)
+        }
+        let korean = app.run(["memo", "add", "--lang", "ko", "--json"], input: Data())
+        XCTAssertEqual(korean.errorCode, "bad_input")
+        XCTAssertTrue(korean.stderr.contains("비어"), korean.stderr)
+        let invalid = app.run(["memo", "add"], input: Data([0x61, 0xFF, 0xFE, 0x62]))
+        XCTAssertEqual(invalid.status, 65)
+        XCTAssertTrue(invalid.stderr.contains("UTF-8"), invalid.stderr)
+        XCTAssertEqual(memoCount(), 0)
+    }
+
+    func testOnATerminalAddOpensTheEditor() throws {
+        app.onboard()
+        // `script` gives memoapp a terminal for stdin; the "editor" writes the file.
+        let editor = "printf 'from the editor\\n' >"
+        let command = "'\(Memoapp.binaryPath)' memo add --json"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        var environment = app.environment
+        environment["VISUAL"] = editor
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(storedText(1), "from the editor", "the editor's final line break is dropped")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: app.home).filter { $0.hasPrefix(".memo-edit") }
+        XCTAssertEqual(leftovers, [])
+    }
+
+    func testListIsPinnedFirstThenNewestAndSaysWhenEmpty() {
+        app.onboard()
+        XCTAssertEqual(app.run("memo", "list").stdout, "No memos yet.\n")
+        XCTAssertEqual(app.run("memo", "list", "--lang", "ko").stdout, "메모가 아직 없습니다.\n")
+        XCTAssertEqual(app.run("memo", "list", "--json").stdout, "[]\n")
+        _ = app.run("memo", "add", "first", "--tag", "a")
+        _ = app.run("memo", "add", "second")
+        _ = addFromStdin(Data("\n제목 줄\n둘째 줄\n".utf8))
+        XCTAssertEqual(app.run("memo", "pin", "2", "--json").object()["is_pinned"] as? Bool, true)
+        let list = app.run("memo", "list", "--json").array()
+        XCTAssertEqual(list.compactMap { $0["id"] as? Int }, [2, 3, 1])
+        XCTAssertEqual(list[1]["preview"] as? String, "제목 줄")
+        XCTAssertNil(list[0]["text"], "lists give a preview, not the text")
+        XCTAssertEqual(app.run("memo", "list", "--pinned", "--json").array().compactMap { $0["id"] as? Int }, [2])
+        XCTAssertEqual(app.run("memo", "list", "--tag", "A", "--json").array().compactMap { $0["id"] as? Int }, [1])
+        XCTAssertEqual(app.run("memo", "list", "--tag", "zzz").stdout, "No matching memos.\n")
+        let text = app.run("memo", "list").stdout
+        XCTAssertTrue(text.hasPrefix("2 * second"), text)
+        XCTAssertEqual(app.run("memo", "unpin", "2", "--json").object()["is_pinned"] as? Bool, false)
+        XCTAssertEqual(app.run("memo", "list", "--json").array().compactMap { $0["id"] as? Int }, [3, 2, 1])
+    }
+
+    func testEditWithOptionsAndWithTheEditor() {
+        app.onboard()
+        _ = app.run("memo", "add", "original", "--title", "t")
+        let edited = app.run("memo", "edit", "1", "--text", "바뀐 내용", "--json").object()
+        XCTAssertEqual(edited["text"] as? String, "바뀐 내용")
+        XCTAssertEqual(edited["title"] as? String, "t")
+        XCTAssertTrue(app.run("memo", "edit", "1", "--title", "", "--json").object()["title"] is NSNull)
+
+        // No options: the editor gets the current text and its result is kept.
+        let appending = app.run(["memo", "edit", "1", "--json"],
+                                environment: ["VISUAL": "printf ' 추가\\n' >>"])
+        XCTAssertEqual(appending.status, 0, appending.stderr)
+        XCTAssertEqual(storedText(1), "바뀐 내용 추가")
+        let untouched = app.run(["memo", "edit", "1"], environment: ["VISUAL": "true"])
+        XCTAssertEqual(untouched.status, 0)
+        XCTAssertTrue(untouched.stdout.contains("No changes"), untouched.stdout)
+        let failing = app.run(["memo", "edit", "1"], environment: ["VISUAL": "false"])
+        XCTAssertEqual(failing.status, 1)
+        XCTAssertTrue(failing.stderr.contains("editor"), failing.stderr)
+        let emptied = app.run(["memo", "edit", "1"], environment: ["VISUAL": ": >"])
+        XCTAssertEqual(emptied.status, 65)
+        XCTAssertEqual(storedText(1), "바뀐 내용 추가")
+        XCTAssertEqual(app.run("memo", "edit", "1", "--text", " ").status, 65)
+        XCTAssertEqual(app.run("memo", "edit", "9", "--text", "x").status, 4)
+    }
+
+    func testUnknownIDsAreExit4AndRemovalIsAllOrNothing() {
+        app.onboard()
+        _ = app.run("memo", "add", "a")
+        _ = app.run("memo", "add", "b")
+        for command in [["show", "9"], ["pin", "9"], ["unpin", "9"], ["rm", "1", "9", "2"]] {
+            let result = app.run(["memo"] + command + ["--json"])
+            XCTAssertEqual(result.status, 4, command.joined(separator: " "))
+            XCTAssertEqual(result.errorCode, "not_found")
+            XCTAssertEqual(result.stdout, "")
+        }
+        XCTAssertEqual(memoCount(), 2)
+        let removed = app.run("memo", "rm", "1", "2", "--json").array()
+        XCTAssertEqual(removed.compactMap { $0["id"] as? Int }, [1, 2])
+        XCTAssertEqual(memoCount(), 0)
+        XCTAssertEqual(app.run("memo", "add", "c", "--json").object()["id"] as? Int, 3)
+        XCTAssertEqual(app.run("memo", "rm", "3").stdout, "Removed memo #3\n")
+    }
+
+    func testTheMainScreenShowsTodayOverdueAndLatestMemos() {
+        let gated = app.run("--json")
+        XCTAssertEqual(gated.status, 3)
+        app.onboard()
+        _ = app.run("todo", "add", "late", "--due", "2020-01-01")
+        _ = app.run("todo", "add", "now", "--due", "today")
+        _ = app.run("todo", "add", "someday")
+        for index in 1...7 { _ = app.run("memo", "add", "memo \(index)") }
+        let screen = app.run("--json")
+        XCTAssertEqual(screen.status, 0, screen.stderr)
+        let notes = screen.object()["notes"] as? [String: Any] ?? [:]
+        XCTAssertEqual((notes["overdue"] as? [[String: Any]])?.compactMap { $0["title"] as? String }, ["late"])
+        XCTAssertEqual((notes["due_today"] as? [[String: Any]])?.compactMap { $0["title"] as? String }, ["now"])
+        XCTAssertEqual(notes["open_todo_count"] as? Int, 3)
+        XCTAssertEqual((notes["latest_memos"] as? [[String: Any]])?.compactMap { $0["id"] as? Int }, [7, 6, 5, 4, 3])
+        XCTAssertEqual(notes["memo_count"] as? Int, 7)
+        let text = app.run().stdout
+        XCTAssertTrue(text.contains("Overdue (1)"), text)
+        XCTAssertTrue(text.contains("Due today (1)"), text)
+        XCTAssertTrue(text.contains("memo 7"), text)
+        XCTAssertFalse(text.contains("memo 2"), text)
+        XCTAssertTrue(app.run("--lang", "ko").stdout.contains("오늘 할 일 (1)"))
+    }
+}

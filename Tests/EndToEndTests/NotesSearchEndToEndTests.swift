@@ -1,0 +1,97 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `memoapp search` and `memoapp memo search` through the built binary.
+final class NotesSearchEndToEndTests: XCTestCase {
+    var folder: TemporaryDirectory!
+    var app: Memoapp!
+
+    override func setUp() {
+        folder = TemporaryDirectory()
+        app = Memoapp(home: folder.appending("home"))
+        app.onboard()
+        app.run("memo", "add", "대한민국", "만세")
+        app.run("memo", "add", "이번 주 안건", "--title", "주간회의록")
+        app.run("memo", "add", "Quarterly REPORT draft, see \"appendix\" (NEAR the end) * - AND")
+        app.run("todo", "add", "회의 준비", "--note", "slides for the report")
+        app.run("todo", "add", "buy milk", "--tag", "장보기")
+    }
+
+    private func hits(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) -> [String] {
+        let result = app.run(arguments + ["--json"])
+        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+        return result.array(file: file, line: line).map { "\($0["kind"] as? String ?? "?")\($0["id"] as? Int ?? -1)" }
+    }
+
+    func testKoreanIsFoundInsideWords() {
+        XCTAssertEqual(hits("memo", "search", "민국"), ["memo1"])
+        XCTAssertEqual(hits("memo", "search", "회의"), ["memo2"])
+        XCTAssertEqual(hits("memo", "search", "회의록"), ["memo2"])
+        XCTAssertEqual(Set(hits("search", "회의")), ["memo2", "todo1"])
+        XCTAssertEqual(hits("search", "장보"), ["todo2"], "tags are searched")
+        XCTAssertEqual(hits("search", "주간", "회의록"), [], "words are joined with a space")
+        XCTAssertEqual(hits("search", "이번", "주"), ["memo2"])
+    }
+
+    func testEnglishIgnoresCaseAndSearchesNotes() {
+        XCTAssertEqual(Set(hits("search", "report")), ["memo3", "todo1"])
+        XCTAssertEqual(hits("memo", "search", "RePoRt"), ["memo3"])
+        XCTAssertEqual(hits("search", "mi"), ["todo2"])
+    }
+
+    func testSyntaxInAQueryIsSearchedAsWritten() {
+        for query in ["\"appendix\"", "(NEAR the end)", "*", "NEAR", "\"", "AND", "* -"] {
+            XCTAssertEqual(hits("memo", "search", query), ["memo3"], query)
+        }
+        // A query that starts with a dash goes after `--`, as for any command.
+        let dashed = app.run("memo", "search", "--json", "--", "- AND").array()
+        XCTAssertEqual(dashed.compactMap { $0["id"] as? Int }, [3])
+        XCTAssertEqual(app.run("memo", "search", "- AND").status, 64)
+        for query in ["NEAR(a b)", "a OR b", "zz*", "\"unclosed", "((("] {
+            let result = app.run("search", query)
+            XCTAssertEqual(result.status, 0, "\(query): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "Nothing found for '\(query)'.\n")
+        }
+    }
+
+    func testMatchesAreMarkedInTextAndLocatedInJSON() {
+        let text = app.run("memo", "search", "민국").stdout
+        XCTAssertEqual(text, "memo #1  대한[민국] 만세\n")
+        let titled = app.run("memo", "search", "안건").stdout
+        XCTAssertEqual(titled, "memo #2  주간회의록 — 이번 주 [안건]\n")
+        let hit = app.run("memo", "search", "민국", "--json").array().first ?? [:]
+        XCTAssertEqual(hit["field"] as? String, "text")
+        XCTAssertEqual(hit["match_start"] as? Int, 2)
+        XCTAssertEqual(hit["match_length"] as? Int, 2)
+        XCTAssertEqual(hit["snippet"] as? String, "대한[민국] 만세")
+        XCTAssertEqual(hit["is_pinned"] as? Bool, false)
+        XCTAssertNotNil(hit["score"] as? Double)
+    }
+
+    func testNothingFoundSaysSoInBothLanguages() {
+        XCTAssertEqual(app.run("search", "없는말").stdout, "Nothing found for '없는말'.\n")
+        XCTAssertEqual(app.run("search", "없는말", "--lang", "ko").stdout, "'없는말'에 대한 결과가 없습니다.\n")
+        XCTAssertEqual(app.run("search", "없는말", "--json").stdout, "[]\n")
+    }
+
+    func testAnEmptyQueryIsAUsageError() {
+        XCTAssertEqual(app.run("search", " ").status, 64)
+        XCTAssertEqual(app.run("search").status, 64)
+        XCTAssertEqual(app.run("memo", "search", "--json", "").errorCode, "usage")
+    }
+
+    func testLimitCutsTheList() {
+        for index in 0..<5 { app.run("memo", "add", "반복 \(index)") }
+        XCTAssertEqual(hits("memo", "search", "반복", "--limit", "2").count, 2)
+        XCTAssertTrue(app.run("memo", "search", "반복", "--limit", "2").stdout.contains("--limit"))
+        XCTAssertEqual(app.run("search", "반복", "--limit", "0").status, 64)
+    }
+
+    func testSearchIsGatedBeforeOnboarding() {
+        let other = Memoapp(home: folder.appending("fresh"))
+        let result = other.run("search", "x", "--json")
+        XCTAssertEqual(result.status, 3)
+        XCTAssertEqual(result.errorCode, "onboarding_required")
+    }
+}

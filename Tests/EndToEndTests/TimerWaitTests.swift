@@ -1,0 +1,129 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `memoapp timer wait` through the binary, with short real countdowns.
+final class TimerWaitTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+    private var memoapp: Memoapp!
+
+    override func setUp() {
+        directory = TemporaryDirectory()
+        memoapp = Memoapp(home: directory.appending("home"))
+        memoapp.onboard()
+    }
+
+    override func tearDown() {
+        directory = nil
+    }
+
+    func testWaitReturnsAtTheEndAndPrintsOnlyThen() throws {
+        let started = memoapp.timerJSON("timer", "start", "1s", "--label", "tea")
+        let wait = try BackgroundMemoapp(memoapp, ["timer", "wait", "1"])
+        let result = wait.finish()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("Timer 1 (tea) finished at "), result.stdout)
+        XCTAssertEqual(result.stdout.filter { $0 == "\n" }.count, 1, "one line, no live redraw off a terminal")
+        XCTAssertFalse(result.stdout.contains("\u{1B}") || result.stdout.contains("\u{7}"), result.stdout)
+        let finished = memoapp.timerJSON("timer", "status", "1")
+        XCTAssertEqual(finished["state"] as? String, "finished")
+        let endsAt = try XCTUnwrap(timerTime(started["ends_at"]))
+        let endedAt = try XCTUnwrap(timerTime(finished["ended_at"]))
+        XCTAssertEqual(endedAt.timeIntervalSince(endsAt), 0, accuracy: 0.005, "finished when it said it would")
+    }
+
+    func testWaitWithoutAnIdWaitsForTheNewestRunningCountdownAndPrintsJSON() {
+        _ = memoapp.run(["timer", "start", "1h"])
+        _ = memoapp.run(["timer", "start"])  // a stopwatch, newer, is not waited for
+        _ = memoapp.run(["timer", "start", "0.5s"])
+        _ = memoapp.run(["timer", "start", "10m"])
+        _ = memoapp.run(["timer", "pause", "4"])
+        let result = memoapp.run(["timer", "wait", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let timer = result.object()
+        XCTAssertEqual(timer["id"] as? Int, 3)
+        XCTAssertEqual(timer["state"] as? String, "finished")
+        XCTAssertEqual(timer["remaining"] as? Double, 0)
+    }
+
+    func testWaitingWhenNoCountdownRunsExits4() {
+        _ = memoapp.run(["timer", "start"])
+        let result = memoapp.run(["timer", "wait"])
+        XCTAssertEqual(result.status, 4)
+        XCTAssertTrue(result.stderr.contains("No countdown is running."), result.stderr)
+    }
+
+    func testWaitingOnAPausedCountdownLastsUntilItIsResumedAndEnds() throws {
+        _ = memoapp.run(["timer", "start", "1s"])
+        _ = memoapp.run(["timer", "pause", "1"])
+        let wait = try BackgroundMemoapp(memoapp, ["timer", "wait", "1", "--json"])
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertTrue(wait.isRunning, "a paused countdown does not end")
+        XCTAssertEqual(memoapp.timerJSON("timer", "status", "1")["state"] as? String, "paused")
+        _ = memoapp.run(["timer", "resume", "1"])
+        let result = wait.finish()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.object["state"] as? String, "finished")
+        XCTAssertEqual(result.object["elapsed"] as? Double, 1)
+    }
+
+    func testAPauseDuringTheWaitPushesTheEndBack() throws {
+        _ = memoapp.run(["timer", "start", "1s"])
+        let wait = try BackgroundMemoapp(memoapp, ["timer", "wait", "1", "--json"])
+        Thread.sleep(forTimeInterval: 0.3)
+        _ = memoapp.run(["timer", "pause", "1"])
+        Thread.sleep(forTimeInterval: 1.2)
+        XCTAssertTrue(wait.isRunning, "the wait noticed the pause")
+        _ = memoapp.run(["timer", "resume", "1"])
+        let result = wait.finish()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let created = try XCTUnwrap(timerTime(result.object["created_at"]))
+        let ended = try XCTUnwrap(timerTime(result.object["ended_at"]))
+        XCTAssertGreaterThan(ended.timeIntervalSince(created), 2, "it ended after the pause, not at start + 1 s")
+    }
+
+    func testCancellingTheTimerEndsTheWaitWithExit5() throws {
+        _ = memoapp.run(["timer", "start", "30s"])
+        let wait = try BackgroundMemoapp(memoapp, ["timer", "wait", "1"])
+        Thread.sleep(forTimeInterval: 0.3)
+        _ = memoapp.run(["timer", "cancel", "1"])
+        let result = wait.finish()
+        XCTAssertEqual(result.status, 5)
+        XCTAssertEqual(result.stderr, "memoapp: Timer 1 was cancelled while waiting.\n")
+        XCTAssertEqual(result.stdout, "")
+        let again = memoapp.run(["timer", "wait", "1", "--json"])
+        XCTAssertEqual(again.status, 5)
+        XCTAssertEqual(again.errorCode, "invalid_state")
+    }
+
+    func testTwoWaitsOnOneTimerBothReturn() throws {
+        _ = memoapp.run(["timer", "start", "1s"])
+        let first = try BackgroundMemoapp(memoapp, ["timer", "wait", "1"])
+        let second = try BackgroundMemoapp(memoapp, ["timer", "wait", "1"])
+        XCTAssertEqual(first.finish().status, 0)
+        XCTAssertEqual(second.finish().status, 0)
+    }
+
+    func testWaitingOnAnEndedCountdownReturnsAtOnceAndOnAStopwatchIsRefused() {
+        _ = memoapp.run(["timer", "start", "0.1s"])
+        Thread.sleep(forTimeInterval: 0.2)
+        let done = memoapp.run(["timer", "wait", "1"])
+        XCTAssertEqual(done.status, 0, done.stderr)
+        XCTAssertTrue(done.stdout.contains("finished at"), done.stdout)
+        _ = memoapp.run(["timer", "start"])
+        let stopwatch = memoapp.run(["timer", "wait", "2"])
+        XCTAssertEqual(stopwatch.status, 5)
+        XCTAssertTrue(stopwatch.stderr.contains("stopwatch; it has no end"), stopwatch.stderr)
+    }
+
+    func testInterruptingTheWaitLeavesTheTimerRunning() throws {
+        _ = memoapp.run(["timer", "start", "1m"])
+        let wait = try BackgroundMemoapp(memoapp, ["timer", "wait", "1"])
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(wait.process.processIdentifier, SIGINT)
+        let result = wait.finish()
+        XCTAssertEqual(result.status, 130)
+        XCTAssertTrue(result.stderr.contains("stopped waiting; timer 1 keeps running"), result.stderr)
+        XCTAssertEqual(memoapp.timerJSON("timer", "status", "1")["state"] as? String, "running")
+    }
+}

@@ -1,0 +1,19 @@
+@testable import MemoCLI
+
+/// A StandardStreams double: keeps what a command wrote, and plays a terminal
+/// or a pipe as the test decides.
+final class RecordingStreams: StandardStreams {
+    private(set) var output = ""
+    private(set) var error = ""
+    private(set) var flushCount = 0
+    var isOutputTerminal = false
+    var isErrorTerminal = false
+    var isInputTerminal = false
+    var terminalWidth: Int?
+    var input: [UInt8] = []
+
+    func writeOutput(_ text: String) { output += text }
+    func writeError(_ text: String) { error += text }
+    func flushOutput() { flushCount += 1 }
+    func readAllInput() -> [UInt8] { input }
+}

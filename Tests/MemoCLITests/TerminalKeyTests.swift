@@ -1,0 +1,36 @@
+@testable import MemoCLI
+import XCTest
+
+/// How the pager decodes the bytes one key press sends.
+final class TerminalKeyTests: XCTestCase {
+    func testArrowsInBothCursorModes() {
+        XCTAssertEqual(TerminalKey(bytes: [0x1B, 0x5B, 0x43]), .rightArrow)
+        XCTAssertEqual(TerminalKey(bytes: [0x1B, 0x4F, 0x43]), .rightArrow)
+        XCTAssertEqual(TerminalKey(bytes: [0x1B, 0x5B, 0x44]), .leftArrow)
+        XCTAssertEqual(TerminalKey(bytes: [0x1B, 0x4F, 0x44]), .leftArrow)
+    }
+
+    func testControlKeys() {
+        XCTAssertEqual(TerminalKey(bytes: [0x0D]), .enter)
+        XCTAssertEqual(TerminalKey(bytes: [0x0A]), .enter)
+        XCTAssertEqual(TerminalKey(bytes: [0x03]), .interrupt, "Ctrl-C arrives as a byte in raw mode")
+        XCTAssertEqual(TerminalKey(bytes: [0x04]), .endOfInput, "Ctrl-D")
+        XCTAssertEqual(TerminalKey(bytes: [0x1B]), .escape)
+    }
+
+    func testPrintableCharactersIncludingMultibyteOnes() {
+        XCTAssertEqual(TerminalKey(bytes: Array("n".utf8)), .character("n"))
+        XCTAssertEqual(TerminalKey(bytes: Array(" ".utf8)), .character(" "))
+        XCTAssertEqual(TerminalKey(bytes: Array("3".utf8)), .character("3"))
+        XCTAssertEqual(TerminalKey(bytes: Array("가".utf8)), .character("가"))
+        XCTAssertEqual(TerminalKey(bytes: Array("👩‍💻".utf8)), .character("👩‍💻"))
+    }
+
+    func testAnythingElseIsOther() {
+        XCTAssertEqual(TerminalKey(bytes: [0x1B, 0x5B, 0x41]), .other, "up arrow")
+        XCTAssertEqual(TerminalKey(bytes: [0xFF]), .other, "not UTF-8")
+        XCTAssertEqual(TerminalKey(bytes: [0xEA, 0xB0]), .other, "a cut-off UTF-8 sequence")
+        XCTAssertEqual(TerminalKey(bytes: Array("nn".utf8)), .other, "two keys in one read")
+        XCTAssertEqual(TerminalKey(bytes: []), .other)
+    }
+}

@@ -1,0 +1,40 @@
+import MemoCore
+@testable import MemoCLI
+import XCTest
+
+final class TimerRenderingTests: XCTestCase {
+    func testClockShowsMinutesAndSecondsAndHoursOnlyWhenNeeded() {
+        XCTAssertEqual(TimerRendering.clock(0), "0:00")
+        XCTAssertEqual(TimerRendering.clock(59.9), "0:59")
+        XCTAssertEqual(TimerRendering.clock(90), "1:30")
+        XCTAssertEqual(TimerRendering.clock(3600), "1:00:00")
+        XCTAssertEqual(TimerRendering.clock(36_000 + 62), "10:01:02")
+        XCTAssertEqual(TimerRendering.clock(-5), "0:00", "never negative")
+    }
+
+    func testCountdownsRoundUpSoZeroAppearsOnlyAtTheEnd() {
+        XCTAssertEqual(TimerRendering.clock(0.01, roundingUp: true), "0:01")
+        XCTAssertEqual(TimerRendering.clock(59.2, roundingUp: true), "1:00")
+        XCTAssertEqual(TimerRendering.clock(0, roundingUp: true), "0:00")
+    }
+
+    func testStopwatchesShowTenths() {
+        XCTAssertEqual(TimerRendering.clock(62.37, tenths: true), "1:02.3")
+        XCTAssertEqual(TimerRendering.clock(0.05, tenths: true), "0:00.0")
+        XCTAssertEqual(TimerRendering.clock(3599.99, tenths: true), "59:59.9")
+    }
+
+    func testJSONTimesAreRFC3339WithMilliseconds() {
+        XCTAssertEqual(TimerRendering.time(Timestamp(secondsSince1970: 1_800_000_000.25)),
+                       .string("2027-01-15T08:00:00.250Z"))
+        XCTAssertEqual(TimerRendering.time(Timestamp(secondsSince1970: 1_800_000_000.9996)),
+                       .string("2027-01-15T08:00:00.999Z"), "truncated, never rolled into the next second")
+        XCTAssertEqual(TimerRendering.time(Timestamp(secondsSince1970: 0)), .string("1970-01-01T00:00:00.000Z"))
+    }
+
+    func testHangulTakesTwoColumns() {
+        XCTAssertEqual(TimerRendering.displayWidth("tea"), 3)
+        XCTAssertEqual(TimerRendering.displayWidth("라면"), 4)
+        XCTAssertEqual(TimerRendering.displayWidth("카운트다운 1"), 12)
+    }
+}
