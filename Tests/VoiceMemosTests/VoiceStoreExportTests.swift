@@ -48,7 +48,7 @@ final class VoiceStoreExportTests: XCTestCase {
         let harness = try StoreHarness()
         let memo = try harness.store.importFile(at: Fixtures.path("beep.mp3"))
         let destination = harness.folder.appending("keep.wav")
-        FileManager.default.createFile(atPath: destination, contents: Data("mine".utf8))
+        _ = FileManager.default.createFile(atPath: destination, contents: Data("mine".utf8))
         XCTAssertThrowsError(try harness.store.export(id: memo.id, to: destination)) {
             XCTAssertEqual(($0 as? MemoError)?.kind, .invalidState)
         }

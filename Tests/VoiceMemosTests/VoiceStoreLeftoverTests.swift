@@ -5,7 +5,7 @@ import XCTest
 
 final class VoiceStoreLeftoverTests: XCTestCase {
     private func makeFile(_ path: String, ageSeconds: TimeInterval) {
-        FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
         try? FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -ageSeconds)],
                                                ofItemAtPath: path)
     }

@@ -21,11 +21,11 @@ final class VoiceStoreVerifyTests: XCTestCase {
         // Same length, one sample changed: decodes fine, checksum differs.
         var bytes = Fixtures.bytes("tone-mono-16k.wav")
         bytes[1000] ^= 0x55
-        FileManager.default.createFile(atPath: harness.store.path(of: changed), contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: harness.store.path(of: changed), contents: Data(bytes))
         let flac = Fixtures.bytes("chord-stereo-22k.flac")
-        FileManager.default.createFile(atPath: harness.store.path(of: broken), contents: Data(flac.prefix(flac.count / 2)))
+        _ = FileManager.default.createFile(atPath: harness.store.path(of: broken), contents: Data(flac.prefix(flac.count / 2)))
         let orphan = "9-0123456789abcdef0123456789abcdef.wav"
-        FileManager.default.createFile(atPath: harness.store.directory + "/" + orphan, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: harness.store.directory + "/" + orphan, contents: Data("x".utf8))
 
         let problems = try harness.store.verify()
         XCTAssertEqual(problems.map(\.kind), [.missingFile, .checksumMismatch, .undecodable, .orphanFile])
