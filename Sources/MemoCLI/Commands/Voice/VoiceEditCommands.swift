@@ -67,8 +67,8 @@ enum VoiceEditCommands {
                     let removed = try store.remove(ids: arguments.integerPositionals("ID").map(Int64.init))
                     context.emit(json: .object([("removed", .array(removed.map { .int($0.id) }))]),
                                  text: removed.map {
-                                     context.text(en: "Removed voice memo \($0.id) “\($0.title)”",
-                                                  ko: "음성 메모 \($0.id) “\($0.title)” 지움")
+                                     context.text(en: "Removed voice memo \($0.id) “\(VoiceCommand.printable($0.title))”",
+                                                  ko: "음성 메모 \($0.id) “\(VoiceCommand.printable($0.title))” 지움")
                                  }.joined(separator: "\n"))
                 })
     }

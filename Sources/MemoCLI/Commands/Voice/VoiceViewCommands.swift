@@ -89,17 +89,17 @@ enum VoiceViewCommands {
     static func describe(_ memo: VoiceMemo, store: VoiceStore, _ context: CommandContext) -> String {
         let peak = memo.peakLevel > 0 ? "\((memo.peakDecibels * 10).rounded() / 10) dBFS" : "silent"
         let rows: [(String, String, String)] = [
-            ("Title", "제목", context.style.bold(memo.title)),
+            ("Title", "제목", context.style.bold(VoiceCommand.printable(memo.title))),
             ("ID", "ID", "\(memo.id)"),
             ("Duration", "길이", "\(TimeOffset.clock(memo.duration)) (\(memo.frames) frames)"),
             ("Format", "형식", "\(memo.container), \(memo.encoding)"),
             ("Audio", "오디오", "\(memo.sampleRate) Hz, \(memo.channels) ch"),
             ("Size", "크기", VoiceCommand.byteCount(memo.size)),
             ("Peak", "최대 레벨", peak),
-            ("Original", "원본", memo.originalName),
+            ("Original", "원본", VoiceCommand.printable(memo.originalName)),
             ("Imported", "가져온 시각", memo.importedAt.localMinute),
             ("Updated", "수정 시각", memo.updatedAt?.localMinute ?? "—"),
-            ("Tags", "태그", memo.tags.isEmpty ? "—" : memo.tags.joined(separator: ", ")),
+            ("Tags", "태그", memo.tags.isEmpty ? "—" : VoiceCommand.printable(memo.tags.joined(separator: ", "))),
             ("Checksum", "체크섬", "xxh3-128 \(memo.checksum)"),
             ("File", "파일", store.path(of: memo)),
         ]
