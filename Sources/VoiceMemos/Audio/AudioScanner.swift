@@ -9,15 +9,21 @@ import MemoCore
 public struct ScannedAudio: Sendable {
     /// libsndfile's format code (major | subtype).
     public let formatCode: Int32
+    /// The container, e.g. "FLAC" (see `AudioFormat`).
     public let container: String
+    /// The encoding, e.g. "PCM 16-bit".
     public let encoding: String
+    /// The extension the library gives the stored file.
     public let fileExtension: String
+    /// Frames per second.
     public let sampleRate: Int
+    /// Samples per frame.
     public let channels: Int
     /// Frames that decoded (the true length, whatever the header said).
     public let frames: Int64
     /// The largest sample magnitude, 0...1 of full scale.
     public let peakLevel: Double
+    /// The waveform, mixed to mono.
     public let peaks: WaveformPeaks
     /// XXH3-128 of the bytes read, as hex.
     public let checksum: String
@@ -26,6 +32,7 @@ public struct ScannedAudio: Sendable {
     /// The file's TITLE tag, when it has one.
     public let titleTag: String?
 
+    /// Seconds.
     public var duration: Double { Double(frames) / Double(sampleRate) }
 }
 
@@ -37,6 +44,7 @@ public enum AudioScanner {
     static let blockFrames = 8192
     /// Headers beyond these are absurd for a voice memo (and for memory).
     public static let maximumChannels = 64
+    /// Sample rates accepted from a header.
     public static let sampleRates = 1...768_000
 
     /// Reads `source` once. Bytes go to `copyDescriptor` when given.

@@ -16,7 +16,9 @@ public protocol ByteSource: AnyObject {
 /// A regular file opened read-only. `pread` keeps every read independent of
 /// a shared file position, so libsndfile's seeks cost nothing here.
 public final class FileByteSource: ByteSource {
+    /// The path it was opened with.
     public let path: String
+    /// The file's size when opened.
     public let length: Int64
     let descriptor: Int32
 
@@ -44,6 +46,7 @@ public final class FileByteSource: ByteSource {
 
     deinit { close(descriptor) }
 
+    /// Reads with `pread`, retrying interruptions.
     public func read(at offset: Int64, into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
         while true {
             let result = pread(descriptor, buffer, count, off_t(offset))
@@ -59,12 +62,14 @@ public final class FileByteSource: ByteSource {
 /// Bytes held in memory: what the fuzz target and unit tests feed in.
 public final class MemoryByteSource: ByteSource {
     let bytes: [UInt8]
+    /// The buffer's size.
     public var length: Int64 { Int64(bytes.count) }
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
+    /// Reads with `pread`, retrying interruptions.
     public func read(at offset: Int64, into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
         guard offset >= 0, offset < Int64(bytes.count) else { return 0 }
         let start = Int(offset)

@@ -41,11 +41,15 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 
 /// What `voice export` wrote.
 public struct ExportResult: Equatable, Sendable {
+    /// Where the file was written.
     public let destination: String
+    /// The written container.
     public let container: String
+    /// The written encoding.
     public let encoding: String
     /// True when the stored bytes were copied as they are (same format).
     public let isVerbatimCopy: Bool
+    /// Bytes written.
     public let size: Int64
 }
 

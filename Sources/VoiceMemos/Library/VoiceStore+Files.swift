@@ -7,6 +7,7 @@ import SQLite
 extension VoiceStore {
     /// A file in the library folder that no memo owns.
     public struct Leftover: Equatable, Sendable {
+        /// Its name in the library folder.
         public let fileName: String
         /// True for an abandoned temporary, false for a final name without a row.
         public let isTemporary: Bool

@@ -32,12 +32,17 @@ public enum RecordingContainer: String, CaseIterable, Sendable {
 
 /// How `voice record` captures.
 public struct RecordingOptions: Sendable {
+    /// Frames per second of the input.
     public var sampleRate: Int
+    /// Interleaved channels of the input.
     public var channels: Int
+    /// The input's sample format.
     public var sampleFormat: RawSampleFormat
+    /// What the memo is stored as.
     public var container: RecordingContainer
     /// The memo's title; "Recording <date time>" when nil.
     public var title: String?
+    /// Tags to attach.
     public var tags: [String]
 
     public init(sampleRate: Int = 16000, channels: Int = 1, sampleFormat: RawSampleFormat = .s16,

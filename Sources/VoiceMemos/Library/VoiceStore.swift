@@ -22,6 +22,7 @@ import SQLite
 /// leftover; a temporary is one when its `flock` is free and it is older than
 /// a few seconds. `verify()` reports them without removing anything.
 public final class VoiceStore {
+    /// The database, with `migrations` applied.
     public let connection: Connection
     /// The library folder (`voice/` in the data home).
     public let directory: String

@@ -8,7 +8,9 @@
 /// Blocks start at frame 0, so a merged pair is exactly what the doubled
 /// block size would have given.
 public struct PeakAccumulator {
+    /// Frames per (min, max) pair now; doubles when the pairs fill up.
     public private(set) var samplesPerPixel: Int
+    /// Pairs held before they merge.
     public let maximumPixels: Int
     /// The largest sample magnitude in any channel (up to 32768).
     public private(set) var peakMagnitude: Int32 = 0

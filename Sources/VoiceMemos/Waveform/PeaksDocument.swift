@@ -6,7 +6,9 @@ import MemoCore
 /// "bits":8|16,"length":…,"data":[min,max,…]}`.
 /// See https://github.com/bbc/audiowaveform/blob/master/doc/DataFormat.md
 public struct PeaksDocument: Equatable, Sendable {
+    /// The audio's frames per second.
     public let sampleRate: Int
+    /// Frames per (min, max) pair.
     public let samplesPerPixel: Int
     /// 8 or 16: 8-bit values are the 16-bit ones divided by 256 (toward zero).
     public let bits: Int

@@ -3,6 +3,7 @@
 /// It is stored with the memo, so peaks, pictures and the one-line waveform
 /// never decode the audio again.
 public struct WaveformPeaks: Equatable, Sendable {
+    /// Frames per (min, max) pair.
     public let samplesPerPixel: Int
     /// The audio's length in frames (the last block may be partial).
     public let frames: Int64
