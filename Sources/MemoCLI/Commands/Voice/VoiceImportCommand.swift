@@ -101,7 +101,8 @@ final class ProgressBar {
     init(context: CommandContext, label: String, descriptor: Int32 = STDERR_FILENO) {
         self.label = label
         self.descriptor = descriptor
-        isEnabled = context.streams.isErrorTerminal && !context.isJSON
+        // Asked of the descriptor itself: fd 2 may point at /dev/null meanwhile.
+        isEnabled = isatty(descriptor) == 1 && !context.isJSON
     }
 
     func update(_ done: Int64, of total: Int64) {
