@@ -169,4 +169,23 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
             XCTAssertTrue(result.stdout.contains("memoapp voice \(command)"), result.stdout)
         }
     }
+
+    func testVoiceTitlesJoinTheCombinedSearchButNotMemoSearch() {
+        let home = VoiceHome()
+        home.importFile(VoiceHome.fixture("beep.mp3"), "--title", "주간회의록 녹음")
+        home.importFile(VoiceHome.fixture("tone-mono-16k.wav"), "--title", "Standup MEETING")
+        home.app.run("memo", "add", "회의 준비물")
+
+        let hits = home.app.run("search", "회의", "--json").array()
+        XCTAssertEqual(hits.map { $0["kind"] as? String }, ["memo", "voice"])
+        XCTAssertEqual(hits.last?["snippet"] as? String, "주간[회의]록 녹음")
+        XCTAssertEqual(hits.last?["match_start"] as? Int, 2)
+        XCTAssertEqual(hits.last?["match_length"] as? Int, 2)
+
+        let english = home.app.run("search", "meeting")
+        XCTAssertEqual(english.status, 0, english.stderr)
+        XCTAssertTrue(english.stdout.contains("voice #2  Standup [MEETING]"), english.stdout)
+        XCTAssertEqual(home.app.run("memo", "search", "회의", "--json").array().count, 1)
+        XCTAssertEqual(home.app.run("search", "녹음록", "--json").array().count, 0)
+    }
 }
