@@ -16,6 +16,7 @@ enum RootCommand {
                 MemoCommand.make(),
                 SearchCommand.make(kinds: [.todo, .memo]),
                 TimerCommand.make(),
+                VoiceCommand.make(),
                 DoctorCommand.make(),
             ],
             access: .alwaysRuns,
