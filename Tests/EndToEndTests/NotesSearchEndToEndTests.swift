@@ -81,6 +81,16 @@ final class NotesSearchEndToEndTests: XCTestCase {
         XCTAssertEqual(app.run("memo", "search", "--json", "").errorCode, "usage")
     }
 
+    func testAVeryLongQueryIsAUsageErrorNotAnInternalFailure() {
+        // Once reached SQLite's LIKE limit in voice titles: exit 1, "pattern too complex".
+        let long = String(repeating: "가나다 abc ", count: 8000)
+        for command in [["search", "--", long], ["memo", "search", "--", long]] {
+            let result = app.run(command)
+            XCTAssertEqual(result.status, 64, result.stderr)
+            XCTAssertTrue(result.stderr.contains("the search query is too long"), result.stderr)
+        }
+    }
+
     func testLimitCutsTheList() {
         for index in 0..<5 { app.run("memo", "add", "반복 \(index)") }
         XCTAssertEqual(hits("memo", "search", "반복", "--limit", "2").count, 2)

@@ -27,6 +27,18 @@ final class SearchQueryTests: XCTestCase {
         }
     }
 
+    func testAQueryLongerThanTheLimitIsAUsageErrorAndTheLimitItselfIsFine() throws {
+        XCTAssertEqual(try SearchQuery(String(repeating: "가", count: SearchQuery.maximumLength)).text.count,
+                       SearchQuery.maximumLength)
+        for text in [String(repeating: "가나다 abc ", count: 8000), String(repeating: "%", count: 30_000),
+                     String(repeating: "x", count: SearchQuery.maximumLength + 1)] {
+            XCTAssertThrowsError(try SearchQuery(text)) { error in
+                XCTAssertEqual((error as? MemoError)?.kind, .usage)
+                XCTAssertTrue((error as? MemoError)?.message.en.hasPrefix("the search query is too long") ?? false)
+            }
+        }
+    }
+
     func testTheMatchExpressionIsOneQuotedStringWithQuotesDoubled() throws {
         XCTAssertEqual(try SearchQuery("NEAR(a b)").matchExpression, "\"NEAR(a b)\"")
         XCTAssertEqual(try SearchQuery("say \"hi\"").matchExpression, "\"say \"\"hi\"\"\"")

@@ -21,6 +21,12 @@ public struct SearchQuery: Hashable, Sendable {
         case exact
     }
 
+    /// The longest query, in characters. SQLite refuses a LIKE pattern over
+    /// 50,000 bytes ("pattern too complex", https://www.sqlite.org/limits.html),
+    /// which a long query reached on the exact path and in voice titles; this
+    /// bound keeps every escaped pattern far below that.
+    public static let maximumLength = 1000
+
     /// The query with surrounding white space removed.
     public let text: String
     /// Which way the query is run.
@@ -33,6 +39,12 @@ public struct SearchQuery: Hashable, Sendable {
         while let last = text.unicodeScalars.last, last.properties.isWhitespace { text.unicodeScalars.removeLast() }
         guard !text.isEmpty else {
             throw MemoError(.usage, en: "the search query is empty", ko: "검색어가 비어 있습니다")
+        }
+        let length = text.count
+        guard length <= SearchQuery.maximumLength else {
+            throw MemoError(.usage,
+                            en: "the search query is too long (\(length) characters; at most \(SearchQuery.maximumLength))",
+                            ko: "검색어가 너무 깁니다 (\(length)자, 최대 \(SearchQuery.maximumLength)자)")
         }
         self.text = String(text)
         let isLongEnough = text.unicodeScalars.count >= 3
