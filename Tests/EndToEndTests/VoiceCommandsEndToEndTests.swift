@@ -188,4 +188,19 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(home.app.run("memo", "search", "회의", "--json").array().count, 1)
         XCTAssertEqual(home.app.run("search", "녹음록", "--json").array().count, 0)
     }
+
+    func testMainScreenShowsTheNewestVoiceMemos() {
+        let home = VoiceHome()
+        XCTAssertEqual((home.app.run("--json").object()["voice"] as? [String: Any])?["count"] as? Int, 0)
+        for (index, fixture) in ["beep.mp3", "tone-mono-16k.wav", "voice.opus", "korean-title.ogg"].enumerated() {
+            home.importFile(VoiceHome.fixture(fixture), "--title", "clip \(index + 1)")
+        }
+        let voice = home.app.run("--json").object()["voice"] as? [String: Any]
+        XCTAssertEqual(voice?["count"] as? Int, 4)
+        let latest = voice?["latest"] as? [[String: Any]] ?? []
+        XCTAssertEqual(latest.map { $0["title"] as? String }, ["clip 4", "clip 3", "clip 2"])
+        let text = home.app.run([]).stdout
+        XCTAssertTrue(text.contains("Latest voice memos"), text)
+        XCTAssertTrue(text.contains("4 voice memos in all"), text)
+    }
 }

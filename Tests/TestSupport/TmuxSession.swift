@@ -36,7 +36,7 @@ public final class TmuxSession {
     }
 
     /// Polls the screen until `condition` holds or `timeout` passes.
-    public func waitForScreen(timeout: TimeInterval = 10, _ condition: (String) -> Bool) -> Bool {
+    public func waitForScreen(timeout: TimeInterval = 20, _ condition: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(screen()) { return true }

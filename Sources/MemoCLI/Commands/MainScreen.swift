@@ -15,6 +15,7 @@ enum MainScreen {
     static let sectionMakers: [(CommandContext) throws -> Section] = [
         dataHomeSection,
         NotesMainScreen.section,
+        VoiceMainScreen.section,
         timersSection,
     ]
 
@@ -36,7 +37,7 @@ enum MainScreen {
         case .main:
             let sections = try sectionMakers.map { try $0(context) }
             context.emit(json: .object(sections.map { ($0.key, $0.json) }),
-                         text: sections.map { trimmingTrailingNewlines($0.text) }.joined(separator: "\n\n"))
+                         text: sections.map { trimmingNewlines($0.text) }.joined(separator: "\n\n"))
         }
     }
 
@@ -51,9 +52,10 @@ enum MainScreen {
         ]), text: text)
     }
 
-    private static func trimmingTrailingNewlines(_ text: String) -> String {
-        var text = text
+    private static func trimmingNewlines(_ text: String) -> String {
+        var text = Substring(text)
         while text.hasSuffix("\n") { text.removeLast() }
-        return text
+        while text.hasPrefix("\n") { text.removeFirst() }
+        return String(text)
     }
 }

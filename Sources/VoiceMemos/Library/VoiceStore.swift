@@ -64,6 +64,18 @@ public final class VoiceStore {
         }
     }
 
+    /// The `limit` newest memos, newest first, and how many there are in all
+    /// (for the main screen).
+    public func latest(limit: Int) throws -> (memos: [VoiceMemo], total: Int) {
+        try connection.readTransaction {
+            let memos = try connection.query("""
+                SELECT \(VoiceStore.columns) FROM voice_memos ORDER BY imported_at DESC, id DESC LIMIT ?
+                """, limit, map: VoiceStore.memo(from:))
+            let total = try connection.queryFirst("SELECT count(*) FROM voice_memos") { $0.int(0) } ?? 0
+            return (try attachTags(memos), total)
+        }
+    }
+
     /// Memos whose title contains `text` (ASCII letters in any case; Korean
     /// and other text as written), newest first. For `memoapp search`.
     public func searchTitles(matching text: String) throws -> [VoiceMemo] {
