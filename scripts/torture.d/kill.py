@@ -2,7 +2,8 @@
 that was promised is lost and nothing is half done.
 
 Operations: multi-id `todo done`, `memo add` (words and large stdin),
-`timer start` and `timer pause`, and when the build has voice memos,
+`timer start` and `timer pause`, the first command on a new data home
+(which creates the database and its tables), and when the build has voice memos,
 `voice import` of a large file and `voice record` from stdin. Each runs once
 to time it, then every round starts one and SIGKILLs it after a random delay
 up to a little past that time (so some finish first: their success must
@@ -20,6 +21,7 @@ last). After each round:
 
 import os
 import random
+import shutil
 import signal
 import subprocess
 import time
@@ -35,7 +37,8 @@ def main():
     home = os.path.join(arguments.work, "home")
     app = common.Memoapp(arguments.binary, home).fresh()
     state = Ledger(app, part, arguments.work)
-    operations = [state.todo_done, state.memo_add, state.memo_add_stdin, state.timer_start, state.timer_pause]
+    operations = [state.todo_done, state.memo_add, state.memo_add_stdin, state.timer_start, state.timer_pause,
+                  state.first_run]
     if app.has_voice():
         state.prepare_voice()
         operations += [state.voice_import, state.voice_record]
@@ -163,6 +166,24 @@ class Ledger:
             self.paused_timers.add(timer_id)
         elif state == "running":
             self.running_timers.append(timer_id)
+
+    def first_run(self, calibrate=False):
+        """The very first command on a new data home (creating it, the database
+        and every table), killed; the next one must finish the job."""
+        home = os.path.join(self.work, "first-run")
+        shutil.rmtree(home, ignore_errors=True)
+        fresh = common.Memoapp(self.app.binary, home)
+        saved, self.app = self.app, fresh
+        try:
+            self.attack("first_run", ["onboard", "skip", "--json"], calibrate)
+        finally:
+            self.app = saved
+        result = fresh.run("onboard", "skip", "--json")
+        self.part.check(result.status == 0, "the command after a killed first run: " + result.describe())
+        lines = common.integrity(fresh.database)
+        self.part.check(lines == ["ok"], f"integrity_check after a killed first run: {lines[:3]}")
+        doctor = fresh.run("doctor")
+        self.part.check(doctor.status == 0, "doctor after a killed first run: " + doctor.stdout.decode("utf-8", "replace"))
 
     # MARK: - Voice
 
