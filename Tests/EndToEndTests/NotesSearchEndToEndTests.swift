@@ -89,6 +89,10 @@ final class NotesSearchEndToEndTests: XCTestCase {
             XCTAssertEqual(result.status, 64, result.stderr)
             XCTAssertTrue(result.stderr.contains("the search query is too long"), result.stderr)
         }
+        // The longest allowed query, in 4-byte characters and in escaped ones, still runs everywhere.
+        for longest in [String(repeating: "🎉", count: 10_000), String(repeating: "%", count: 10_000)] {
+            XCTAssertEqual(app.run("search", "--", longest).status, 0)
+        }
     }
 
     func testLimitCutsTheList() {

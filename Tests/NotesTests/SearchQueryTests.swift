@@ -31,6 +31,7 @@ final class SearchQueryTests: XCTestCase {
         XCTAssertEqual(try SearchQuery(String(repeating: "가", count: SearchQuery.maximumLength)).text.count,
                        SearchQuery.maximumLength)
         for text in [String(repeating: "가나다 abc ", count: 8000), String(repeating: "%", count: 30_000),
+                     String(repeating: "👩‍👩‍👧", count: SearchQuery.maximumLength + 1),
                      String(repeating: "x", count: SearchQuery.maximumLength + 1)] {
             XCTAssertThrowsError(try SearchQuery(text)) { error in
                 XCTAssertEqual((error as? MemoError)?.kind, .usage)

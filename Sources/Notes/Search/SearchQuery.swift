@@ -23,9 +23,10 @@ public struct SearchQuery: Hashable, Sendable {
 
     /// The longest query, in characters. SQLite refuses a LIKE pattern over
     /// 50,000 bytes ("pattern too complex", https://www.sqlite.org/limits.html),
-    /// which a long query reached on the exact path and in voice titles; this
-    /// bound keeps every escaped pattern far below that.
-    public static let maximumLength = 1000
+    /// which a long query reached on the exact path and in voice titles. At
+    /// most 4 bytes a character, or 2 for an escaped `%`, `_` or `\`, this
+    /// bound keeps every pattern under 40,003 bytes.
+    public static let maximumLength = 10_000
 
     /// The query with surrounding white space removed.
     public let text: String
