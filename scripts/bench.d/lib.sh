@@ -140,7 +140,7 @@ bench_judged() {
 }
 
 # bench_align RIGHT_COLUMNS: TSV on stdin as aligned columns, those numbered in
-# RIGHT_COLUMNS (e.g. "2 4 5") right-aligned, the last one never padded.
+# RIGHT_COLUMNS (e.g. "2 4 5") right-aligned; a left-aligned last column is not padded.
 bench_align() {
   awk -F '\t' -v right="$1" '
     # mawk counts bytes; UTF-8 continuation bytes take no column.
@@ -152,8 +152,8 @@ bench_align() {
         line = ""
         for (i = 1; i <= n[row]; i++) {
           gap = sprintf("%" (w[i] - width(cell[row, i])) "s", "")
-          if (i == n[row]) line = line cell[row, i]
-          else if (i in is_right) line = line gap cell[row, i] "  "
+          if (i in is_right) line = line gap cell[row, i] "  "
+          else if (i == n[row]) line = line cell[row, i]
           else line = line cell[row, i] gap "  "
         }
         sub(/ +$/, "", line); print line
