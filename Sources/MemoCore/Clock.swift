@@ -21,7 +21,7 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 
     /// RFC 3339 in UTC with whole seconds, e.g. `2026-11-29T13:24:04Z`.
     public var rfc3339: String {
-        var seconds = time_t(secondsSince1970.rounded(.down))
+        var seconds = clampedSeconds
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return pad4(Int(parts.tm_year) + 1900) + "-" + pad2(Int(parts.tm_mon) + 1) + "-"
@@ -31,7 +31,7 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 
     /// Local date and time for people, e.g. `2026-11-29 22:24`.
     public var localMinute: String {
-        var seconds = time_t(secondsSince1970.rounded(.down))
+        var seconds = clampedSeconds
         var parts = tm()
         localtime_r(&seconds, &parts)
         return pad4(Int(parts.tm_year) + 1900) + "-" + pad2(Int(parts.tm_mon) + 1) + "-"
@@ -53,6 +53,16 @@ public struct SystemWallClock: WallClock {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return Timestamp(secondsSince1970: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
+    }
+}
+
+extension Timestamp {
+    /// Whole seconds within years 1 to 9999, so a damaged stored value (SQLite
+    /// can hold infinity) prints as an extreme date instead of trapping.
+    var clampedSeconds: time_t {
+        let earliest = -62_135_596_800.0, latest = 253_402_300_799.0
+        guard secondsSince1970.isFinite else { return time_t(secondsSince1970 > 0 ? latest : earliest) }
+        return time_t(min(max(secondsSince1970, earliest), latest).rounded(.down))
     }
 }
 

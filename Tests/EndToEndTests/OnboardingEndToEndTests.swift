@@ -152,3 +152,19 @@ final class OnboardingEndToEndTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: app.home))
     }
 }
+
+/// `memoapp help` answers before onboarding, like `--help`.
+final class HelpCommandEndToEndTests: XCTestCase {
+    func testHelpCommandMatchesTheHelpFlagAndRefusesUnknownCommands() {
+        let folder = TemporaryDirectory()
+        let app = Memoapp(home: folder.appending("home"))
+        let viaCommand = app.run("help", "onboard", "goto")
+        XCTAssertEqual(viaCommand.status, 0, viaCommand.stderr)
+        XCTAssertEqual(viaCommand.stdout, app.run("onboard", "goto", "--help").stdout)
+        XCTAssertEqual(app.run("help").stdout, app.run("--help").stdout)
+        let unknown = app.run("help", "todo", "fly")
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.contains("unknown command 'todo fly'"), unknown.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: app.home))
+    }
+}

@@ -60,4 +60,12 @@ final class TimestampTests: XCTestCase {
         XCTAssertLessThan(start, start.adding(seconds: 0.001))
         XCTAssertFalse(start < start)
     }
+
+    func testDamagedValuesPrintAsExtremeDatesInsteadOfTrapping() {
+        XCTAssertEqual(Timestamp(secondsSince1970: .infinity).rfc3339, "9999-12-31T23:59:59Z")
+        XCTAssertEqual(Timestamp(secondsSince1970: -.infinity).rfc3339, "0001-01-01T00:00:00Z")
+        XCTAssertEqual(Timestamp(secondsSince1970: .nan).rfc3339, "0001-01-01T00:00:00Z")
+        XCTAssertEqual(Timestamp(secondsSince1970: 1e300).rfc3339, "9999-12-31T23:59:59Z")
+        XCTAssertFalse(Timestamp(secondsSince1970: .infinity).localMinute.isEmpty)
+    }
 }

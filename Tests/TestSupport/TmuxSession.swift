@@ -49,18 +49,42 @@ public final class TmuxSession {
         _ = try? tmux(["kill-server"])
     }
 
+    /// Runs tmux with posix_spawn and waitpid. Foundation's Process missed the
+    /// exit of `new-session` (whose server daemonizes) and waited forever.
     @discardableResult
     private func tmux(_ arguments: [String], capturing: Bool = true) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = ["-S", socket] + arguments
-        let pipe = Pipe()
-        process.standardOutput = capturing ? pipe : FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = capturing ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if capturing {
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        let argv = (["/usr/bin/tmux", "-S", socket] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, "/usr/bin/tmux", &actions, nil, argv, environ)
+        close(pipeEnds[1])
+        guard status == 0 else {
+            close(pipeEnds[0])
+            throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO)
+        }
+        var output = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(pipeEnds[0], &buffer, buffer.count)
+            if count > 0 { output += buffer[0..<count] } else if count == 0 || errno != EINTR { break }
+        }
+        close(pipeEnds[0])
+        var exitStatus: Int32 = 0
+        while waitpid(child, &exitStatus, 0) < 0 && errno == EINTR {}
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -36,7 +36,7 @@ enum MainScreen {
         case .main:
             let sections = try sectionMakers.map { try $0(context) }
             context.emit(json: .object(sections.map { ($0.key, $0.json) }),
-                         text: sections.map(\.text).joined(separator: "\n"))
+                         text: sections.map { trimmingTrailingNewlines($0.text) }.joined(separator: "\n\n"))
         }
     }
 
@@ -49,5 +49,11 @@ enum MainScreen {
             ("path", .string(context.home.path)),
             ("onboarded_at", .optional(onboarding.completedAt)),
         ]), text: text)
+    }
+
+    private static func trimmingTrailingNewlines(_ text: String) -> String {
+        var text = text
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
     }
 }

@@ -10,6 +10,8 @@ enum RootCommand {
                                 ko: "memoapp: 할일, 메모, 음성메모, 타이머를 터미널에서"),
             subcommands: [
                 OnboardCommand.make(),
+                HelpCommand.make(),
+                CompletionCommand.make(),
                 TodoCommand.make(),
                 MemoCommand.make(),
                 SearchCommand.make(kinds: [.todo, .memo]),
