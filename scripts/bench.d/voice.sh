@@ -41,6 +41,7 @@ C
 
 section_voice() {
   bench_need sox cc pkg-config /usr/bin/time
+  "$BENCH_BIN" voice --help >/dev/null 2>&1 || bench_die "this memoapp has no voice commands"
   local long=3600 short=600 long_name="1 h" short_name="10 min" import_runs=5
   if [ "$BENCH_QUICK" -eq 1 ]; then long=600 short=60 long_name="10 min" short_name="1 min" import_runs=3; fi
   bench_log "making $long_name and $short_name of audio (WAV and FLAC)..."
