@@ -36,6 +36,9 @@ let package = Package(
                 path: "Sources/MemoCLI"),
         // The executable: a few lines that hand argv to MemoCLI.
         .executableTarget(name: "memoapp", dependencies: ["MemoCLI"], path: "Sources/memoapp"),
+        // libFuzzer target for the voice import path (scripts/fuzz-voice); without
+        // -D FUZZING it replays the files named on its command line.
+        .executableTarget(name: "voice-fuzz", dependencies: ["VoiceMemos", "MemoCore"], path: "Fuzz/VoiceFuzz"),
 
         // Helpers every test target shares: temporary homes, running the binary.
         .target(name: "TestSupport", dependencies: ["MemoCore", "SQLite"], path: "Tests/TestSupport"),

@@ -16,6 +16,7 @@ enum RootCommand {
                 MemoCommand.make(),
                 SearchCommand.make(kinds: [.todo, .memo]),
                 TimerCommand.make(),
+                VoiceCommand.make(),
             ],
             access: .alwaysRuns,
             body: MainScreen.run)

@@ -2,6 +2,7 @@ import Notes
 import Onboarding
 import SQLite
 import Timers
+import VoiceMemos
 
 /// Every module's migrations, in the order they apply. Each module owns its
 /// tables; this list only composes them into memoapp's one database.
@@ -11,6 +12,7 @@ enum Schema {
         migrator.register(OnboardingStore.migrations)
         migrator.register(NotesSchema.migrations)
         migrator.register(TimerStore.migrations)
+        migrator.register(VoiceStore.migrations)
         return migrator
     }()
 }

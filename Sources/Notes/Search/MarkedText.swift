@@ -12,6 +12,12 @@ public struct MarkedText: Hashable, Sendable {
         self.marks = marks
     }
 
+    /// `text` with every place `query` occurs marked, folded the way search
+    /// matches (for marking hits found elsewhere, such as voice memo titles).
+    public static func marking(_ query: String, in text: String) -> MarkedText {
+        MarkedText(text: text, marks: TextMatcher(query).ranges(in: TextMatcher.folded(text)))
+    }
+
     /// The text with each marked part between `open` and `close`, e.g.
     /// `대한[민국]` for `rendered(open: "[", close: "]")`.
     public func rendered(open: String, close: String) -> String {

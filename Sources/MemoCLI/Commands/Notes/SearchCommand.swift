@@ -1,7 +1,9 @@
 import MemoCore
 import Notes
+import VoiceMemos
 
-/// `memoapp search QUERY` (to-dos and memos) and `memoapp memo search QUERY`.
+/// `memoapp search QUERY` (to-dos, memos and voice memo titles) and
+/// `memoapp memo search QUERY` (memos only).
 enum SearchCommand {
     static func make(kinds: Set<ItemKind>) -> Command {
         let isMemoOnly = kinds == [.memo]
@@ -9,7 +11,7 @@ enum SearchCommand {
             "search",
             abstract: isMemoOnly
                 ? Localized(en: "search memos (Korean works inside words)", ko: "메모 검색 (단어 안의 한글도 찾음)")
-                : Localized(en: "search to-dos and memos", ko: "할 일과 메모 검색"),
+                : Localized(en: "search to-dos, memos and voice memo titles", ko: "할 일, 메모, 음성메모 제목 검색"),
             options: [
                 .value("limit", "N", kind: .integer(1...10_000),
                        help: Localized(en: "at most N results (default \(NoteSearch.defaultLimit))",
@@ -43,9 +45,32 @@ enum SearchCommand {
         let query = try context.parsingArgument(arguments) {
             try SearchQuery(arguments.positionals("QUERY").joined(separator: " "))
         }
-        let results = try NoteSearch(connection: context.database())
-            .search(query, in: kinds, limit: arguments.integer("limit") ?? NoteSearch.defaultLimit)
-        context.emit(json: .array(results.hits.map(json)), text: text(results, context))
+        let limit = arguments.integer("limit") ?? NoteSearch.defaultLimit
+        let results = try NoteSearch(connection: context.database()).search(query, in: kinds, limit: limit)
+        // Voice memos have titles only; their hits follow the to-dos and memos,
+        // newest first, as two indexes' scores do not compare.
+        let voiceHits = kinds == [.memo] ? [] : try VoiceCommand.store(context)
+            .searchTitles(matching: query.text).prefix(limit).map { memo in
+                (memo, MarkedText.marking(query.text, in: memo.title))
+            }
+        context.emit(json: .array(results.hits.map(json) + voiceHits.map(voiceJSON)),
+                     text: text(results, voiceHits: voiceHits, context))
+    }
+
+    /// A voice memo whose title matched, in the same shape as other hits.
+    static func voiceJSON(_ hit: (memo: VoiceMemo, title: MarkedText)) -> JSON {
+        let first = hit.title.marks.first
+        return .object([
+            ("kind", .string("voice")),
+            ("id", .int(hit.memo.id)),
+            ("title", .string(hit.memo.title)),
+            ("field", .string("title")),
+            ("match_start", first.map { .int($0.lowerBound) } ?? .null),
+            ("match_length", first.map { .int($0.count) } ?? .null),
+            ("snippet", .string(hit.title.rendered(open: "[", close: "]"))),
+            ("duration", .double(hit.memo.duration)),
+            ("updated_at", .time(hit.memo.updatedAt ?? hit.memo.importedAt)),
+        ])
     }
 
     /// One hit. `snippet` marks matches with `[` and `]`; `match_start` and
@@ -70,8 +95,9 @@ enum SearchCommand {
     }
 
     /// `memo #12  주간회의록 — …대한[민국] 만세…`, one line a hit.
-    static func text(_ results: SearchResults, _ context: CommandContext) -> String {
-        guard !results.hits.isEmpty else {
+    static func text(_ results: SearchResults, voiceHits: [(memo: VoiceMemo, title: MarkedText)],
+                     _ context: CommandContext) -> String {
+        guard !results.hits.isEmpty || !voiceHits.isEmpty else {
             return context.text(en: "Nothing found for '\(results.query.text)'.",
                                 ko: "'\(results.query.text)'에 대한 결과가 없습니다.")
         }
@@ -96,6 +122,11 @@ enum SearchCommand {
                 line += snippet
             }
             lines.append(line)
+        }
+        for (memo, title) in voiceHits {
+            let marked = title.rendered(open: style.isEnabled ? "[\u{1B}[1;33m" : "[",
+                                        close: style.isEnabled ? "\u{1B}[0m]" : "]")
+            lines.append(context.text(en: "voice", ko: "음성") + " #\(memo.id)  " + marked)
         }
         if results.hasMore {
             lines.append(style.dim(context.text(en: "(more results: use --limit N)", ko: "(결과가 더 있습니다: --limit N)")))

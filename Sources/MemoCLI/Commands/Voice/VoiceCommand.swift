@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MemoCore
+import VoiceMemos
+
+/// `memoapp voice …`: voice memos (the VoiceMemos module) from the command line.
+enum VoiceCommand {
+    static func make() -> Command {
+        Command(
+            "voice",
+            abstract: Localized(en: "voice memos: import, record, list, peaks, export, trim, verify",
+                                ko: "음성 메모: 가져오기, 녹음, 목록, 파형, 내보내기, 자르기, 검사"),
+            subcommands: [
+                VoiceImportCommand.make(),
+                VoiceRecordCommand.make(),
+                VoiceViewCommands.makeList(),
+                VoiceViewCommands.makeShow(),
+                VoiceViewCommands.makePeaks(),
+                VoiceViewCommands.makeWaveform(),
+                VoiceEditCommands.makeExport(),
+                VoiceEditCommands.makeTrim(),
+                VoiceEditCommands.makeRename(),
+                VoiceEditCommands.makeRemove(),
+                VoiceEditCommands.makeVerify(),
+            ])
+    }
+
+    // MARK: - Shared by the voice commands
+
+    static func store(_ context: CommandContext) throws -> VoiceStore {
+        VoiceStore(connection: try context.database(), directory: context.home.voiceDirectory, clock: context.clock)
+    }
+
+    static let idPositional = Positional("ID", kind: .integer(1...Int.max),
+                                         help: Localized(en: "voice memo id", ko: "음성 메모 id"))
+
+    static func id(_ arguments: ParsedArguments) -> Int64 {
+        Int64(arguments.integerPositional("ID") ?? 0)
+    }
+
+    static func tagOption() -> Option {
+        .value("tag", "T", repeatable: true, help: Localized(en: "a tag (repeatable)", ko: "태그 (여러 번 가능)"))
+    }
+
+    /// Everything about a memo, as the JSON output shows it.
+    static func json(_ memo: VoiceMemo, store: VoiceStore) -> JSON {
+        .object([
+            ("id", .int(memo.id)),
+            ("title", .string(memo.title)),
+            ("original_name", .string(memo.originalName)),
+            ("file", .string(store.path(of: memo))),
+            ("container", .string(memo.container)),
+            ("encoding", .string(memo.encoding)),
+            ("sample_rate", .int(memo.sampleRate)),
+            ("channels", .int(memo.channels)),
+            ("frames", .int(memo.frames)),
+            ("duration", .double(memo.duration)),
+            ("size", .int(memo.size)),
+            ("peak_level", .double(memo.peakLevel)),
+            ("peak_dbfs", memo.peakLevel > 0 ? .double((memo.peakDecibels * 10).rounded() / 10) : .null),
+            ("checksum", .string(memo.checksum)),
+            ("imported_at", .time(memo.importedAt)),
+            ("updated_at", .optional(memo.updatedAt)),
+            ("tags", .strings(memo.tags)),
+        ])
+    }
+
+    /// One line for lists: id, title, duration, format, size, date.
+    static func line(_ memo: VoiceMemo, _ context: CommandContext) -> String {
+        let id = context.style.dim(pad("\(memo.id)", 4, right: true))
+        return "\(id)  \(printable(memo.title))  \(TimeOffset.clock(memo.duration))  \(memo.container)  "
+            + "\(byteCount(memo.size))  \(memo.importedAt.localMinute)"
+    }
+
+    /// A title from a file's tags, safe to print: control characters (an
+    /// escape sequence hidden in a tag) become U+FFFD. JSON escapes them itself.
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "\u{FFFD}" : scalar
+        }))
+    }
+
+    /// Sizes for people: 812 B, 31.3 KB, 318.0 MB.
+    static func byteCount(_ bytes: Int64) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        var value = Double(bytes) / 1024
+        for unit in ["KB", "MB", "GB"] {
+            if value < 1024 || unit == "GB" { return "\((value * 10).rounded() / 10) \(unit)" }
+            value /= 1024
+        }
+        return "\(bytes) B"
+    }
+
+    /// Runs `body` with file descriptor 2 pointed at /dev/null: codecs inside
+    /// libsndfile (mpg123) print their own warnings about broken input on
+    /// stderr, while memoapp's contract is one line (or one JSON object) there.
+    /// `body` gets the real stderr, for a progress bar.
+    static func withCodecWarningsSilenced<T>(_ body: (Int32) throws -> T) rethrows -> T {
+        fflush(stderr)
+        let original = dup(STDERR_FILENO)
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        guard original >= 0, null >= 0 else {
+            if original >= 0 { close(original) }
+            if null >= 0 { close(null) }
+            return try body(STDERR_FILENO)
+        }
+        dup2(null, STDERR_FILENO)
+        close(null)
+        defer {
+            fflush(stderr)
+            dup2(original, STDERR_FILENO)
+            close(original)
+        }
+        return try body(original)
+    }
+
+    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return right ? padding + text : text + padding
+    }
+}

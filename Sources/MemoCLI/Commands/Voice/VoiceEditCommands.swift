@@ -1,0 +1,116 @@
+import MemoCore
+import VoiceMemos
+
+/// `voice export`, `voice trim`, `voice rename`, `voice rm`, `voice verify`.
+enum VoiceEditCommands {
+    static func makeExport() -> Command {
+        Command("export", abstract: Localized(en: "write a memo's audio to DEST, converting through libsndfile",
+                                              ko: "메모의 오디오를 DEST로 내보내기 (libsndfile로 변환)"),
+                options: [
+                    .value("format", "wav|flac|ogg|mp3", kind: .choice(ExportFormat.allCases.map(\.rawValue)),
+                           help: Localized(en: "format (default: from DEST's extension)", ko: "형식 (기본: DEST의 확장자)")),
+                    .flag("force", help: Localized(en: "replace an existing DEST", ko: "이미 있는 DEST를 바꿈")),
+                ],
+                positionals: [VoiceCommand.idPositional,
+                              Positional("DEST", help: Localized(en: "file to write", ko: "저장할 파일"))],
+                body: { context, arguments in
+                    let store = try VoiceCommand.store(context)
+                    let result = try VoiceCommand.withCodecWarningsSilenced { _ in try store.export(id: VoiceCommand.id(arguments), to: arguments.positional("DEST") ?? "",
+                                                  format: arguments.value("format").flatMap(ExportFormat.init(rawValue:)),
+                                                  overwrite: arguments.flag("force")) }
+                    context.emit(json: .object([
+                        ("id", .int(VoiceCommand.id(arguments))), ("destination", .string(result.destination)),
+                        ("container", .string(result.container)), ("encoding", .string(result.encoding)),
+                        ("size", .int(result.size)), ("converted", .bool(!result.isVerbatimCopy)),
+                    ]), text: context.text(en: "Wrote \(result.destination) (\(result.container), \(result.encoding))",
+                                           ko: "\(result.destination) 저장함 (\(result.container), \(result.encoding))"))
+                })
+    }
+
+    static func makeTrim() -> Command {
+        Command("trim", abstract: Localized(en: "keep only the span from --start to --end", ko: "--start부터 --end까지만 남기기"),
+                options: [
+                    .value("start", "T", help: Localized(en: "start, in seconds or m:ss", ko: "시작 (초 또는 m:ss)")),
+                    .value("end", "T", help: Localized(en: "end, in seconds or m:ss", ko: "끝 (초 또는 m:ss)")),
+                ],
+                positionals: [VoiceCommand.idPositional],
+                body: { context, arguments in
+                    let start = try time(arguments, "start")
+                    let end = try time(arguments, "end")
+                    let store = try VoiceCommand.store(context)
+                    let memo = try VoiceCommand.withCodecWarningsSilenced { _ in
+                        try store.trim(id: VoiceCommand.id(arguments), start: start, end: end)
+                    }
+                    context.emit(json: VoiceCommand.json(memo, store: store),
+                                 text: context.text(en: "Trimmed: ", ko: "잘랐습니다: ") + VoiceCommand.line(memo, context))
+                })
+    }
+
+    static func makeRename() -> Command {
+        Command("rename", abstract: Localized(en: "give a memo a new title", ko: "메모 제목 바꾸기"),
+                positionals: [VoiceCommand.idPositional,
+                              Positional("TITLE", help: Localized(en: "the new title", ko: "새 제목"))],
+                body: { context, arguments in
+                    let store = try VoiceCommand.store(context)
+                    let memo = try store.rename(id: VoiceCommand.id(arguments), title: arguments.positional("TITLE") ?? "")
+                    context.emit(json: VoiceCommand.json(memo, store: store),
+                                 text: context.text(en: "Renamed: ", ko: "제목을 바꿨습니다: ") + VoiceCommand.line(memo, context))
+                })
+    }
+
+    static func makeRemove() -> Command {
+        Command("rm", abstract: Localized(en: "remove memos and their audio files", ko: "메모와 오디오 파일 지우기"),
+                positionals: [Positional("ID", kind: .integer(1...Int.max), arity: .variadic(minimum: 1),
+                                         help: Localized(en: "voice memo ids", ko: "음성 메모 id"))],
+                body: { context, arguments in
+                    let store = try VoiceCommand.store(context)
+                    let removed = try store.remove(ids: arguments.integerPositionals("ID").map(Int64.init))
+                    context.emit(json: .object([("removed", .array(removed.map { .int($0.id) }))]),
+                                 text: removed.map {
+                                     context.text(en: "Removed voice memo \($0.id) “\(VoiceCommand.printable($0.title))”",
+                                                  ko: "음성 메모 \($0.id) “\(VoiceCommand.printable($0.title))” 지움")
+                                 }.joined(separator: "\n"))
+                })
+    }
+
+    static func makeVerify() -> Command {
+        Command("verify", abstract: Localized(en: "check every stored file: present, decodable, unchanged; no strays",
+                                              ko: "저장된 파일 검사: 존재, 디코딩, 체크섬, 남은 파일"),
+                body: { context, _ in
+                    let store = try VoiceCommand.store(context)
+                    let problems = try VoiceCommand.withCodecWarningsSilenced { realError in
+                        let bar = ProgressBar(context: context, label: "verify", descriptor: realError)
+                        defer { bar.finish() }
+                        return try store.verify { done, total in bar.update(Int64(done), of: Int64(total)) }
+                    }
+                    let checked = try store.memos().count
+                    if !problems.isEmpty { context.exitStatus = 1 }
+                    let text = problems.isEmpty
+                        ? context.text(en: "All \(checked) voice memos are intact.", ko: "음성 메모 \(checked)개 모두 이상 없습니다.")
+                        : problems.map { context.style.red("✗") + " " + context.text($0.message) }.joined(separator: "\n")
+                            + "\n" + context.text(en: "\(problems.count) problem(s) found.", ko: "문제 \(problems.count)개를 찾았습니다.")
+                    context.emit(json: .object([
+                        ("ok", .bool(problems.isEmpty)), ("checked", .int(checked)),
+                        ("problems", .array(problems.map { problem in
+                            .object([("kind", .string(problem.kind.rawValue)),
+                                     ("memo_id", problem.memoID.map { .int($0) } ?? .null),
+                                     ("file", .string(problem.fileName)),
+                                     ("message", .string(context.text(problem.message)))])
+                        })),
+                    ]), text: text)
+                })
+    }
+
+    /// A --start or --end value in seconds: `75`, `12.5`, `1:15`.
+    private static func time(_ arguments: ParsedArguments, _ name: String) throws -> Double {
+        guard let text = arguments.value(name) else {
+            throw UsageError(Localized(en: "missing --\(name) T", ko: "--\(name) T가 필요합니다"), path: arguments.path)
+        }
+        guard let seconds = TimeOffset.seconds(from: text) else {
+            throw UsageError(Localized(en: "invalid --\(name) '\(text)': expected seconds or m:ss",
+                                       ko: "--\(name) '\(text)'이 올바르지 않습니다: 초 또는 m:ss여야 합니다"),
+                             path: arguments.path)
+        }
+        return seconds
+    }
+}

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MemoCore
+import VoiceMemos
+
+/// `memoapp voice import FILE…`: each file judged alone; with several, a
+/// report of which went in and which did not, and the worst exit code.
+enum VoiceImportCommand {
+    static func make() -> Command {
+        Command(
+            "import",
+            abstract: Localized(en: "import audio files (whatever libsndfile reads)",
+                                ko: "오디오 파일 가져오기 (libsndfile이 읽는 형식)"),
+            options: [
+                .value("title", "T", help: Localized(en: "title (default: the file's TITLE tag, else its name)",
+                                                     ko: "제목 (기본: 파일의 TITLE 태그, 없으면 파일 이름)")),
+                VoiceCommand.tagOption(),
+                .flag("allow-duplicate", help: Localized(en: "store bytes another memo already holds",
+                                                         ko: "이미 있는 오디오도 다시 저장")),
+            ],
+            positionals: [Positional("FILE", arity: .variadic(minimum: 1),
+                                     help: Localized(en: "audio files", ko: "오디오 파일"))],
+            discussion: Localized(
+                en: "M4A/AAC is not readable by libsndfile: convert it first, e.g. ffmpeg -i in.m4a out.flac",
+                ko: "M4A/AAC는 libsndfile이 읽지 못합니다. 먼저 변환하세요. 예: ffmpeg -i in.m4a out.flac"),
+            body: run)
+    }
+
+    static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let store = try VoiceCommand.store(context)
+        let options = ImportOptions(title: arguments.value("title"), tags: arguments.values("tag"),
+                                    allowDuplicate: arguments.flag("allow-duplicate"))
+        let files = arguments.positionals("FILE")
+        if files.count == 1 {
+            // One file: an ordinary command, whose failure is the command's.
+            let memo = try importOne(files[0], store: store, options: options, context: context)
+            context.emit(json: VoiceCommand.json(memo, store: store),
+                         text: context.text(en: "Imported voice memo \(memo.id): ", ko: "음성 메모 \(memo.id) 가져옴: ")
+                            + VoiceCommand.line(memo, context))
+            return
+        }
+        var results: [JSON] = []
+        var lines: [String] = []
+        var worst: ErrorKind?
+        var imported = 0
+        for file in files {
+            do {
+                let memo = try importOne(file, store: store, options: options, context: context)
+                results.append(.object([("file", .string(file)), ("imported", .bool(true)),
+                                        ("memo", VoiceCommand.json(memo, store: store))]))
+                lines.append(context.style.green("✓") + " \(file) → " + VoiceCommand.line(memo, context))
+                imported += 1
+            } catch {
+                let (kind, message) = describe(error, context)
+                if worst.map({ kind.exitCode > $0.exitCode }) ?? true { worst = kind }
+                results.append(.object([("file", .string(file)), ("imported", .bool(false)),
+                                        ("error", .object([("code", .string(kind.code)), ("message", .string(message))]))]))
+                lines.append(context.style.red("✗") + " \(message)")
+            }
+        }
+        lines.append(context.text(en: "\(imported) of \(files.count) imported", ko: "\(files.count)개 중 \(imported)개 가져옴"))
+        context.emit(json: .array(results), text: lines.joined(separator: "\n"))
+        if let worst { context.exitStatus = worst.exitCode }
+    }
+
+    private static func importOne(_ file: String, store: VoiceStore, options: ImportOptions,
+                                  context: CommandContext) throws -> VoiceMemo {
+        try VoiceCommand.withCodecWarningsSilenced { realError in
+            let bar = ProgressBar(context: context, label: VoiceStoreName.base(file), descriptor: realError)
+            defer { bar.finish() }
+            return try store.importFile(at: file, options: options) { done, total in bar.update(done, of: total) }
+        }
+    }
+
+    private static func describe(_ error: Error, _ context: CommandContext) -> (ErrorKind, String) {
+        if let error = error as? MemoError { return (error.kind, context.text(error.message)) }
+        let report = ErrorReport(error, language: context.language)
+        return (report.kind, report.message)
+    }
+}
+
+/// File names for labels.
+enum VoiceStoreName {
+    static func base(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+/// A progress bar on stderr: only on a terminal, only without --json, and
+/// only once the work has taken a second, so quick imports print nothing.
+final class ProgressBar {
+    private let label: String
+    private let descriptor: Int32
+    private let isEnabled: Bool
+    private let start = ProgressBar.monotonicSeconds()
+    private var isShown = false
+    private var lastDrawn = -1
+
+    /// - Parameter descriptor: where stderr really is (see `withCodecWarningsSilenced`).
+    init(context: CommandContext, label: String, descriptor: Int32 = STDERR_FILENO) {
+        self.label = label
+        self.descriptor = descriptor
+        // Asked of the descriptor itself: fd 2 may point at /dev/null meanwhile.
+        isEnabled = isatty(descriptor) == 1 && !context.isJSON
+    }
+
+    func update(_ done: Int64, of total: Int64) {
+        guard isEnabled, total > 0, ProgressBar.monotonicSeconds() - start >= 1 else { return }
+        let percent = Int(min(100, done * 100 / total))
+        guard percent != lastDrawn else { return }
+        lastDrawn = percent
+        isShown = true
+        let width = 30
+        let filled = percent * width / 100
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        draw("\r\(bar) \(percent)% \(label)\u{1B}[K")
+    }
+
+    func finish() {
+        if isShown { draw("\r\u{1B}[K") }
+    }
+
+    private func draw(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    static func monotonicSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}

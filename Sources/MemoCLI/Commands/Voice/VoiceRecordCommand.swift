@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MemoCore
+import VoiceMemos
+
+/// Set by SIGINT or SIGTERM while recording; the recorder polls it.
+private nonisolated(unsafe) var isStopRequested: sig_atomic_t = 0
+
+/// `memoapp voice record`: raw PCM from stdin until its end, Ctrl-C or SIGTERM.
+enum VoiceRecordCommand {
+    static func make() -> Command {
+        Command(
+            "record",
+            abstract: Localized(en: "record raw PCM from stdin (e.g. from arecord) until its end or Ctrl-C",
+                                ko: "표준 입력의 원시 PCM을 녹음 (예: arecord), 입력이 끝나거나 Ctrl-C까지"),
+            options: [
+                .value("rate", "HZ", kind: .integer(1...768_000),
+                       help: Localized(en: "sample rate (default 16000)", ko: "샘플링 레이트 (기본 16000)")),
+                .value("channels", "N", kind: .integer(1...64), help: Localized(en: "channels (default 1)", ko: "채널 수 (기본 1)")),
+                .value("sample-format", "s16|s24|f32", kind: .choice(RawSampleFormat.allCases.map(\.rawValue)),
+                       help: Localized(en: "little-endian sample format (default s16)", ko: "리틀 엔디언 샘플 형식 (기본 s16)")),
+                .value("format", "flac|wav", kind: .choice(RecordingContainer.allCases.map(\.rawValue)),
+                       help: Localized(en: "stored as (default flac)", ko: "저장 형식 (기본 flac)")),
+                .value("title", "T", help: Localized(en: "title (default: Recording and the time)", ko: "제목 (기본: 녹음 시각)")),
+                VoiceCommand.tagOption(),
+            ],
+            discussion: Localized(en: "Example: arecord -t raw -f S16_LE -r 16000 | memoapp voice record --title Standup",
+                                  ko: "예: arecord -t raw -f S16_LE -r 16000 | memoapp voice record --title 회의"),
+            body: run)
+    }
+
+    static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        guard !context.streams.isInputTerminal else {
+            throw UsageError(Localized(en: "voice record reads raw PCM from standard input; pipe a recorder into it",
+                                       ko: "voice record는 표준 입력에서 원시 PCM을 읽습니다. 녹음 프로그램의 출력을 파이프로 연결하세요"),
+                             path: arguments.path)
+        }
+        let options = RecordingOptions(
+            sampleRate: arguments.integer("rate") ?? 16000,
+            channels: arguments.integer("channels") ?? 1,
+            sampleFormat: arguments.value("sample-format").flatMap(RawSampleFormat.init(rawValue:)) ?? .s16,
+            container: arguments.value("format").flatMap(RecordingContainer.init(rawValue:)) ?? .flac,
+            title: arguments.value("title"), tags: arguments.values("tag"))
+        let store = try VoiceCommand.store(context)
+        // Without SA_RESTART nothing blocks for long; the recorder polls the flag.
+        isStopRequested = 0
+        let handler: @convention(c) (Int32) -> Void = { _ in isStopRequested = 1 }
+        let previousInterrupt = signal(SIGINT, handler)
+        let previousTerminate = signal(SIGTERM, handler)
+        defer {
+            signal(SIGINT, previousInterrupt)
+            signal(SIGTERM, previousTerminate)
+        }
+        let showsProgress = context.streams.isErrorTerminal && !context.isJSON
+        if showsProgress {
+            context.streams.writeError(context.text(en: "Recording… Ctrl-C to stop\n", ko: "녹음 중… 멈추려면 Ctrl-C\n"))
+        }
+        var lastShown = -1
+        let memo = try store.record(from: STDIN_FILENO, options: options, shouldStop: { isStopRequested != 0 }) { frames in
+            let seconds = Int(frames) / options.sampleRate
+            if showsProgress, seconds != lastShown {
+                lastShown = seconds
+                context.streams.writeError("\r● \(TimeOffset.clock(Double(seconds)))\u{1B}[K")
+            }
+        }
+        if showsProgress { context.streams.writeError("\r\u{1B}[K") }
+        context.emit(json: VoiceCommand.json(memo, store: store),
+                     text: context.text(en: "Recorded voice memo \(memo.id): ", ko: "음성 메모 \(memo.id) 녹음함: ")
+                        + VoiceCommand.line(memo, context))
+    }
+}

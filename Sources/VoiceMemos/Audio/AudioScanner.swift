@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSndFile
+import MemoCore
+
+/// What one pass over an audio file learns: everything a voice memo records
+/// about its audio.
+public struct ScannedAudio: Sendable {
+    /// libsndfile's format code (major | subtype).
+    public let formatCode: Int32
+    /// The container, e.g. "FLAC" (see `AudioFormat`).
+    public let container: String
+    /// The encoding, e.g. "PCM 16-bit".
+    public let encoding: String
+    /// The extension the library gives the stored file.
+    public let fileExtension: String
+    /// Frames per second.
+    public let sampleRate: Int
+    /// Samples per frame.
+    public let channels: Int
+    /// Frames that decoded (the true length, whatever the header said).
+    public let frames: Int64
+    /// The largest sample magnitude, 0...1 of full scale.
+    public let peakLevel: Double
+    /// The waveform, mixed to mono.
+    public let peaks: WaveformPeaks
+    /// XXH3-128 of the bytes read, as hex.
+    public let checksum: String
+    /// Bytes read (and copied).
+    public let size: Int64
+    /// The file's TITLE tag, when it has one.
+    public let titleTag: String?
+
+    /// Seconds.
+    public var duration: Double { Double(frames) / Double(sampleRate) }
+}
+
+/// The probe and import path: decodes a whole source through libsndfile in
+/// one streaming pass (see `TeeStream`), computing peaks and checksum and
+/// copying the bytes, and refuses anything that does not decode in full.
+public enum AudioScanner {
+    /// Frames per `sf_readf_short` call: memory stays flat in the length.
+    static let blockFrames = 8192
+    /// Headers beyond these are absurd for a voice memo (and for memory).
+    public static let maximumChannels = 64
+    /// Sample rates accepted from a header.
+    public static let sampleRates = 1...768_000
+
+    /// Reads `source` once. Bytes go to `copyDescriptor` when given.
+    /// - Parameters:
+    ///   - name: how messages name the source.
+    ///   - progress: called now and then with bytes read and the total.
+    /// - Throws: `.badInput` for anything that is not audio libsndfile decodes
+    ///   in full; `.noInput` or `.storage` when reading or copying fails.
+    public static func scan(_ source: ByteSource, name: String, copyTo copyDescriptor: Int32? = nil,
+                            progress: ((Int64, Int64) -> Void)? = nil) throws -> ScannedAudio {
+        try scan(source, name: name, copyTo: copyDescriptor, chunkSize: TeeStream.defaultChunkSize, progress: progress)
+    }
+
+    static func scan(_ source: ByteSource, name: String, copyTo copyDescriptor: Int32?, chunkSize: Int,
+                     progress: ((Int64, Int64) -> Void)?) throws -> ScannedAudio {
+        guard source.length > 0 else {
+            throw refusal(name, en: "the file is empty", ko: "빈 파일입니다")
+        }
+        let stream = TeeStream(source: source, copyDescriptor: copyDescriptor, chunkSize: chunkSize)
+        let file: SoundFile
+        switch SoundFile.open(reading: stream, io: TeeStream.virtualIO) {
+        case let .success(opened): file = opened
+        case let .failure(error):
+            if let failure = stream.failure { throw failure }
+            throw unreadable(name, head: stream.head, reason: error.reason)
+        }
+        guard (1...maximumChannels).contains(file.channels) else {
+            throw refusal(name, en: "the header claims \(file.channels) channels (at most \(maximumChannels) are accepted)",
+                          ko: "헤더에 채널이 \(file.channels)개라고 적혀 있습니다 (최대 \(maximumChannels)개까지 받습니다)")
+        }
+        guard sampleRates.contains(file.sampleRate) else {
+            throw refusal(name, en: "the header claims a sample rate of \(file.sampleRate) Hz (1 Hz to 768 kHz are accepted)",
+                          ko: "헤더의 샘플링 레이트가 \(file.sampleRate) Hz입니다 (1 Hz~768 kHz만 받습니다)")
+        }
+        let titleTag = file.string(Int32(SF_STR_TITLE))
+
+        var accumulator = PeakAccumulator()
+        let channels = file.channels
+        let buffer = UnsafeMutablePointer<Int16>.allocate(capacity: blockFrames * channels)
+        defer { buffer.deallocate() }
+        let floats: UnsafeMutablePointer<Float>? =
+            file.hasFloatSamples ? UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * channels) : nil
+        defer { floats?.deallocate() }
+        var blocks = 0
+        while true {
+            let count: Int
+            if let floats {
+                count = file.readFrames(floats, count: blockFrames)
+                if count > 0 { convertToInt16(floats, count: count * channels, into: buffer) }
+            } else {
+                count = file.readFrames(buffer, count: blockFrames)
+            }
+            guard count > 0 else { break }
+            accumulator.add(buffer, frameCount: count, channels: channels)
+            blocks += 1
+            if let progress, blocks % 64 == 0 { progress(stream.highWater, source.length) }
+        }
+        if let failure = stream.failure { throw failure }
+        if file.errorCode != 0 {
+            throw refusal(name, en: "it is corrupt: libsndfile stopped after \(accumulator.frames) frames (\(file.errorText))",
+                          ko: "손상된 파일입니다: libsndfile이 \(accumulator.frames) 프레임 뒤에 멈췄습니다 (\(file.errorText))")
+        }
+        if let promised = file.headerFrames, accumulator.frames < promised {
+            throw refusal(name, en: "it is truncated or corrupt: the header promises \(promised) frames, \(accumulator.frames) decode",
+                          ko: "잘렸거나 손상된 파일입니다: 헤더는 \(promised) 프레임, 실제 디코딩은 \(accumulator.frames) 프레임")
+        }
+        if TruncationEvidence.isTruncated(log: file.log) {
+            throw refusal(name, en: "it is truncated: its header promises more audio data than the file holds",
+                          ko: "잘린 파일입니다: 헤더에 적힌 오디오 데이터가 파일보다 깁니다")
+        }
+        guard accumulator.frames > 0 else {
+            throw refusal(name, en: "it holds no audio (zero frames)", ko: "오디오가 없습니다 (0 프레임)")
+        }
+        let format = file.format
+        file.close()
+        try stream.finish()
+        progress?(stream.highWater, source.length)
+        let peaks = accumulator.finish()
+        return ScannedAudio(
+            formatCode: format,
+            container: AudioFormat.containerName(format),
+            encoding: AudioFormat.encodingName(format),
+            fileExtension: AudioFormat.fileExtension(format),
+            sampleRate: file.sampleRate, channels: channels, frames: accumulator.frames,
+            peakLevel: Double(accumulator.peakMagnitude) / 32768,
+            peaks: peaks, checksum: stream.checksum.hexDigest, size: stream.highWater, titleTag: titleTag)
+    }
+
+    // MARK: - Private
+
+    /// Full scale (±1.0) to 16-bit, clipped: the inverse of the x / 32768
+    /// that libsndfile reads 16-bit PCM with.
+    static func convertToInt16(_ samples: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<Int16>) {
+        for index in 0..<count {
+            let scaled: Float = (samples[index] * 32768).rounded()
+            if scaled >= 32767 {
+                output[index] = Int16.max
+            } else if scaled <= -32768 {
+                output[index] = Int16.min
+            } else if scaled.isNaN {
+                output[index] = 0
+            } else {
+                output[index] = Int16(scaled)
+            }
+        }
+    }
+
+    static func refusal(_ name: String, en: String, ko: String) -> MemoError {
+        MemoError(.badInput, en: "\(name): \(en)", ko: "\(name): \(ko)")
+    }
+
+    /// Names what libsndfile could not open: MP4/M4A plainly, with the way out.
+    private static func unreadable(_ name: String, head: [UInt8], reason: String) -> MemoError {
+        if head.count >= 8, Array(head[4..<8]) == Array("ftyp".utf8) {
+            return refusal(
+                name,
+                en: "it is an MP4/M4A (AAC) file, which libsndfile cannot read; convert it first, e.g. `ffmpeg -i in.m4a out.flac`",
+                ko: "MP4/M4A(AAC) 파일은 libsndfile이 읽지 못합니다. 먼저 변환하세요. 예: `ffmpeg -i in.m4a out.flac`")
+        }
+        return refusal(name, en: "not audio that libsndfile can read (\(reason))",
+                       ko: "libsndfile이 읽을 수 있는 오디오가 아닙니다 (\(reason))")
+    }
+}

@@ -1,0 +1,59 @@
+import CSndFile
+import MemoCore
+
+/// Copies frames from one libsndfile handle to another, in blocks, through
+/// integers when the source's samples are integers (exact) and through
+/// floats otherwise.
+enum FrameCopier {
+    static let blockFrames = 8192
+
+    /// Copies up to `limit` frames (all when nil) from the reader's position.
+    /// Returns the frames copied; throws when a write falls short.
+    @discardableResult
+    static func copy(from reader: SoundFile, to writer: SoundFile, limit: Int64? = nil,
+                     throughIntegers: Bool, shouldStop: () -> Bool = { false },
+                     progress: ((Int64) -> Void)? = nil) throws -> Int64 {
+        let channels = reader.channels
+        var copied: Int64 = 0
+        if throughIntegers {
+            let buffer = UnsafeMutablePointer<Int32>.allocate(capacity: blockFrames * channels)
+            defer { buffer.deallocate() }
+            while limit.map({ copied < $0 }) ?? true, !shouldStop() {
+                let wanted = Int(min(Int64(blockFrames), (limit ?? Int64.max) - copied))
+                let count = reader.readFrames(buffer, count: wanted)
+                guard count > 0 else { break }
+                try check(writer.writeFrames(buffer, count: count), count, writer)
+                copied += Int64(count)
+                progress?(copied)
+            }
+        } else {
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * channels)
+            defer { buffer.deallocate() }
+            while limit.map({ copied < $0 }) ?? true, !shouldStop() {
+                let wanted = Int(min(Int64(blockFrames), (limit ?? Int64.max) - copied))
+                let count = reader.readFrames(buffer, count: wanted)
+                guard count > 0 else { break }
+                try check(writer.writeFrames(buffer, count: count), count, writer)
+                copied += Int64(count)
+                progress?(copied)
+            }
+        }
+        return copied
+    }
+
+    /// Copies the metadata strings libsndfile knows (title, artist, …).
+    static func copyStrings(from reader: SoundFile, to writer: SoundFile) {
+        let types = [SF_STR_TITLE, SF_STR_COPYRIGHT, SF_STR_SOFTWARE, SF_STR_ARTIST, SF_STR_COMMENT, SF_STR_DATE,
+                     SF_STR_ALBUM, SF_STR_LICENSE, SF_STR_TRACKNUMBER, SF_STR_GENRE]
+        for type in types {
+            if let value = reader.string(Int32(type)) { writer.setString(Int32(type), value) }
+        }
+    }
+
+    private static func check(_ written: Int, _ wanted: Int, _ writer: SoundFile) throws {
+        guard written == wanted else {
+            throw MemoError(.storage, en: "writing audio failed: \(writer.errorText)",
+                            ko: "오디오를 쓰지 못했습니다: \(writer.errorText)")
+        }
+    }
+}

@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSndFile
+import MemoCore
+
+/// One open libsndfile handle (`SNDFILE*`), closed when released.
+/// See http://libsndfile.github.io/libsndfile/api.html
+final class SoundFile {
+    let handle: OpaquePointer
+    let info: SF_INFO
+    /// Keeps the object behind a virtual I/O's `user_data` alive as long as the handle.
+    private let owner: AnyObject?
+    private var isClosed = false
+
+    /// Opens a stream for reading through libsndfile's virtual I/O; nil with
+    /// libsndfile's reason when it cannot read it.
+    static func open(reading stream: AnyObject, io: SF_VIRTUAL_IO,
+                     format: SF_INFO = SF_INFO()) -> Result<SoundFile, SoundFileError> {
+        var virtualIO = io
+        var info = format
+        let userData = Unmanaged.passUnretained(stream).toOpaque()
+        guard let handle = sf_open_virtual(&virtualIO, Int32(SFM_READ), &info, userData) else {
+            return .failure(SoundFileError(reason: String(cString: sf_strerror(nil))))
+        }
+        return .success(SoundFile(handle: handle, info: info, owner: stream))
+    }
+
+    /// Opens a file by path for reading.
+    static func open(readingPath path: String) -> Result<SoundFile, SoundFileError> {
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+            return .failure(SoundFileError(reason: String(cString: sf_strerror(nil))))
+        }
+        return .success(SoundFile(handle: handle, info: info, owner: nil))
+    }
+
+    /// Writes through an open descriptor (left open on close, so that the
+    /// caller can fsync it) in `format`, an `SF_FORMAT_*` major|subtype.
+    /// Float input is clipped rather than wrapped when the target is integer.
+    static func open(writingDescriptor descriptor: Int32, format: Int32, sampleRate: Int,
+                     channels: Int) -> Result<SoundFile, SoundFileError> {
+        var info = SF_INFO()
+        info.format = format
+        info.samplerate = Int32(clamping: sampleRate)
+        info.channels = Int32(clamping: channels)
+        guard sf_format_check(&info) != 0 else {
+            return .failure(SoundFileError(reason: "libsndfile cannot write \(AudioFormat.containerName(format)) "
+                                               + "\(AudioFormat.encodingName(format)) with \(channels) channels at \(sampleRate) Hz"))
+        }
+        guard let handle = sf_open_fd(descriptor, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
+            return .failure(SoundFileError(reason: String(cString: sf_strerror(nil))))
+        }
+        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        return .success(SoundFile(handle: handle, info: info, owner: nil))
+    }
+
+    private init(handle: OpaquePointer, info: SF_INFO, owner: AnyObject?) {
+        self.handle = handle
+        self.info = info
+        self.owner = owner
+    }
+
+    deinit { _ = close() }
+
+    /// Closes the handle; for a file being written, this finalises its header.
+    /// Returns libsndfile's status (0 when all went well).
+    @discardableResult
+    func close() -> Int32 {
+        guard !isClosed else { return 0 }
+        isClosed = true
+        return sf_close(handle)
+    }
+
+    var channels: Int { Int(info.channels) }
+    var sampleRate: Int { Int(info.samplerate) }
+    /// The frame count the header promises; nil when it does not know
+    /// (libsndfile says `SF_COUNT_MAX`, or 0 for some Ogg streams).
+    var headerFrames: Int64? { info.frames > 0 && info.frames < Int64.max ? info.frames : nil }
+    var format: Int32 { info.format }
+    var majorFormat: Int32 { info.format & Int32(SF_FORMAT_TYPEMASK) }
+    var subtypeFormat: Int32 { info.format & Int32(SF_FORMAT_SUBMASK) }
+    /// True for float and double samples, which `sf_readf_short` casts
+    /// instead of scaling (and SFC_SET_SCALE_FLOAT_INT_READ would fix only by
+    /// reading the whole file first to find its maximum).
+    var hasFloatSamples: Bool {
+        Int(subtypeFormat) == SF_FORMAT_FLOAT || Int(subtypeFormat) == SF_FORMAT_DOUBLE
+    }
+
+    /// libsndfile's last error on this handle (0 when none).
+    var errorCode: Int32 { sf_error(handle) }
+    var errorText: String { String(cString: sf_strerror(handle)) }
+
+    /// A metadata string such as `SF_STR_TITLE`, when the file has one.
+    func string(_ type: Int32) -> String? {
+        guard let text = sf_get_string(handle, type) else { return nil }
+        let value = String(cString: text)
+        return value.isEmpty ? nil : value
+    }
+
+    func setString(_ type: Int32, _ value: String) {
+        _ = sf_set_string(handle, type, value)
+    }
+
+    /// libsndfile's parse log, where it says how a header disagreed with the file.
+    var log: String {
+        var buffer = [CChar](repeating: 0, count: 16384)
+        sf_command(handle, Int32(SFC_GET_LOG_INFO), &buffer, Int32(buffer.count))
+        return String(cString: buffer)
+    }
+
+    func readFrames(_ buffer: UnsafeMutablePointer<Int16>, count: Int) -> Int {
+        Int(sf_readf_short(handle, buffer, sf_count_t(count)))
+    }
+
+    func readFrames(_ buffer: UnsafeMutablePointer<Int32>, count: Int) -> Int {
+        Int(sf_readf_int(handle, buffer, sf_count_t(count)))
+    }
+
+    func readFrames(_ buffer: UnsafeMutablePointer<Float>, count: Int) -> Int {
+        Int(sf_readf_float(handle, buffer, sf_count_t(count)))
+    }
+
+    func writeFrames(_ buffer: UnsafePointer<Int32>, count: Int) -> Int {
+        Int(sf_writef_int(handle, buffer, sf_count_t(count)))
+    }
+
+    func writeFrames(_ buffer: UnsafePointer<Float>, count: Int) -> Int {
+        Int(sf_writef_float(handle, buffer, sf_count_t(count)))
+    }
+
+    /// Reads and drops `frames` frames; returns how many there were.
+    func skip(frames: Int64) -> Int64 {
+        let block = 4096
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: block * channels)
+        defer { buffer.deallocate() }
+        var skipped: Int64 = 0
+        while skipped < frames {
+            let count = readFrames(buffer, count: Int(min(Int64(block), frames - skipped)))
+            if count <= 0 { break }
+            skipped += Int64(count)
+        }
+        return skipped
+    }
+
+    /// Moves the read position to `frame`; false when libsndfile cannot.
+    func seek(toFrame frame: Int64) -> Bool {
+        sf_seek(handle, sf_count_t(frame), SEEK_SET) == frame
+    }
+}
+
+/// Why libsndfile refused a file, in its own words.
+struct SoundFileError: Error {
+    let reason: String
+}

@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSndFile
+import MemoCore
+
+/// The formats `voice export` writes.
+public enum ExportFormat: String, CaseIterable, Sendable {
+    case wav, flac, ogg, mp3
+
+    /// The format a destination's extension names, if any.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "wav", "wave": self = .wav
+        case "flac": self = .flac
+        case "ogg", "oga": self = .ogg
+        case "mp3": self = .mp3
+        default: return nil
+        }
+    }
+
+    /// The libsndfile format code to write a memo stored as `source` in:
+    /// PCM keeps its depth where the container allows, lossy sources become
+    /// 16-bit (24-bit in FLAC when the source is deeper than 16).
+    func formatCode(from source: Int32) -> Int32 {
+        let subtype = Int(source & Int32(SF_FORMAT_SUBMASK))
+        let deep = [SF_FORMAT_PCM_24, SF_FORMAT_PCM_32, SF_FORMAT_FLOAT, SF_FORMAT_DOUBLE].contains(subtype)
+        switch self {
+        case .wav:
+            let keeps = [SF_FORMAT_PCM_U8, SF_FORMAT_PCM_16, SF_FORMAT_PCM_24, SF_FORMAT_PCM_32, SF_FORMAT_FLOAT,
+                         SF_FORMAT_DOUBLE, SF_FORMAT_ULAW, SF_FORMAT_ALAW].contains(subtype)
+            return Int32(SF_FORMAT_WAV | (keeps ? subtype : SF_FORMAT_PCM_16))
+        case .flac:
+            let depth = subtype == SF_FORMAT_PCM_S8 ? SF_FORMAT_PCM_S8 : (deep ? SF_FORMAT_PCM_24 : SF_FORMAT_PCM_16)
+            return Int32(SF_FORMAT_FLAC | depth)
+        case .ogg: return Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
+        case .mp3: return Int32(SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III)
+        }
+    }
+}
+
+/// What `voice export` wrote.
+public struct ExportResult: Equatable, Sendable {
+    /// Where the file was written.
+    public let destination: String
+    /// The written container.
+    public let container: String
+    /// The written encoding.
+    public let encoding: String
+    /// True when the stored bytes were copied as they are (same format).
+    public let isVerbatimCopy: Bool
+    /// Bytes written.
+    public let size: Int64
+}
+
+extension VoiceStore {
+    /// Writes memo `id`'s audio to `destination` in `format` (else the format
+    /// its extension names), converting through libsndfile; the stored bytes
+    /// are copied as they are when the format is the stored one. The file
+    /// appears whole or not at all (temporary file, fsync, rename).
+    /// - Throws: `.usage` when no format is known; `.invalidState` when
+    ///   `destination` exists and `overwrite` is false; `.badInput` when
+    ///   libsndfile cannot write the memo's audio in that format.
+    public func export(id: Int64, to destination: String, format: ExportFormat? = nil,
+                       overwrite: Bool = false) throws -> ExportResult {
+        let memo = try memo(id: id)
+        let name = VoiceStore.baseName(destination)
+        let dot = name.lastIndex(of: ".")
+        guard let format = format ?? dot.flatMap({ ExportFormat(fileExtension: String(name[name.index(after: $0)...])) }) else {
+            throw MemoError(.usage, en: "cannot tell the format from \(destination); name it with --format wav|flac|ogg|mp3",
+                            ko: "\(destination)에서 형식을 알 수 없습니다. --format wav|flac|ogg|mp3로 지정하세요")
+        }
+        if FileSystem.isDirectory(destination) {
+            throw MemoError(.invalidState, en: "\(destination) is a folder", ko: "\(destination)은(는) 폴더입니다")
+        }
+        if FileSystem.exists(destination) && !overwrite {
+            throw MemoError(.invalidState, en: "\(destination) exists; add --force to replace it",
+                            ko: "\(destination)이(가) 이미 있습니다. 바꾸려면 --force를 붙이세요")
+        }
+        let folder = VoiceStore.folder(of: destination)
+        let output = try TemporaryFile(in: folder, purpose: "export")
+        do {
+            let code = format.formatCode(from: memo.formatCode)
+            let verbatim = code == memo.formatCode
+            if verbatim {
+                try copyBytes(of: path(of: memo), to: output)
+            } else {
+                try transcode(memo, to: output, format: code)
+            }
+            try output.sync()
+            let size = FileSystem.size(of: output.path) ?? 0
+            try FileSystem.rename(output.path, to: destination)
+            output.closeDescriptor()
+            try FileSystem.fsyncDirectory(folder)
+            return ExportResult(destination: destination, container: AudioFormat.containerName(code),
+                                encoding: AudioFormat.encodingName(code), isVerbatimCopy: verbatim, size: size)
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+
+    /// Writes an SVG picture of memo `id`'s waveform to `destination`,
+    /// replacing it whole (temporary file, fsync, rename).
+    public func saveWaveformPicture(id: Int64, to destination: String, width: Int, height: Int) throws {
+        let memo = try memo(id: id)
+        let svg = WaveformPicture.svg(peaks: try peaks(id: id), width: width, height: height, title: memo.title)
+        if FileSystem.isDirectory(destination) {
+            throw MemoError(.invalidState, en: "\(destination) is a folder", ko: "\(destination)은(는) 폴더입니다")
+        }
+        let folder = VoiceStore.folder(of: destination)
+        let output = try TemporaryFile(in: folder, purpose: "waveform")
+        do {
+            var text = svg
+            try text.withUTF8 { try FileSystem.writeAll(output.descriptor, $0.baseAddress!, count: $0.count, path: output.path) }
+            try output.sync()
+            try FileSystem.rename(output.path, to: destination)
+            output.closeDescriptor()
+            try FileSystem.fsyncDirectory(folder)
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+
+    /// The folder part of a path ("." for a bare name).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+
+    /// Decodes memo audio and encodes it into `output` as `format`, copying
+    /// its tags and setting its title.
+    func transcode(_ memo: VoiceMemo, to output: TemporaryFile, format: Int32,
+                   span: Range<Int64>? = nil) throws {
+        let reader = try openStored(memo)
+        let writer: SoundFile
+        switch SoundFile.open(writingDescriptor: output.descriptor, format: format,
+                              sampleRate: reader.sampleRate, channels: reader.channels) {
+        case let .success(opened): writer = opened
+        case let .failure(error):
+            throw MemoError(.badInput, en: "cannot write voice memo \(memo.id) that way: \(error.reason)",
+                            ko: "음성 메모 \(memo.id)을(를) 그 형식으로 쓸 수 없습니다: \(error.reason)")
+        }
+        FrameCopier.copyStrings(from: reader, to: writer)
+        writer.setString(Int32(SF_STR_TITLE), memo.title)
+        if let span, span.lowerBound > 0, !reader.seek(toFrame: span.lowerBound) {
+            // Some decoders cannot seek; reading up to the start gets there too.
+            guard reader.skip(frames: span.lowerBound) == span.lowerBound else {
+                throw MemoError(.storage, en: "voice memo \(memo.id)'s file ends early; run `memoapp voice verify`",
+                                ko: "음성 메모 \(memo.id)의 파일이 일찍 끝납니다. `memoapp voice verify`를 실행하세요")
+            }
+        }
+        let throughIntegers = AudioFormat.isIntegerPCM(memo.formatCode) && AudioFormat.isIntegerPCM(format)
+        let copied = try FrameCopier.copy(from: reader, to: writer, limit: span.map { $0.upperBound - $0.lowerBound },
+                                          throughIntegers: throughIntegers)
+        guard copied > 0, writer.close() == 0 else {
+            throw MemoError(.storage, en: "writing audio failed: \(writer.errorText)",
+                            ko: "오디오를 쓰지 못했습니다: \(writer.errorText)")
+        }
+    }
+
+    func openStored(_ memo: VoiceMemo) throws -> SoundFile {
+        switch SoundFile.open(readingPath: path(of: memo)) {
+        case let .success(file): return file
+        case let .failure(error):
+            throw MemoError(.storage, en: "voice memo \(memo.id)'s file cannot be read (\(error.reason)); run `memoapp voice verify`",
+                            ko: "음성 메모 \(memo.id)의 파일을 읽을 수 없습니다 (\(error.reason)). `memoapp voice verify`를 실행하세요")
+        }
+    }
+
+    private func copyBytes(of path: String, to output: TemporaryFile) throws {
+        let source = try FileByteSource(path: path)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while true {
+            let count = try source.read(at: offset, into: buffer, count: 1 << 20)
+            if count == 0 { break }
+            try FileSystem.writeAll(output.descriptor, buffer, count: count, path: output.path)
+            offset += Int64(count)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MemoCore
+import SQLite
+
+extension VoiceStore {
+    /// A file in the library folder that no memo owns.
+    public struct Leftover: Equatable, Sendable {
+        /// Its name in the library folder.
+        public let fileName: String
+        /// True for an abandoned temporary, false for a final name without a row.
+        public let isTemporary: Bool
+    }
+
+    /// Removes leftovers of crashed commands (see the type's documentation);
+    /// once per store. Returns the names removed.
+    @discardableResult
+    public func removeLeftovers() throws -> [String] {
+        guard !hasRemovedLeftovers else { return [] }
+        hasRemovedLeftovers = true
+        guard FileSystem.isDirectory(directory) else { return [] }
+        let removed: [String] = try connection.writeTransaction {
+            let leftovers = try findLeftovers()
+            for leftover in leftovers { try FileSystem.removeFile(directory + "/" + leftover.fileName) }
+            return leftovers.map(\.fileName)
+        }
+        if !removed.isEmpty { try FileSystem.fsyncDirectory(directory) }
+        return removed
+    }
+
+    /// Leftovers now in the folder. Call inside a write transaction, so that
+    /// no other process is between a rename and its commit.
+    func findLeftovers() throws -> [Leftover] {
+        guard FileSystem.isDirectory(directory) else { return [] }
+        let owned = Set(try connection.query("SELECT file_name FROM voice_memos") { $0.string(0) })
+        var leftovers: [Leftover] = []
+        for name in try FileSystem.names(in: directory) {
+            if TemporaryFile.isTemporaryName(name) {
+                if TemporaryFile.isAbandoned(directory + "/" + name) {
+                    leftovers.append(Leftover(fileName: name, isTemporary: true))
+                }
+            } else if VoiceStore.isLibraryName(name) && !owned.contains(name) {
+                leftovers.append(Leftover(fileName: name, isTemporary: false))
+            }
+        }
+        return leftovers
+    }
+
+    /// `<id>-<32 hex>.<ext>`: the names memos' files get.
+    static func isLibraryName(_ name: String) -> Bool {
+        let parts = name.split(separator: "-", maxSplits: 1)
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+        let rest = parts[1].split(separator: ".", maxSplits: 1)
+        guard rest.count == 2, rest[0].count == 32 else { return false }
+        return rest[0].allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    }
+
+    static func libraryName(id: Int64, checksum: String, fileExtension: String) -> String {
+        "\(id)-\(checksum).\(fileExtension)"
+    }
+
+    /// Turns a finished temporary file into memo `id`'s file, inside the
+    /// current write transaction: rename to the final name, then fsync the
+    /// folder, so the commit that follows never names a file that a crash
+    /// could lose. Returns the final name.
+    func moveIntoPlace(_ file: TemporaryFile, id: Int64, audio: ScannedAudio) throws -> String {
+        let name = VoiceStore.libraryName(id: id, checksum: audio.checksum, fileExtension: audio.fileExtension)
+        try FileSystem.rename(file.path, to: directory + "/" + name)
+        try FileSystem.fsyncDirectory(directory)
+        return name
+    }
+
+    /// The memo that already holds bytes with `checksum`, if any.
+    func memoHolding(checksum: String) throws -> (id: Int64, title: String)? {
+        try connection.queryFirst("SELECT id, title FROM voice_memos WHERE checksum = ? ORDER BY id LIMIT 1",
+                                  checksum) { ($0.int64(0), $0.string(1)) }
+    }
+
+    func storePeaks(_ peaks: WaveformPeaks, memoID: Int64) throws {
+        try connection.execute("""
+            INSERT INTO voice_memo_peaks (memo_id, samples_per_pixel, data) VALUES (?, ?, ?)
+            ON CONFLICT (memo_id) DO UPDATE SET samples_per_pixel = excluded.samples_per_pixel, data = excluded.data
+            """, memoID, peaks.samplesPerPixel, peaks.blob)
+    }
+}

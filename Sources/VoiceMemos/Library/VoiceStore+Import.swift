@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MemoCore
+import SQLite
+
+extension VoiceStore {
+    /// Imports the audio file at `path` in one streaming pass (decode, peaks,
+    /// checksum and copy; see `AudioScanner`), then stores it (see the type's
+    /// documentation for the order of file and row).
+    ///
+    /// - Throws: `.noInput` for a missing or unreadable path; `.badInput` for
+    ///   anything libsndfile does not decode in full; `.duplicate` when a memo
+    ///   already holds these bytes and `options.allowDuplicate` is false.
+    ///   Nothing is stored when it throws.
+    public func importFile(at path: String, options: ImportOptions = ImportOptions(),
+                           progress: ((Int64, Int64) -> Void)? = nil) throws -> VoiceMemo {
+        let title = try options.title.map(VoiceStore.validTitle)
+        let tags = try VoiceStore.validTags(options.tags)
+        let source = try FileByteSource(path: path)
+        try prepareDirectory()
+        try removeLeftovers()
+        let copy = try TemporaryFile(in: directory, purpose: "import")
+        let audio: ScannedAudio
+        do {
+            audio = try AudioScanner.scan(source, name: VoiceStore.baseName(path), copyTo: copy.descriptor,
+                                          progress: progress)
+        } catch {
+            copy.discard()
+            throw error
+        }
+        return try insert(copy, audio: audio, title: title ?? audio.titleTag ?? VoiceStore.defaultTitle(path),
+                          originalName: VoiceStore.baseName(path), tags: tags,
+                          allowDuplicate: options.allowDuplicate)
+    }
+
+    /// Stores a finished temporary file as a new memo: fsync, then one
+    /// transaction that checks for a duplicate, inserts the row, its peaks and
+    /// tags, and renames the file into place before the commit. On any
+    /// failure neither the row nor the file remains.
+    func insert(_ file: TemporaryFile, audio: ScannedAudio, title: String, originalName: String,
+                tags: [String], allowDuplicate: Bool) throws -> VoiceMemo {
+        var finalName: String?
+        do {
+            try file.sync()
+            let id: Int64 = try connection.writeTransaction {
+                if !allowDuplicate, let holder = try memoHolding(checksum: audio.checksum) {
+                    throw MemoError(.duplicate,
+                                    en: "\(originalName): the same audio is already voice memo \(holder.id) “\(holder.title)” (use --allow-duplicate to store it again)",
+                                    ko: "\(originalName): 같은 오디오가 이미 음성 메모 \(holder.id) “\(holder.title)”에 있습니다 (다시 저장하려면 --allow-duplicate)")
+                }
+                try connection.execute("""
+                    INSERT INTO voice_memos (title, original_name, file_name, container, encoding, format_code,
+                        sample_rate, channels, frames, duration, size, peak_level, checksum, imported_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, title, originalName, file.name, audio.container, audio.encoding, audio.formatCode,
+                    audio.sampleRate, audio.channels, audio.frames, audio.duration, audio.size, audio.peakLevel,
+                    audio.checksum, clock.now().secondsSince1970)
+                let id = connection.lastInsertRowID
+                try storePeaks(audio.peaks, memoID: id)
+                for tag in tags {
+                    try connection.execute("INSERT OR IGNORE INTO voice_memo_tags (memo_id, tag) VALUES (?, ?)", id, tag)
+                }
+                let name = try moveIntoPlace(file, id: id, audio: audio)
+                finalName = name
+                try connection.execute("UPDATE voice_memos SET file_name = ? WHERE id = ?", name, id)
+                return id
+            }
+            file.closeDescriptor()
+            return try memo(id: id)
+        } catch {
+            if let finalName {
+                // Renamed but not committed: the row is gone, so the file goes too.
+                file.closeDescriptor()
+                unlink(directory + "/" + finalName)
+                try? FileSystem.fsyncDirectory(directory)
+            } else {
+                file.discard()
+            }
+            throw error
+        }
+    }
+
+    /// The last component of a path.
+    static func baseName(_ path: String) -> String {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        return trimmed.split(separator: "/").last.map(String.init) ?? trimmed
+    }
+
+    /// A file's name without its extension: the title when the file has no tag.
+    static func defaultTitle(_ path: String) -> String {
+        let name = baseName(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    static func validTags(_ tags: [String]) throws -> [String] {
+        var result: [String] = []
+        for tag in tags {
+            let trimmed = tag.trimmingSpaces()
+            guard !trimmed.isEmpty else {
+                throw MemoError(.usage, en: "a tag cannot be empty", ko: "태그는 비워 둘 수 없습니다")
+            }
+            if !result.contains(trimmed) { result.append(trimmed) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSndFile
+import MemoCore
+
+/// The raw sample formats `voice record` reads (little-endian).
+public enum RawSampleFormat: String, CaseIterable, Sendable {
+    case s16, s24, f32
+
+    var subtype: Int32 {
+        switch self {
+        case .s16: return Int32(SF_FORMAT_PCM_16)
+        case .s24: return Int32(SF_FORMAT_PCM_24)
+        case .f32: return Int32(SF_FORMAT_FLOAT)
+        }
+    }
+}
+
+/// The containers `voice record` stores in.
+public enum RecordingContainer: String, CaseIterable, Sendable {
+    case flac, wav
+
+    /// FLAC has no float samples: 32-bit float input is stored as 24-bit.
+    func formatCode(for input: RawSampleFormat) -> Int32 {
+        switch self {
+        case .wav: return Int32(SF_FORMAT_WAV) | input.subtype
+        case .flac: return Int32(SF_FORMAT_FLAC) | (input == .s16 ? Int32(SF_FORMAT_PCM_16) : Int32(SF_FORMAT_PCM_24))
+        }
+    }
+}
+
+/// How `voice record` captures.
+public struct RecordingOptions: Sendable {
+    /// Frames per second of the input.
+    public var sampleRate: Int
+    /// Interleaved channels of the input.
+    public var channels: Int
+    /// The input's sample format.
+    public var sampleFormat: RawSampleFormat
+    /// What the memo is stored as.
+    public var container: RecordingContainer
+    /// The memo's title; "Recording <date time>" when nil.
+    public var title: String?
+    /// Tags to attach.
+    public var tags: [String]
+
+    public init(sampleRate: Int = 16000, channels: Int = 1, sampleFormat: RawSampleFormat = .s16,
+                container: RecordingContainer = .flac, title: String? = nil, tags: [String] = []) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.sampleFormat = sampleFormat
+        self.container = container
+        self.title = title
+        self.tags = tags
+    }
+}
+
+extension VoiceStore {
+    /// Records raw little-endian PCM from `descriptor` until its end or until
+    /// `shouldStop` returns true (the CLI sets that from SIGINT and SIGTERM),
+    /// then stores it as a memo like an import. What was captured before the
+    /// stop is finalised (libsndfile writes the header on close) and kept.
+    /// - Parameter progress: called with the frames captured so far.
+    /// - Throws: `.usage` for settings the container cannot hold;
+    ///   `.badInput` when nothing was captured.
+    public func record(from descriptor: Int32, options: RecordingOptions,
+                       shouldStop: @escaping () -> Bool = { false },
+                       progress: ((Int64) -> Void)? = nil) throws -> VoiceMemo {
+        let title = try options.title.map(VoiceStore.validTitle)
+        let tags = try VoiceStore.validTags(options.tags)
+        guard AudioScanner.sampleRates.contains(options.sampleRate),
+              (1...AudioScanner.maximumChannels).contains(options.channels) else {
+            throw MemoError(.usage, en: "the rate must be 1 Hz to 768 kHz and the channels 1 to \(AudioScanner.maximumChannels)",
+                            ko: "샘플링 레이트는 1 Hz~768 kHz, 채널은 1~\(AudioScanner.maximumChannels)개여야 합니다")
+        }
+        let code = options.container.formatCode(for: options.sampleFormat)
+        try prepareDirectory()
+        try removeLeftovers()
+        let output = try TemporaryFile(in: directory, purpose: "record")
+        do {
+            let writer: SoundFile
+            switch SoundFile.open(writingDescriptor: output.descriptor, format: code,
+                                  sampleRate: options.sampleRate, channels: options.channels) {
+            case let .success(opened): writer = opened
+            case let .failure(error):
+                throw MemoError(.usage, en: "cannot record that way: \(error.reason)",
+                                ko: "그 설정으로는 녹음할 수 없습니다: \(error.reason)")
+            }
+            let input = RawInputStream(descriptor: descriptor, shouldStop: shouldStop)
+            var rawFormat = SF_INFO()
+            rawFormat.format = Int32(SF_FORMAT_RAW | SF_ENDIAN_LITTLE) | options.sampleFormat.subtype
+            rawFormat.samplerate = Int32(options.sampleRate)
+            rawFormat.channels = Int32(options.channels)
+            let reader: SoundFile
+            switch SoundFile.open(reading: input, io: RawInputStream.virtualIO, format: rawFormat) {
+            case let .success(opened): reader = opened
+            case let .failure(error):
+                throw MemoError(.internalFailure, en: "libsndfile cannot read raw input: \(error.reason)",
+                                ko: "libsndfile이 원시 입력을 읽지 못합니다: \(error.reason)")
+            }
+            let frames = try FrameCopier.copy(from: reader, to: writer, throughIntegers: options.sampleFormat != .f32,
+                                              shouldStop: shouldStop, progress: progress)
+            if let failure = input.failure {
+                throw MemoError(.noInput, en: "reading the input failed: \(String(cString: strerror(failure)))",
+                                ko: "입력을 읽지 못했습니다: \(String(cString: strerror(failure)))")
+            }
+            guard writer.close() == 0 else {
+                throw MemoError(.storage, en: "finishing the recording failed: \(writer.errorText)",
+                                ko: "녹음을 마무리하지 못했습니다: \(writer.errorText)")
+            }
+            guard frames > 0 else {
+                throw MemoError(.badInput, en: "nothing was recorded: the input ended before a whole frame arrived",
+                                ko: "녹음된 것이 없습니다: 한 프레임이 오기 전에 입력이 끝났습니다")
+            }
+            let audio = try AudioScanner.scan(try FileByteSource(path: output.path), name: "recording")
+            let recordedTitle = title ?? "Recording \(clock.now().localMinute)"
+            return try insert(output, audio: audio, title: recordedTitle, originalName: "recording", tags: tags,
+                              allowDuplicate: true)
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MemoCore
+import SQLite
+
+extension VoiceStore {
+    /// Keeps only the span [start, end) seconds of memo `id`. The span is
+    /// re-encoded into a new file in the memo's own format; then one
+    /// transaction replaces the memo's metadata and peaks and renames the new
+    /// file into place; the old file is removed after the commit.
+    /// - Throws: `.usage` for an empty span or one outside the audio.
+    public func trim(id: Int64, start: Double, end: Double) throws -> VoiceMemo {
+        let memo = try memo(id: id)
+        let rate = Double(memo.sampleRate)
+        guard start.isFinite, end.isFinite, start >= 0, end > start else {
+            throw MemoError(.usage, en: "the span must start at 0 or later and end after it starts",
+                            ko: "구간은 0 이상에서 시작해 시작보다 뒤에서 끝나야 합니다")
+        }
+        let first = Int64((start * rate).rounded())
+        let last = Int64((end * rate).rounded())
+        guard first < memo.frames, last <= memo.frames, last > first else {
+            throw MemoError(.usage,
+                            en: "the span \(start)–\(end) s is outside voice memo \(id), which lasts \(memo.duration) s",
+                            ko: "구간 \(start)–\(end)초가 음성 메모 \(id)의 길이(\(memo.duration)초)를 벗어납니다")
+        }
+        try removeLeftovers()
+        let output = try TemporaryFile(in: directory, purpose: "trim")
+        var finalName: String?
+        do {
+            try transcode(memo, to: output, format: memo.formatCode, span: first..<last)
+            let audio = try AudioScanner.scan(try FileByteSource(path: output.path), name: memo.title)
+            try output.sync()
+            try connection.writeTransaction {
+                // Another process may have changed the memo meanwhile.
+                let current = try connection.queryFirst("SELECT checksum FROM voice_memos WHERE id = ?", id) { $0.string(0) }
+                guard current == memo.checksum else {
+                    throw MemoError(.invalidState, en: "voice memo \(id) changed while it was being trimmed; try again",
+                                    ko: "자르는 동안 음성 메모 \(id)이(가) 바뀌었습니다. 다시 시도하세요")
+                }
+                try connection.execute("""
+                    UPDATE voice_memos SET container = ?, encoding = ?, format_code = ?, sample_rate = ?, channels = ?,
+                        frames = ?, duration = ?, size = ?, peak_level = ?, checksum = ?, updated_at = ?
+                    WHERE id = ?
+                    """, audio.container, audio.encoding, audio.formatCode, audio.sampleRate, audio.channels,
+                    audio.frames, audio.duration, audio.size, audio.peakLevel, audio.checksum,
+                    clock.now().secondsSince1970, id)
+                try storePeaks(audio.peaks, memoID: id)
+                let name = try moveIntoPlace(output, id: id, audio: audio)
+                finalName = name
+                try connection.execute("UPDATE voice_memos SET file_name = ? WHERE id = ?", name, id)
+            }
+        } catch {
+            if let finalName, finalName != memo.fileName {
+                unlink(directory + "/" + finalName)
+                try? FileSystem.fsyncDirectory(directory)
+            } else if finalName == nil {
+                output.discard()
+            }
+            throw error
+        }
+        output.closeDescriptor()
+        if finalName != memo.fileName {
+            try FileSystem.removeFile(path(of: memo))
+            try FileSystem.fsyncDirectory(directory)
+        }
+        return try self.memo(id: id)
+    }
+}

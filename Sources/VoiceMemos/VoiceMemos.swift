@@ -1,2 +1,0 @@
-// The VoiceMemos module; its parts arrive with its issue.
-import MemoCore

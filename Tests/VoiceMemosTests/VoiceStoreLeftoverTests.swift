@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+import XCTest
+@testable import VoiceMemos
+
+final class VoiceStoreLeftoverTests: XCTestCase {
+    private func makeFile(_ path: String, ageSeconds: TimeInterval) {
+        _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+        try? FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -ageSeconds)],
+                                               ofItemAtPath: path)
+    }
+
+    func testRemovesAbandonedTemporariesAndFinalNamesWithoutRows() throws {
+        let harness = try StoreHarness()
+        let memo = try harness.store.importFile(at: Fixtures.path("beep.mp3"))
+        let voice = harness.store.directory
+        makeFile(voice + "/.import-0123456789abcdef.part", ageSeconds: 60)
+        makeFile(voice + "/7-0123456789abcdef0123456789abcdef.wav", ageSeconds: 0)
+        let removed = try harness.reopenedStore().removeLeftovers()
+        XCTAssertEqual(removed.sorted(), [".import-0123456789abcdef.part", "7-0123456789abcdef0123456789abcdef.wav"])
+        XCTAssertEqual(harness.libraryFiles, [memo.fileName])
+    }
+
+    func testKeepsYoungOrLockedTemporariesAndFilesItDidNotName() throws {
+        let harness = try StoreHarness()
+        _ = try harness.store.importFile(at: Fixtures.path("beep.mp3"))
+        let voice = harness.store.directory
+        makeFile(voice + "/.import-young.part", ageSeconds: 0)
+        makeFile(voice + "/notes.txt", ageSeconds: 60)
+        let busy = voice + "/.import-busy.part"
+        makeFile(busy, ageSeconds: 60)
+        let descriptor = open(busy, O_RDONLY)
+        defer { close(descriptor) }
+        // Another open file description holds the lock: as another process would.
+        XCTAssertEqual(flock(descriptor, LOCK_EX | LOCK_NB), 0)
+        XCTAssertEqual(try harness.reopenedStore().removeLeftovers(), [])
+        XCTAssertEqual(harness.libraryFiles.count, 4)
+    }
+
+    func testAFailedInsertLeavesNeitherRowNorFile() throws {
+        let harness = try StoreHarness()
+        // A trigger that fails the insert's final step stands in for a failing commit.
+        try harness.connection.executeScript("""
+            CREATE TRIGGER refuse AFTER UPDATE OF file_name ON voice_memos BEGIN SELECT RAISE(ABORT, 'no'); END;
+            """)
+        XCTAssertThrowsError(try harness.store.importFile(at: Fixtures.path("beep.mp3")))
+        XCTAssertEqual(harness.rowCount, 0)
+        XCTAssertEqual(harness.libraryFiles, [])
+    }
+}
