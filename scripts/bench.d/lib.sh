@@ -7,6 +7,7 @@
 #   BENCH_WORK     a temporary folder for this run (audio, results, the table)
 #   BENCH_HOMES    a temporary folder for the data homes (tmpfs unless --dir)
 #   BENCH_RUNS     timed runs per command and side (hyperfine, split into rounds)
+#   BENCH_ROUNDS   how many alternating rounds those runs are split into
 #   BENCH_QUICK    1 for the smaller --quick run, else 0
 
 BENCH_STATUS=0  # becomes 1 when a row misses its target
@@ -39,11 +40,12 @@ bench_new_home() {
 
 # bench_measure NAME COMMAND: one hyperfine batch of COMMAND (a whole process,
 # no shell: -N); its times in seconds are appended to
-# $BENCH_WORK/results/NAME.times, so several batches add up. A batch is a third
-# of BENCH_RUNS unless BENCH_BATCH says otherwise; BENCH_WARMUP (default 3)
-# untimed runs come first; BENCH_PREPARE, when set, runs before every run.
+# $BENCH_WORK/results/NAME.times, so several batches add up. A batch is
+# BENCH_RUNS / BENCH_ROUNDS runs unless BENCH_BATCH says otherwise;
+# BENCH_WARMUP (default 3) untimed runs come first; BENCH_PREPARE, when set,
+# runs before every run.
 bench_measure() {
-  local name="$1" command="$2" runs=$((BENCH_RUNS / 3 > 3 ? BENCH_RUNS / 3 : 3))
+  local name="$1" command="$2" runs=$((BENCH_RUNS / BENCH_ROUNDS > 3 ? BENCH_RUNS / BENCH_ROUNDS : 3))
   local options=(--warmup "${BENCH_WARMUP:-3}" --runs "${BENCH_BATCH:-$runs}")
   [ -n "${BENCH_PREPARE:-}" ] && options+=(--prepare "$BENCH_PREPARE")
   mkdir -p "$BENCH_WORK/results"
@@ -56,12 +58,12 @@ bench_measure() {
   jq '.results[0].times[]' "$BENCH_WORK/results/$name.json" >> "$BENCH_WORK/results/$name.times"
 }
 
-# bench_rounds NAME COMMAND [NAME COMMAND]...: measures each pair in three
-# alternating rounds, so a change in the load of a shared machine falls on both
-# sides of a ratio alike.
+# bench_rounds NAME COMMAND [NAME COMMAND]...: measures each pair in
+# BENCH_ROUNDS alternating rounds, so a change in the load of a shared machine
+# falls on both sides of a ratio alike.
 bench_rounds() {
   local round args
-  for round in 1 2 3; do
+  for round in $(seq 1 "$BENCH_ROUNDS"); do
     args=("$@")
     while [ ${#args[@]} -gt 0 ]; do
       bench_measure "${args[0]}" "${args[1]}"

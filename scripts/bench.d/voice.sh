@@ -65,9 +65,10 @@ SH
     file="$BENCH_WORK/audio/long.$kind"
     upper=$(echo "$kind" | tr a-z A-Z)
     bench_log "measuring voice import of $long_name of $upper against sox and the C loop..."
-    # The fresh home before sox and the C loop too: untimed, and it keeps the
-    # three alike (the page cache holds the same file for each).
-    BENCH_BATCH=$(((import_runs + 2) / 3)) BENCH_WARMUP=1 BENCH_PREPARE="$BENCH_WORK/fresh-voice-home" \
+    # One run of each per round, no warm-up: the file was just written, so the
+    # page cache holds it for all three. The fresh home comes before sox and the
+    # C loop too: untimed, and it keeps the three alike.
+    BENCH_ROUNDS=$import_runs BENCH_BATCH=1 BENCH_WARMUP=0 BENCH_PREPARE="$BENCH_WORK/fresh-voice-home" \
       bench_rounds "import_$kind" "$bin --home $home voice import $file" \
       "sox_$kind" "sox $file -n stat" "floor_$kind" "$BENCH_WORK/floor $file"
     import=$(bench_median_ms "import_$kind")
