@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # "How cost grows" in scripts/bench (issue 6): `todo add`, `todo list` and
 # `search` on data homes of 1,000, 10,000 and 100,000 to-dos and as many memos
 # (--quick: 1,000 and 10,000), a line per size, with sqlite3 doing the same

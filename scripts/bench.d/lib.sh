@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # the globals here are read by the sections
 # Shared shell functions of scripts/bench and its sections (notes.sh, voice.sh,
 # timer.sh, growth.sh). Sourced, never run. Everything a section measures ends
 # up as rows of one table (bench_row_*), printed once by bench_print_table.
@@ -62,8 +63,8 @@ bench_measure() {
 # BENCH_ROUNDS alternating rounds, so a change in the load of a shared machine
 # falls on both sides of a ratio alike.
 bench_rounds() {
-  local round args
-  for round in $(seq 1 "$BENCH_ROUNDS"); do
+  local _ args
+  for _ in $(seq 1 "$BENCH_ROUNDS"); do
     args=("$@")
     while [ ${#args[@]} -gt 0 ]; do
       bench_measure "${args[0]}" "${args[1]}"
@@ -110,7 +111,8 @@ bench_compare() {
     target="(info)"; result="-"
   else
     target="<= ${max}x"
-    result=$(awk -v a="$ours" -v b="$theirs" -v m="$max" 'BEGIN { print (a / b <= m) ? "ok" : "MISS" }')
+    # Judged on the ratio as printed (two decimals), so a row never reads "2.00x MISS".
+    result=$(awk -v r="${ratio%x}" -v m="$max" 'BEGIN { print (r + 0 <= m + 0) ? "ok" : "MISS" }')
   fi
   [ "$result" = "MISS" ] && BENCH_STATUS=1
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$op" "$(bench_fmt "$ours" "$unit")" "$peer" \

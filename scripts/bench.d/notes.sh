@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The to-do and memo rows of scripts/bench (issue 3, "Speed"), on a data home of
 # 10,000 to-dos and 10,000 memos:
 #   todo add     within 1.5x of `sqlite3 memoapp.db "INSERT ..."` (same row, same triggers);

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The timer rows of scripts/bench (issue 5, "Precision"):
 #   - `timer wait` returns within 20 ms of the countdown's true end (median and
 #     worst of 20 runs; 5 with --quick);

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The voice rows of scripts/bench (issue 4, "Speed and memory"), on generated
 # audio that is never committed: one hour of 44.1 kHz mono 16-bit pink noise as
 # WAV (~318 MB) and as FLAC, and the same for ten minutes (--quick: twenty
@@ -36,6 +37,7 @@ int main(int argc, char **argv) {
     return total > 0 ? 0 : 1;
 }
 C
+  # shellcheck disable=SC2046  # pkg-config's flags are words
   cc -O2 -o "$BENCH_WORK/floor" "$BENCH_WORK/floor.c" $(pkg-config --cflags --libs sndfile)
 }
 
@@ -63,7 +65,7 @@ SH
   local kind file upper import
   for kind in wav flac; do
     file="$BENCH_WORK/audio/long.$kind"
-    upper=$(echo "$kind" | tr a-z A-Z)
+    upper=${kind^^}
     bench_log "measuring voice import of $long_name of $upper against sox and the C loop..."
     # One run of each per round, no warm-up: the file was just written, so the
     # page cache holds it for all three. The fresh home comes before sox and the
@@ -79,7 +81,7 @@ SH
 
   local rss_long rss_short rss_sox result
   for kind in wav flac; do
-    upper=$(echo "$kind" | tr a-z A-Z)
+    upper=${kind^^}
     "$BENCH_WORK/fresh-voice-home"
     rss_long=$(bench_max_rss_mb "$bin" --home "$home" voice import "$BENCH_WORK/audio/long.$kind")
     "$BENCH_WORK/fresh-voice-home"
