@@ -73,4 +73,14 @@ final class OnboardPagerEndToEndTests: XCTestCase {
         XCTAssertTrue(session.waitForScreen { $0.contains("EXIT=0") }, session.screen())
         XCTAssertEqual(app.run("onboard", "status", "--json").object()["completed"] as? Bool, true)
     }
+
+    func testKeysTypedFasterThanTheScreenRedrawsAreAllHandled() throws {
+        try startPager()
+        XCTAssertTrue(session.waitForScreen { $0.contains("●○○○") }, session.screen())
+        // One send-keys call writes both characters at once, as a paste would.
+        session.send(keys: ["nn"])
+        XCTAssertTrue(session.waitForScreen { $0.contains("○○●○") }, session.screen())
+        session.send(keys: ["4\r"])
+        XCTAssertTrue(session.waitForScreen { $0.contains("EXIT=0") && $0.contains("completed") }, session.screen())
+    }
 }

@@ -33,4 +33,16 @@ final class TerminalKeyTests: XCTestCase {
         XCTAssertEqual(TerminalKey(bytes: Array("nn".utf8)), .other, "two keys in one read")
         XCTAssertEqual(TerminalKey(bytes: []), .other)
     }
+
+    func testOneReadHoldingSeveralKeysGivesEachKey() {
+        XCTAssertEqual(TerminalKey.keys(in: Array("nn".utf8)), [.character("n"), .character("n")])
+        XCTAssertEqual(TerminalKey.keys(in: [0x34, 0x0D]), [.character("4"), .enter], "4 then Enter")
+        XCTAssertEqual(TerminalKey.keys(in: [0x1B, 0x5B, 0x43, 0x1B, 0x5B, 0x44, 0x71]),
+                       [.rightArrow, .leftArrow, .character("q")])
+        XCTAssertEqual(TerminalKey.keys(in: Array("가s".utf8)), [.character("가"), .character("s")])
+        XCTAssertEqual(TerminalKey.keys(in: [0x1B]), [.escape])
+        XCTAssertEqual(TerminalKey.keys(in: [0x03, 0x6E]), [.interrupt, .character("n")])
+        XCTAssertEqual(TerminalKey.keys(in: [0xEA, 0xB0]), [.other], "a cut-off UTF-8 sequence")
+        XCTAssertEqual(TerminalKey.keys(in: []), [])
+    }
 }

@@ -45,15 +45,16 @@ final class RawTerminal {
         }
     }
 
-    /// Blocks for one key press and decodes it.
-    func readKey() -> TerminalKey {
-        var buffer = [UInt8](repeating: 0, count: 8)
+    /// Blocks until the user types, then decodes every key that arrived: a
+    /// fast typist or a paste delivers several keys in one read.
+    func readKeys() -> [TerminalKey] {
+        var buffer = [UInt8](repeating: 0, count: 64)
         var count = 0
         repeat {
             count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
         } while count < 0 && errno == EINTR
-        guard count > 0 else { return .endOfInput }
-        return TerminalKey(bytes: Array(buffer[0..<count]))
+        guard count > 0 else { return [.endOfInput] }
+        return TerminalKey.keys(in: Array(buffer[0..<count]))
     }
 }
 
@@ -67,6 +68,29 @@ enum TerminalKey: Equatable {
     case interrupt
     case endOfInput
     case other
+
+    /// Splits what one read returned into keys: escape sequences for the
+    /// arrows, control bytes, and UTF-8 characters.
+    static func keys(in bytes: [UInt8]) -> [TerminalKey] {
+        var keys: [TerminalKey] = []
+        var index = 0
+        while index < bytes.count {
+            let length: Int
+            switch bytes[index] {
+            case 0x1B:
+                let isArrow = index + 2 < bytes.count && (bytes[index + 1] == 0x5B || bytes[index + 1] == 0x4F)
+                length = isArrow ? 3 : 1
+            case 0xC0...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF7: length = 4
+            default: length = 1
+            }
+            let end = min(index + length, bytes.count)
+            keys.append(TerminalKey(bytes: Array(bytes[index..<end])))
+            index = end
+        }
+        return keys
+    }
 
     init(bytes: [UInt8]) {
         switch bytes {

@@ -17,10 +17,14 @@ extension OnboardCommand {
             return
         }
         defer { terminal.restore() }
+        var pending: [TerminalKey] = []
         while true {
-            context.streams.writeOutput(screen(for: state, context))
-            context.streams.flushOutput()
-            let key = terminal.readKey()
+            if pending.isEmpty {
+                context.streams.writeOutput(screen(for: state, context))
+                context.streams.flushOutput()
+                pending = terminal.readKeys()
+            }
+            let key = pending.removeFirst()
             let command: OnboardingCommand
             switch key {
             case let .character(character): command = OnboardingCommand(key: .character(character), flow: state.flow)
