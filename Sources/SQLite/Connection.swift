@@ -218,18 +218,29 @@ public final class Connection {
     /// may still be in the -wal file) or begins with SQLite's header string
     /// (https://www.sqlite.org/fileformat.html#magic_header_string).
     static func isEmptyOrSQLite(_ path: String) -> Bool {
+        // Unreadable: SQLite opened it, so let it speak for itself.
+        guard let header = leadingBytes(of: path, count: 16) else { return true }
+        return header.isEmpty || header.elementsEqual(sqliteMagic)
+    }
+
+    /// "SQLite format 3" and a NUL: the first 16 bytes of every SQLite database.
+    public static let sqliteMagic: [UInt8] = Array("SQLite format 3".utf8) + [0]
+
+    /// Up to `count` bytes from the start of the file at `path` (fewer when the
+    /// file is shorter), or nil when it cannot be read.
+    public static func leadingBytes(of path: String, count: Int) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return true }  // SQLite opened it; let it speak for itself
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 16)
+        var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
-        while filled < header.count {
-            let count = header[filled...].withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            filled += count
+        while filled < count {
+            let got = bytes[filled...].withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            filled += got
         }
-        return filled == 0 || (filled == header.count && header.elementsEqual(Array("SQLite format 3".utf8) + [0]))
+        return Array(bytes[..<filled])
     }
 
     /// WAL lets readers go on while one process writes. The switch needs a lock

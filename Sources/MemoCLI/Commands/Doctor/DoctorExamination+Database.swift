@@ -222,18 +222,8 @@ extension DoctorExamination {
     /// Whether the file starts with "SQLite format 3\0" and is at least a
     /// header long (https://www.sqlite.org/fileformat.html#the_database_header).
     static func hasSQLiteHeader(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return true }  // unreadable: let SQLite say why
-        defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 100)
-        var filled = 0
-        while filled < header.count {
-            let count = header[filled...].withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            filled += count
-        }
-        return filled == header.count && header.prefix(16).elementsEqual(Array("SQLite format 3".utf8) + [0])
+        guard let header = Connection.leadingBytes(of: path, count: 100) else { return true }  // let SQLite say why
+        return header.count == 100 && header.prefix(16).elementsEqual(Connection.sqliteMagic)
     }
 
     /// What a failure to open the database means to the user.
