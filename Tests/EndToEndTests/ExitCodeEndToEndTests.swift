@@ -66,11 +66,7 @@ final class ExitCodeEndToEndTests: XCTestCase {
     func testDatabaseOfAnotherProgramIsRefusedAndLeftUntouched() throws {
         try FileManager.default.createDirectory(atPath: app.home, withIntermediateDirectories: true)
         let database = app.home + "/memoapp.db"
-        let made = Process()
-        made.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        made.arguments = [database, "CREATE TABLE other (x); INSERT INTO other VALUES (42);"]
-        try made.run()
-        made.waitUntilExit()
+        sqlite3(database, "CREATE TABLE other (x); INSERT INTO other VALUES (42);")
         let before = try Data(contentsOf: URL(fileURLWithPath: database))
 
         let result = app.run("onboard", "status")
@@ -91,11 +87,7 @@ final class ExitCodeEndToEndTests: XCTestCase {
     func testDatabaseFromANewerMemoappIsRefusedAndLeftUntouched() throws {
         XCTAssertEqual(app.run("onboard", "status").status, 0)
         let database = app.home + "/memoapp.db"
-        let future = Process()
-        future.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        future.arguments = [database, "INSERT INTO schema_migrations (name) VALUES ('zzz.99-from-the-future')"]
-        try future.run()
-        future.waitUntilExit()
+        sqlite3(database, "INSERT INTO schema_migrations (name) VALUES ('zzz.99-from-the-future')")
         let before = try Data(contentsOf: URL(fileURLWithPath: database))
 
         let result = app.run("onboard", "next")
@@ -123,14 +115,7 @@ final class ExitCodeEndToEndTests: XCTestCase {
         let status = app.run("onboard", "status", "--json").object()
         XCTAssertTrue((1...4).contains(status["current_page"] as? Int ?? 0))
         XCTAssertEqual(status["completed"] as? Bool, false)
-        let check = Process()
-        let pipe = Pipe()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        check.arguments = [app.home + "/memoapp.db", "PRAGMA integrity_check; SELECT count(*) FROM onboarding_state;"]
-        check.standardOutput = pipe
-        try check.run()
-        check.waitUntilExit()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(output, "ok\n1\n")
+        let output = sqlite3(app.home + "/memoapp.db", "PRAGMA integrity_check; SELECT count(*) FROM onboarding_state;")
+        XCTAssertEqual(output, "ok\n1")
     }
 }
