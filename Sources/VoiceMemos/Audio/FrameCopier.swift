@@ -13,30 +13,30 @@ enum FrameCopier {
     static func copy(from reader: SoundFile, to writer: SoundFile, limit: Int64? = nil,
                      throughIntegers: Bool, shouldStop: () -> Bool = { false },
                      progress: ((Int64) -> Void)? = nil) throws -> Int64 {
-        let channels = reader.channels
-        var copied: Int64 = 0
         if throughIntegers {
-            let buffer = UnsafeMutablePointer<Int32>.allocate(capacity: blockFrames * channels)
-            defer { buffer.deallocate() }
-            while limit.map({ copied < $0 }) ?? true, !shouldStop() {
-                let wanted = Int(min(Int64(blockFrames), (limit ?? Int64.max) - copied))
-                let count = reader.readFrames(buffer, count: wanted)
-                guard count > 0 else { break }
-                try check(writer.writeFrames(buffer, count: count), count, writer)
-                copied += Int64(count)
-                progress?(copied)
-            }
-        } else {
-            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * channels)
-            defer { buffer.deallocate() }
-            while limit.map({ copied < $0 }) ?? true, !shouldStop() {
-                let wanted = Int(min(Int64(blockFrames), (limit ?? Int64.max) - copied))
-                let count = reader.readFrames(buffer, count: wanted)
-                guard count > 0 else { break }
-                try check(writer.writeFrames(buffer, count: count), count, writer)
-                copied += Int64(count)
-                progress?(copied)
-            }
+            return try copyBlocks(of: Int32.self, from: reader, to: writer, limit: limit, shouldStop: shouldStop,
+                                  progress: progress, read: reader.readFrames, write: writer.writeFrames)
+        }
+        return try copyBlocks(of: Float.self, from: reader, to: writer, limit: limit, shouldStop: shouldStop,
+                              progress: progress, read: reader.readFrames, write: writer.writeFrames)
+    }
+
+    /// The block loop, once for any sample type libsndfile reads and writes.
+    private static func copyBlocks<Sample>(
+        of _: Sample.Type, from reader: SoundFile, to writer: SoundFile, limit: Int64?, shouldStop: () -> Bool,
+        progress: ((Int64) -> Void)?, read: (UnsafeMutablePointer<Sample>, Int) -> Int,
+        write: (UnsafePointer<Sample>, Int) -> Int
+    ) throws -> Int64 {
+        let buffer = UnsafeMutablePointer<Sample>.allocate(capacity: blockFrames * reader.channels)
+        defer { buffer.deallocate() }
+        var copied: Int64 = 0
+        while limit.map({ copied < $0 }) ?? true, !shouldStop() {
+            let wanted = Int(min(Int64(blockFrames), (limit ?? Int64.max) - copied))
+            let count = read(buffer, wanted)
+            guard count > 0 else { break }
+            try check(write(buffer, count), count, writer)
+            copied += Int64(count)
+            progress?(copied)
         }
         return copied
     }
