@@ -12,12 +12,11 @@ let package = Package(
         // libsqlite3 through pkg-config (Debian: libsqlite3-dev).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        // libsndfile through pkg-config (Debian: libsndfile1-dev).
-        .systemLibrary(name: "CSndFile", path: "Sources/CSndFile", pkgConfig: "sndfile",
-                       providers: [.apt(["libsndfile1-dev"])]),
-        // libxxhash through pkg-config (Debian: libxxhash-dev): XXH3-128 checksums of stored audio.
-        .systemLibrary(name: "CXXHash", path: "Sources/CXXHash", pkgConfig: "libxxhash",
-                       providers: [.apt(["libxxhash-dev"])]),
+        // libsndfile's header (Debian: libsndfile1-dev), not linked: VoiceMemos loads
+        // libsndfile.so.1 on first use, so only voice commands pay for it and its codecs.
+        .systemLibrary(name: "CSndFile", path: "Sources/CSndFile", providers: [.apt(["libsndfile1-dev"])]),
+        // xxHash inlined from its header (Debian: libxxhash-dev): XXH3-128 checksums of stored audio.
+        .systemLibrary(name: "CXXHash", path: "Sources/CXXHash", providers: [.apt(["libxxhash-dev"])]),
         // Shared vocabulary: error kinds, localized text, the injectable clock, JSON values.
         .target(name: "MemoCore", path: "Sources/MemoCore"),
         // Thin SQLite layer: connection, statements, typed errors, transactions, migrations.
@@ -46,7 +45,9 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "OnboardingTests", dependencies: ["Onboarding", "TestSupport"]),
         .testTarget(name: "NotesTests", dependencies: ["Notes", "TestSupport"]),
-        .testTarget(name: "VoiceMemosTests", dependencies: ["VoiceMemos", "TestSupport"]),
+        // Links libsndfile itself: its fixtures write and read audio with it directly.
+        .testTarget(name: "VoiceMemosTests", dependencies: ["VoiceMemos", "TestSupport"],
+                    linkerSettings: [.linkedLibrary("sndfile")]),
         .testTarget(name: "TimersTests", dependencies: ["Timers", "TestSupport"]),
         .testTarget(name: "MemoCLITests", dependencies: ["MemoCLI", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),

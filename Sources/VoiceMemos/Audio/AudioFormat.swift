@@ -83,11 +83,14 @@ public enum AudioFormat {
         }
     }
 
-    /// libsndfile's name (or default extension) for a format code.
+    /// libsndfile's name (or default extension) for a format code; nil when
+    /// libsndfile does not know it (or cannot be loaded, which the opening of
+    /// the file this name is for has already reported).
     private static func libsndfileName(_ format: Int32, command: Int, wantsExtension: Bool = false) -> String? {
+        guard let sndfile = try? LibSndFile.loaded() else { return nil }
         var info = SF_FORMAT_INFO()
         info.format = format
-        guard sf_command(nil, Int32(command), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0 else { return nil }
+        guard sndfile.command(nil, Int32(command), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0 else { return nil }
         guard let text = wantsExtension ? info.`extension` : info.name else { return nil }
         let name = String(cString: text)
         // "WAV (Microsoft)" -> "WAV"

@@ -65,7 +65,7 @@ public enum AudioScanner {
         }
         let stream = TeeStream(source: source, copyDescriptor: copyDescriptor, chunkSize: chunkSize)
         let file: SoundFile
-        switch SoundFile.open(reading: stream, io: TeeStream.virtualIO) {
+        switch try SoundFile.open(reading: stream, io: TeeStream.virtualIO) {
         case let .success(opened): file = opened
         case let .failure(error):
             if let failure = stream.failure { throw failure }

@@ -1,32 +1,37 @@
 import CXXHash
 
-/// A streaming XXH3-128 checksum (libxxhash): fast enough to ride along with
+/// A streaming XXH3-128 checksum (xxHash): fast enough to ride along with
 /// the decode without showing up in an import's time.
 ///
 /// The hex form is the canonical (big-endian) one that `xxh128sum` prints.
+/// xxHash is compiled in from its header (see Sources/CXXHash/shim.h), which
+/// is why its functions carry the `XXH_INLINE_` prefix here. The header also
+/// renames its types (xxHash 0.8.1 spells them `XXH_NAMESPACEXXH128_hash_t`),
+/// so this file names none.
 public final class StreamingChecksum {
     private let state: OpaquePointer
 
     public init() {
-        guard let state = XXH3_createState() else { fatalError("XXH3_createState: out of memory") }
+        guard let state = XXH_INLINE_XXH3_createState() else { fatalError("XXH3_createState: out of memory") }
         self.state = state
-        XXH3_128bits_reset(state)
+        XXH_INLINE_XXH3_128bits_reset(state)
     }
 
-    deinit { XXH3_freeState(state) }
+    deinit { XXH_INLINE_XXH3_freeState(state) }
 
     /// Adds the next bytes of the stream.
     public func update(_ bytes: UnsafeRawPointer, count: Int) {
         guard count > 0 else { return }
-        XXH3_128bits_update(state, bytes, count)
+        XXH_INLINE_XXH3_128bits_update(state, bytes, count)
     }
 
     /// The checksum of everything added so far, as 32 lowercase hex digits.
     public var hexDigest: String {
-        let hash = XXH3_128bits_digest(state)
-        var canonical = XXH128_canonical_t()
-        XXH128_canonicalFromHash(&canonical, hash)
-        return withUnsafeBytes(of: &canonical.digest) { StreamingChecksum.hex($0) }
+        let hash = XXH_INLINE_XXH3_128bits_digest(state)
+        // The canonical form (XXH128_canonicalFromHash): the high half, then
+        // the low half, each big-endian.
+        let canonical = (hash.high64.bigEndian, hash.low64.bigEndian)
+        return withUnsafeBytes(of: canonical) { StreamingChecksum.hex($0) }
     }
 
     /// The checksum of a whole buffer.

@@ -6,9 +6,13 @@ import MemoCore
 
 /// One open libsndfile handle (`SNDFILE*`), closed when released.
 /// See http://libsndfile.github.io/libsndfile/api.html
+///
+/// The `open` functions throw when libsndfile itself cannot be loaded (see
+/// `LibSndFile`) and fail with libsndfile's reason when it refuses the file.
 final class SoundFile {
     let handle: OpaquePointer
     let info: SF_INFO
+    private let sndfile: LibSndFile
     /// Keeps the object behind a virtual I/O's `user_data` alive as long as the handle.
     private let owner: AnyObject?
     private var isClosed = false
@@ -16,49 +20,53 @@ final class SoundFile {
     /// Opens a stream for reading through libsndfile's virtual I/O; nil with
     /// libsndfile's reason when it cannot read it.
     static func open(reading stream: AnyObject, io: SF_VIRTUAL_IO,
-                     format: SF_INFO = SF_INFO()) -> Result<SoundFile, SoundFileError> {
+                     format: SF_INFO = SF_INFO()) throws -> Result<SoundFile, SoundFileError> {
+        let sndfile = try LibSndFile.loaded()
         var virtualIO = io
         var info = format
         let userData = Unmanaged.passUnretained(stream).toOpaque()
-        guard let handle = sf_open_virtual(&virtualIO, Int32(SFM_READ), &info, userData) else {
-            return .failure(SoundFileError(reason: String(cString: sf_strerror(nil))))
+        guard let handle = sndfile.openVirtual(&virtualIO, Int32(SFM_READ), &info, userData) else {
+            return .failure(SoundFileError(reason: sndfile.lastOpenError))
         }
-        return .success(SoundFile(handle: handle, info: info, owner: stream))
+        return .success(SoundFile(handle: handle, info: info, owner: stream, sndfile: sndfile))
     }
 
     /// Opens a file by path for reading.
-    static func open(readingPath path: String) -> Result<SoundFile, SoundFileError> {
+    static func open(readingPath path: String) throws -> Result<SoundFile, SoundFileError> {
+        let sndfile = try LibSndFile.loaded()
         var info = SF_INFO()
-        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
-            return .failure(SoundFileError(reason: String(cString: sf_strerror(nil))))
+        guard let handle = sndfile.open(path, Int32(SFM_READ), &info) else {
+            return .failure(SoundFileError(reason: sndfile.lastOpenError))
         }
-        return .success(SoundFile(handle: handle, info: info, owner: nil))
+        return .success(SoundFile(handle: handle, info: info, owner: nil, sndfile: sndfile))
     }
 
     /// Writes through an open descriptor (left open on close, so that the
     /// caller can fsync it) in `format`, an `SF_FORMAT_*` major|subtype.
     /// Float input is clipped rather than wrapped when the target is integer.
     static func open(writingDescriptor descriptor: Int32, format: Int32, sampleRate: Int,
-                     channels: Int) -> Result<SoundFile, SoundFileError> {
+                     channels: Int) throws -> Result<SoundFile, SoundFileError> {
+        let sndfile = try LibSndFile.loaded()
         var info = SF_INFO()
         info.format = format
         info.samplerate = Int32(clamping: sampleRate)
         info.channels = Int32(clamping: channels)
-        guard sf_format_check(&info) != 0 else {
+        guard sndfile.formatCheck(&info) != 0 else {
             return .failure(SoundFileError(reason: "libsndfile cannot write \(AudioFormat.containerName(format)) "
                                                + "\(AudioFormat.encodingName(format)) with \(channels) channels at \(sampleRate) Hz"))
         }
-        guard let handle = sf_open_fd(descriptor, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
-            return .failure(SoundFileError(reason: String(cString: sf_strerror(nil))))
+        guard let handle = sndfile.openFD(descriptor, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
+            return .failure(SoundFileError(reason: sndfile.lastOpenError))
         }
-        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
-        return .success(SoundFile(handle: handle, info: info, owner: nil))
+        _ = sndfile.command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        return .success(SoundFile(handle: handle, info: info, owner: nil, sndfile: sndfile))
     }
 
-    private init(handle: OpaquePointer, info: SF_INFO, owner: AnyObject?) {
+    private init(handle: OpaquePointer, info: SF_INFO, owner: AnyObject?, sndfile: LibSndFile) {
         self.handle = handle
         self.info = info
         self.owner = owner
+        self.sndfile = sndfile
     }
 
     deinit { _ = close() }
@@ -69,7 +77,7 @@ final class SoundFile {
     func close() -> Int32 {
         guard !isClosed else { return 0 }
         isClosed = true
-        return sf_close(handle)
+        return sndfile.close(handle)
     }
 
     var channels: Int { Int(info.channels) }
@@ -88,45 +96,45 @@ final class SoundFile {
     }
 
     /// libsndfile's last error on this handle (0 when none).
-    var errorCode: Int32 { sf_error(handle) }
-    var errorText: String { String(cString: sf_strerror(handle)) }
+    var errorCode: Int32 { sndfile.error(handle) }
+    var errorText: String { sndfile.strerror(handle).map { String(cString: $0) } ?? "" }
 
     /// A metadata string such as `SF_STR_TITLE`, when the file has one.
     func string(_ type: Int32) -> String? {
-        guard let text = sf_get_string(handle, type) else { return nil }
+        guard let text = sndfile.getString(handle, type) else { return nil }
         let value = String(cString: text)
         return value.isEmpty ? nil : value
     }
 
     func setString(_ type: Int32, _ value: String) {
-        _ = sf_set_string(handle, type, value)
+        _ = sndfile.setString(handle, type, value)
     }
 
     /// libsndfile's parse log, where it says how a header disagreed with the file.
     var log: String {
         var buffer = [CChar](repeating: 0, count: 16384)
-        sf_command(handle, Int32(SFC_GET_LOG_INFO), &buffer, Int32(buffer.count))
+        _ = sndfile.command(handle, Int32(SFC_GET_LOG_INFO), &buffer, Int32(buffer.count))
         return String(cString: buffer)
     }
 
     func readFrames(_ buffer: UnsafeMutablePointer<Int16>, count: Int) -> Int {
-        Int(sf_readf_short(handle, buffer, sf_count_t(count)))
+        Int(sndfile.readfShort(handle, buffer, sf_count_t(count)))
     }
 
     func readFrames(_ buffer: UnsafeMutablePointer<Int32>, count: Int) -> Int {
-        Int(sf_readf_int(handle, buffer, sf_count_t(count)))
+        Int(sndfile.readfInt(handle, buffer, sf_count_t(count)))
     }
 
     func readFrames(_ buffer: UnsafeMutablePointer<Float>, count: Int) -> Int {
-        Int(sf_readf_float(handle, buffer, sf_count_t(count)))
+        Int(sndfile.readfFloat(handle, buffer, sf_count_t(count)))
     }
 
     func writeFrames(_ buffer: UnsafePointer<Int32>, count: Int) -> Int {
-        Int(sf_writef_int(handle, buffer, sf_count_t(count)))
+        Int(sndfile.writefInt(handle, buffer, sf_count_t(count)))
     }
 
     func writeFrames(_ buffer: UnsafePointer<Float>, count: Int) -> Int {
-        Int(sf_writef_float(handle, buffer, sf_count_t(count)))
+        Int(sndfile.writefFloat(handle, buffer, sf_count_t(count)))
     }
 
     /// Reads and drops `frames` frames; returns how many there were.
@@ -145,11 +153,18 @@ final class SoundFile {
 
     /// Moves the read position to `frame`; false when libsndfile cannot.
     func seek(toFrame frame: Int64) -> Bool {
-        sf_seek(handle, sf_count_t(frame), SEEK_SET) == frame
+        sndfile.seek(handle, sf_count_t(frame), SEEK_SET) == frame
     }
 }
 
 /// Why libsndfile refused a file, in its own words.
 struct SoundFileError: Error {
     let reason: String
+}
+
+extension LibSndFile {
+    /// Why the last `open` failed (libsndfile keeps it for a NULL handle).
+    fileprivate var lastOpenError: String {
+        strerror(nil).map { String(cString: $0) } ?? "unknown error"
+    }
 }

@@ -136,7 +136,7 @@ extension VoiceStore {
                    span: Range<Int64>? = nil) throws {
         let reader = try openStored(memo)
         let writer: SoundFile
-        switch SoundFile.open(writingDescriptor: output.descriptor, format: format,
+        switch try SoundFile.open(writingDescriptor: output.descriptor, format: format,
                               sampleRate: reader.sampleRate, channels: reader.channels) {
         case let .success(opened): writer = opened
         case let .failure(error):
@@ -162,7 +162,7 @@ extension VoiceStore {
     }
 
     func openStored(_ memo: VoiceMemo) throws -> SoundFile {
-        switch SoundFile.open(readingPath: path(of: memo)) {
+        switch try SoundFile.open(readingPath: path(of: memo)) {
         case let .success(file): return file
         case let .failure(error):
             throw MemoError(.storage, en: "voice memo \(memo.id)'s file cannot be read (\(error.reason)); run `memoapp voice verify`",

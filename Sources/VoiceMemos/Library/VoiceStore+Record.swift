@@ -80,7 +80,7 @@ extension VoiceStore {
         let output = try TemporaryFile(in: directory, purpose: "record")
         do {
             let writer: SoundFile
-            switch SoundFile.open(writingDescriptor: output.descriptor, format: code,
+            switch try SoundFile.open(writingDescriptor: output.descriptor, format: code,
                                   sampleRate: options.sampleRate, channels: options.channels) {
             case let .success(opened): writer = opened
             case let .failure(error):
@@ -93,7 +93,7 @@ extension VoiceStore {
             rawFormat.samplerate = Int32(options.sampleRate)
             rawFormat.channels = Int32(options.channels)
             let reader: SoundFile
-            switch SoundFile.open(reading: input, io: RawInputStream.virtualIO, format: rawFormat) {
+            switch try SoundFile.open(reading: input, io: RawInputStream.virtualIO, format: rawFormat) {
             case let .success(opened): reader = opened
             case let .failure(error):
                 throw MemoError(.internalFailure, en: "libsndfile cannot read raw input: \(error.reason)",

@@ -8,10 +8,13 @@ extension VoiceStore {
     /// Checks the library: every memo's file exists, decodes in full and has
     /// the checksum recorded at import; and no file in the folder lacks a
     /// memo. Changes nothing: leftovers are reported here and removed by the
-    /// next writing command.
+    /// next writing command. Throws when libsndfile cannot be loaded.
     /// - Parameter progress: called with each memo checked and the total.
     public func verify(progress: ((Int, Int) -> Void)? = nil) throws -> [VerificationProblem] {
         let memos = try memos()
+        // Without libsndfile no file decodes: that is one failure to report,
+        // not every memo's file to call undecodable.
+        if !memos.isEmpty { _ = try LibSndFile.loaded() }
         var problems: [VerificationProblem] = []
         for (index, memo) in memos.enumerated() {
             if let problem = check(memo) { problems.append(problem) }

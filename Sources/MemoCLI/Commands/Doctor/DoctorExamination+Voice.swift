@@ -2,6 +2,26 @@ import MemoCore
 import VoiceMemos
 
 extension DoctorExamination {
+    /// libsndfile, which memoapp loads only when a voice command needs it
+    /// (see `LibSndFile`): without it every other command works and every
+    /// voice command that touches audio fails, so doctor says so up front.
+    func checkAudioLibrary() {
+        var check = DoctorCheck("audio_library", title: Localized(en: "audio library", ko: "오디오 라이브러리"))
+        defer { report.checks.append(check) }
+        do {
+            let sndfile = try LibSndFile.loaded()
+            check.summary = Localized(verbatim: "\(sndfile.version) (\(LibSndFile.soname))")
+        } catch {
+            let report = ErrorReport(error, language: .en)
+            let korean = ErrorReport(error, language: .ko)
+            audioLibraryUnavailable = true
+            check.add(DoctorFinding(
+                en: report.message, ko: korean.message,
+                fixEn: "sudo apt-get install \(LibSndFile.debianPackage)",
+                fixKo: "sudo apt-get install \(LibSndFile.debianPackage)"))
+        }
+    }
+
     /// The voice library, checked by the voice module's own verification (the
     /// one `memoapp voice verify` runs): every memo's file is there, decodes in
     /// full and has the bytes recorded at import; no file lacks a memo.
@@ -10,6 +30,10 @@ extension DoctorExamination {
         var check = DoctorCheck("voice_library", title: Localized(en: "voice library", ko: "음성 라이브러리"))
         defer { report.checks.append(check) }
         guard let connection else { return check.skip(because: skipReason) }
+        if audioLibraryUnavailable {
+            return check.skip(because: Localized(en: "libsndfile cannot be loaded (see audio library)",
+                                                 ko: "libsndfile을 불러올 수 없습니다 (오디오 라이브러리 참고)"))
+        }
         let store = VoiceStore(connection: connection, directory: home.voiceDirectory)
         let problems: [VerificationProblem]
         let count: Int

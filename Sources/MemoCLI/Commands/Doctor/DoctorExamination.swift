@@ -21,6 +21,8 @@ final class DoctorExamination {
     /// before doctor opened it (for the cut-short check).
     var mainFileSizeBeforeOpening: Int64?
     var hadWALContent = false
+    /// libsndfile could not be loaded, so no voice memo can be decoded.
+    var audioLibraryUnavailable = false
 
     init(home: DataHome) {
         self.home = home
@@ -45,6 +47,7 @@ final class DoctorExamination {
         checkIntegrity()
         checkForeignKeys()
         checkMigrations()
+        checkAudioLibrary()
         checkVoiceLibrary()
         checkTemporaryFiles(hasHome: hasHome)
         connection = nil
