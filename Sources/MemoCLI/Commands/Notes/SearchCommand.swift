@@ -5,7 +5,9 @@ import VoiceMemos
 /// `memoapp search QUERY` (to-dos, memos and voice memo titles) and
 /// `memoapp memo search QUERY` (memos only).
 enum SearchCommand {
-    static func make(kinds: Set<ItemKind>) -> Command {
+    /// `kinds` is an array, not a Set: every start builds the whole command
+    /// tree, and the first Set of `ItemKind` costs a runtime conformance lookup.
+    static func make(kinds: [ItemKind]) -> Command {
         let isMemoOnly = kinds == [.memo]
         return Command(
             "search",
@@ -41,12 +43,12 @@ enum SearchCommand {
             (그 필드의 유니코드 코드 포인트 단위)와 같은 방식으로 표시한 snippet을 줍니다.
             """)
 
-    static func run(_ context: CommandContext, _ arguments: ParsedArguments, kinds: Set<ItemKind>) throws {
+    static func run(_ context: CommandContext, _ arguments: ParsedArguments, kinds: [ItemKind]) throws {
         let query = try context.parsingArgument(arguments) {
             try SearchQuery(arguments.positionals("QUERY").joined(separator: " "))
         }
         let limit = arguments.integer("limit") ?? NoteSearch.defaultLimit
-        let results = try NoteSearch(connection: context.database()).search(query, in: kinds, limit: limit)
+        let results = try NoteSearch(connection: context.database()).search(query, in: Set(kinds), limit: limit)
         // Voice memos have titles only; their hits follow the to-dos and memos,
         // newest first, as two indexes' scores do not compare.
         let voiceHits = kinds == [.memo] ? [] : try VoiceCommand.store(context)
