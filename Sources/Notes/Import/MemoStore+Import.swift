@@ -6,7 +6,10 @@ extension MemoStore {
     /// uid is already stored (or came earlier in `memos`) is counted as already
     /// present and not added again. With `dryRun`, only counts.
     public func importMemos(_ memos: [ImportedMemo], dryRun: Bool = false) throws -> ImportOutcome {
-        for memo in memos { try MemoStore.validate(text: memo.text, isNew: true) }
+        for memo in memos {
+            try MemoStore.validate(text: memo.text, isNew: true)
+            _ = try UUID4.uid(memo.uid)
+        }
         let now = clock.now()
         let body = { [self] () throws -> ImportOutcome in
             var outcome = ImportOutcome(addedIDs: [], addedCount: 0, alreadyPresent: 0)

@@ -11,7 +11,10 @@ extension TodoStore {
     /// time, when that is earlier); done without a time is done as of the last
     /// change; updated is the latest of the others.
     public func importTodos(_ todos: [ImportedTodo], dryRun: Bool = false) throws -> ImportOutcome {
-        for todo in todos { try TodoStore.validate(title: todo.title) }
+        for todo in todos {
+            try TodoStore.validate(title: todo.title)
+            _ = try UUID4.uid(todo.uid)
+        }
         let now = clock.now()
         let body = { [self] () throws -> ImportOutcome in
             var outcome = ImportOutcome(addedIDs: [], addedCount: 0, alreadyPresent: 0)

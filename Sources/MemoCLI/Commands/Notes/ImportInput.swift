@@ -52,17 +52,24 @@ struct ImportInput {
 
 /// How `todo import` and `memo import` report: counts in words or JSON.
 enum ImportReport {
+    /// What was imported, for the sentence: `to-do`, `to-dos`, `할 일`.
+    struct Noun {
+        let one: String
+        let many: String
+        let korean: String
+    }
+
     /// The outcome as `{"added", "already_present", ["skipped",] "ids", "dry_run"}`
-    /// and a sentence; `noun` is the plural kind, e.g. ("to-dos", "할 일").
-    static func emit(_ outcome: ImportOutcome, skipped: Int?, dryRun: Bool, noun: Localized,
-                     context: CommandContext) {
+    /// and a sentence.
+    static func emit(_ outcome: ImportOutcome, skipped: Int?, dryRun: Bool, noun: Noun, context: CommandContext) {
         var members: [(String, JSON)] = [("added", .int(outcome.addedCount)),
                                          ("already_present", .int(outcome.alreadyPresent))]
         if let skipped { members.append(("skipped", .int(skipped))) }
         members.append(("ids", .array(outcome.addedIDs.map { .int($0) })))
         members.append(("dry_run", .bool(dryRun)))
-        var en = (dryRun ? "Would add" : "Added") + " \(outcome.addedCount) \(noun.en); \(outcome.alreadyPresent) already present"
-        var ko = "\(noun.ko) \(outcome.addedCount)개를 " + (dryRun ? "추가할 수 있습니다" : "추가했습니다")
+        let kind = outcome.addedCount == 1 ? noun.one : noun.many
+        var en = (dryRun ? "Would add" : "Added") + " \(outcome.addedCount) \(kind); \(outcome.alreadyPresent) already present"
+        var ko = "\(noun.korean) \(outcome.addedCount)개를 " + (dryRun ? "추가할 수 있습니다" : "추가했습니다")
             + ". \(outcome.alreadyPresent)개는 이미 있습니다"
         if let skipped, skipped > 0 {
             en += "; \(skipped) skipped (deleted, or recurring templates)"

@@ -93,7 +93,7 @@ enum NotesImportCommands {
         let isDryRun = arguments.flag("dry-run")
         let outcome = try context.todoStore().importTodos(todos, dryRun: isDryRun)
         ImportReport.emit(outcome, skipped: format == .taskwarrior ? skipped : nil, dryRun: isDryRun,
-                          noun: Localized(en: "to-dos", ko: "할 일"), context: context)
+                          noun: ImportReport.Noun(one: "to-do", many: "to-dos", korean: "할 일"), context: context)
     }
 
     static func runMemoImport(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -103,7 +103,7 @@ enum NotesImportCommands {
         }
         let isDryRun = arguments.flag("dry-run")
         let outcome = try context.memoStore().importMemos(memos, dryRun: isDryRun)
-        ImportReport.emit(outcome, skipped: nil, dryRun: isDryRun, noun: Localized(en: "memos", ko: "메모"),
-                          context: context)
+        ImportReport.emit(outcome, skipped: nil, dryRun: isDryRun,
+                          noun: ImportReport.Noun(one: "memo", many: "memos", korean: "메모"), context: context)
     }
 }
