@@ -64,6 +64,17 @@ final class MemoFileReaderTests: XCTestCase {
         XCTAssertNil(MemoFileReader.title(of: "---\ntitle: front matter\n---\n"))
     }
 
+    func testFrontMatterIsSkippedWhenLookingForTheHeading() throws {
+        let text = "---\ntitle: ignored\ntags: [a, b]\n---\n\n# Real title\nbody"
+        let memo = try memo(text)
+        XCTAssertEqual(memo.title, "Real title")
+        XCTAssertEqual(memo.text, text, "the front matter stays in the text")
+        XCTAssertEqual(MemoFileReader.title(of: "---\r\ndate: 2026-11-29\r\n...\r\nTitle\r\n===\r\n"), "Title")
+        XCTAssertNil(MemoFileReader.title(of: "---\ntitle: x\n---\nno heading"))
+        XCTAssertNil(MemoFileReader.title(of: "---\nnever closed\n# Heading"), "no closing line: not front matter")
+        XCTAssertNil(MemoFileReader.title(of: "text\n\n---\nx: y\n---\n# Heading"), "only on the first line")
+    }
+
     func testPlainTextHasNoTitle() throws {
         let memo = try memo("just a note\nwith two lines")
         XCTAssertNil(memo.title)

@@ -6,7 +6,8 @@ import MemoCore
 /// dropped), heading included, so the memo reads as the file did. The title is
 /// the file's first heading when its first non-blank line is one: an ATX
 /// heading (`# Title`, any level, closing `#`s dropped) or a setext heading
-/// (`Title` over a line of `=` or `-`). Otherwise the memo has no title and
+/// (`Title` over a line of `=` or `-`), after a front matter block if there
+/// is one (whose fields are not read). Otherwise the memo has no title and
 /// lists show its first line, as for any memo.
 ///
 /// The uid is derived from the text, so importing the same file again (or a
@@ -34,7 +35,14 @@ public enum MemoFileReader {
     /// The first heading of `text` when its first non-blank line is one.
     public static func title(of text: String) -> String? {
         // "\r\n" is one Character in Swift, so it is a separator of its own.
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).lazy
+        var all = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })[...]
+        // A front matter block (`---` on the first line to `---` or `...`, as
+        // Jekyll, Hugo and Obsidian write) comes before the heading; it stays
+        // in the text but is not read.
+        if all.first == "---", let end = all.dropFirst().firstIndex(where: { $0 == "---" || $0 == "..." }) {
+            all = all[(end + 1)...]
+        }
+        var lines = all.lazy
             .drop { $0.allSatisfy { $0 == " " || $0 == "\t" } }
             .makeIterator()
         guard let first = lines.next() else { return nil }
