@@ -130,6 +130,7 @@ public struct TodoTxtReader: Sendable {
         }
         todo.title = title.joined(separator: " ")
         todo.note = noteLines.isEmpty ? nil : noteLines.joined(separator: "\n")
+        // Every tag passed `tag(_:)`, so this only removes repeats.
         todo.tags = (try? Tags.normalized(tags)) ?? []
         return todo
     }
