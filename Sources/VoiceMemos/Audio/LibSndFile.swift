@@ -14,7 +14,7 @@ import MemoCore
 /// libsndfile's own header (the CSndFile module); only the linking moved here.
 /// Each property is the libsndfile function of the same name
 /// (http://libsndfile.github.io/libsndfile/api.html), e.g. `open` is `sf_open`.
-public struct LibSndFile: @unchecked Sendable {
+public struct LibSndFile: Sendable {
     /// The library's file name (its soname), as `dlopen` looks it up.
     public static let soname = "libsndfile.so.1"
     /// The Debian package that installs it.
