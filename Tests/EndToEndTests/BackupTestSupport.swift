@@ -68,11 +68,12 @@ func fileTree(_ path: String) -> [String: Data] {
 
 /// Runs a tool and returns its exit status, stdout and stderr.
 @discardableResult
-func runTool(_ tool: String, _ arguments: [String], in directory: String? = nil)
-    -> (status: Int32, output: String, errors: String) {
+func runTool(_ tool: String, _ arguments: [String], in directory: String? = nil,
+             environment: [String: String]? = nil) -> (status: Int32, output: String, errors: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: tool)
     process.arguments = arguments
+    if let environment { process.environment = environment }
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let output = Pipe()
     let errors = Pipe()

@@ -57,6 +57,7 @@ struct Restorer {
                             en: "the data home \(home.path) already has data (\(reason.en)); restoring replaces all of it: add --force to do so",
                             ko: "데이터 폴더 \(home.path)에 이미 데이터가 있습니다 (\(reason.ko)). 복원하면 모두 바뀝니다: 그래도 하려면 --force를 붙이세요")
         }
+        let homeExisted = BackupFiles.kind(of: home.path) != .absent
         try home.create()
         removeAbandonedTemporaries()
         let installer = VoiceLibraryInstaller(directory: home.voiceDirectory)
@@ -68,7 +69,14 @@ struct Restorer {
             try installer.finish()
             try installDatabase { isDatabaseInstalled = true }
         } catch {
-            if !isDatabaseInstalled { installer.undo() }
+            if !isDatabaseInstalled {
+                installer.undo()
+                // Folders this run made go too; rmdir leaves any that are not empty.
+                if !homeExisted {
+                    rmdir(home.voiceDirectory)
+                    rmdir(home.path)
+                }
+            }
             throw error
         }
         let connection = try context.database()
