@@ -31,7 +31,12 @@ enum BackupCommand {
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let writer = BackupWriter(home: context.home, destination: arguments.positional("DIR") ?? "")
-        let result = try writer.write(from: context.database())
+        let bar = ProgressBar(context: context, label: "backup")
+        let result: BackupResult
+        do {
+            defer { bar.finish() }
+            result = try writer.write(from: context.database()) { done, total in bar.update(Int64(done), of: Int64(total)) }
+        }
         if !result.problems.isEmpty { context.exitStatus = 1 }
         context.emit(json: json(result, context), text: text(result, context))
     }

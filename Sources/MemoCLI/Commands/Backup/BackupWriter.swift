@@ -52,13 +52,14 @@ struct BackupWriter {
     /// - Throws: `.invalidState` when the destination is not a new or empty
     ///   folder or lies inside the data home; `.storage` when reading or
     ///   writing fails (a full disk says so).
-    func write(from database: Connection) throws -> BackupResult {
+    /// - Parameter progress: called with each audio file copied and their number.
+    func write(from database: Connection, progress: ((Int, Int) -> Void)? = nil) throws -> BackupResult {
         let folder = try BackupDestination.open(destination, home: home)
         defer { folder.release() }
         let work = folder.path + "/.memoapp-backup-\(BackupFiles.randomToken()).part"
         do {
             try BackupFiles.makeDirectory(work)
-            let result = try build(in: work, from: database, finalPath: folder.path)
+            let result = try build(in: work, from: database, finalPath: folder.path, progress: progress)
             try publish(work, into: folder.path)
             return result
         } catch {
@@ -70,26 +71,24 @@ struct BackupWriter {
 
     // MARK: - Private
 
-    private func build(in work: String, from database: Connection, finalPath: String) throws -> BackupResult {
+    private func build(in work: String, from database: Connection, finalPath: String,
+                       progress: ((Int, Int) -> Void)?) throws -> BackupResult {
         let snapshotPath = work + "/snapshot.db"
         let voicePath = work + "/" + BackupManifest.voiceFolder
         let reader = try Connection(path: home.databasePath)
-        var voiceCopy: VoiceBackupCopy?
-        var source: VoiceBackupSource?
-        try reader.readTransaction {
-            try database.writeTransaction {
+        let budget = BackupFiles.availableDescriptors(reserve: BackupWriter.reservedDescriptors)
+        let (source, copiedUnderLock): (VoiceBackupSource, VoiceBackupCopy?) = try reader.readTransaction {
+            let held = try database.writeTransaction { () -> (VoiceBackupSource, VoiceBackupCopy?) in
                 // The reader's snapshot starts with its first read, here,
                 // while no one can commit: the state every file below belongs to.
                 let store = VoiceStore(connection: reader, directory: home.voiceDirectory)
-                let opened = try store.openFilesForBackup(
-                    descriptorBudget: BackupFiles.availableDescriptors(reserve: BackupWriter.reservedDescriptors))
-                if !opened.isHoldingEveryFile { voiceCopy = try opened.copy(into: voicePath) }
-                source = opened
+                let opened = try store.openFilesForBackup(descriptorBudget: budget)
+                return (opened, opened.isHoldingEveryFile ? nil : try opened.copy(into: voicePath, progress: progress))
             }
             try reader.backup(to: snapshotPath)
+            return held
         }
-        let copy = try voiceCopy ?? source!.copy(into: voicePath)
-        source = nil
+        let copy = try copiedUnderLock ?? source.copy(into: voicePath, progress: progress)
 
         // The page copy holds free pages and says WAL; VACUUM INTO makes the
         // compact, self-contained file the backup keeps.
