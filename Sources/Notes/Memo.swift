@@ -4,6 +4,9 @@ import MemoCore
 public struct Memo: Hashable, Sendable {
     /// Never changes and is never given to another memo.
     public let id: Int64
+    /// The memo's identity in every data home (a UUID, lowercase); kept by
+    /// export and import. Empty for a memo that was never stored.
+    public let uid: String
     /// nil when the memo has none; lists then show the text's first line.
     public var title: String?
     /// Exactly as given: Korean, emoji, line breaks, NUL characters and all.
@@ -18,9 +21,10 @@ public struct Memo: Hashable, Sendable {
     public var updatedAt: Timestamp
 
     /// A memo as stored; stores make these, tests and front ends may too.
-    public init(id: Int64, title: String? = nil, text: String, tags: [String] = [], isPinned: Bool = false,
-                createdAt: Timestamp, updatedAt: Timestamp) {
+    public init(id: Int64, uid: String = "", title: String? = nil, text: String, tags: [String] = [],
+                isPinned: Bool = false, createdAt: Timestamp, updatedAt: Timestamp) {
         self.id = id
+        self.uid = uid
         self.title = title
         self.text = text
         self.tags = tags
@@ -34,6 +38,8 @@ public struct Memo: Hashable, Sendable {
 public struct MemoSummary: Hashable, Sendable {
     /// The memo's id.
     public let id: Int64
+    /// The memo's uid.
+    public let uid: String
     /// The memo's title, if it has one.
     public var title: String?
     /// The text's first non-blank line, cut to `MemoSummary.previewLength`
@@ -49,9 +55,10 @@ public struct MemoSummary: Hashable, Sendable {
     public var updatedAt: Timestamp
 
     /// A summary from its parts.
-    public init(id: Int64, title: String?, preview: String, tags: [String], isPinned: Bool, createdAt: Timestamp,
-                updatedAt: Timestamp) {
+    public init(id: Int64, uid: String = "", title: String?, preview: String, tags: [String], isPinned: Bool,
+                createdAt: Timestamp, updatedAt: Timestamp) {
         self.id = id
+        self.uid = uid
         self.title = title
         self.preview = preview
         self.tags = tags
@@ -62,7 +69,7 @@ public struct MemoSummary: Hashable, Sendable {
 
     /// The summary of a whole memo.
     public init(_ memo: Memo) {
-        self.init(id: memo.id, title: memo.title, preview: MemoSummary.preview(of: memo.text), tags: memo.tags,
+        self.init(id: memo.id, uid: memo.uid, title: memo.title, preview: MemoSummary.preview(of: memo.text), tags: memo.tags,
                   isPinned: memo.isPinned, createdAt: memo.createdAt, updatedAt: memo.updatedAt)
     }
 

@@ -17,30 +17,41 @@ public final class MemoStore {
 
     /// Adds a memo and returns it with its new id. Text that is empty or only
     /// white space is refused (bad input): there would be nothing to keep.
-    public func add(_ new: NewMemo) throws -> Memo {
+    /// - Parameter uid: its identity, for importers that carry one; a new
+    ///   random UUID when nil.
+    /// - Throws: `.badInput` for a uid not in UUID form, `.duplicate` when a
+    ///   memo already has it.
+    public func add(_ new: NewMemo, uid: String? = nil) throws -> Memo {
         try MemoStore.validate(text: new.text, isNew: true)
         let tags = try Tags.normalized(new.tags)
         let title = MemoStore.storedTitle(new.title)
+        let uid = try UUID4.uid(uid)
         let now = clock.now()
         return try connection.writeTransaction {
-            try connection.execute("""
-                INSERT INTO memos (title, text, is_pinned, tags, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-                """, title, new.text, new.isPinned, Tags.joined(tags), now.secondsSince1970, now.secondsSince1970)
+            do {
+                try connection.execute("""
+                    INSERT INTO memos (uid, title, text, is_pinned, tags, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, uid, title, new.text, new.isPinned, Tags.joined(tags), now.secondsSince1970,
+                    now.secondsSince1970)
+            } catch let error as SQLiteError where error.isUniqueViolation(table: "memos", column: "uid") {
+                throw MemoError.duplicateUID(.memo, uid)
+            }
             let id = connection.lastInsertRowID
             for tag in tags {
                 try connection.execute("INSERT INTO memo_tags (memo_id, tag) VALUES (?, ?)", id, tag)
             }
-            return Memo(id: id, title: title, text: new.text, tags: tags, isPinned: new.isPinned,
+            return Memo(id: id, uid: uid, title: title, text: new.text, tags: tags, isPinned: new.isPinned,
                         createdAt: now, updatedAt: now)
         }
     }
 
     /// The memo with `id`, whole, or a not-found error.
     public func memo(id: Int64) throws -> Memo {
-        let sql = "SELECT id, title, text, tags, is_pinned, created_at, updated_at FROM memos WHERE id = ?"
+        let sql = "SELECT id, title, text, tags, is_pinned, created_at, updated_at, uid FROM memos WHERE id = ?"
         guard let memo = try connection.queryFirst(sql, id, map: { row in
-            Memo(id: row.int64(0), title: row.optionalString(1), text: row.string(2), tags: Tags.split(row.string(3)),
-                 isPinned: row.bool(4), createdAt: Timestamp(secondsSince1970: row.double(5)),
+            Memo(id: row.int64(0), uid: row.string(7), title: row.optionalString(1), text: row.string(2),
+                 tags: Tags.split(row.string(3)), isPinned: row.bool(4), createdAt: Timestamp(secondsSince1970: row.double(5)),
                  updatedAt: Timestamp(secondsSince1970: row.double(6)))
         }) else { throw MemoError.notFound(.memo, ids: [id]) }
         return memo
@@ -58,7 +69,7 @@ public final class MemoStore {
         if pinnedOnly { conditions.append("is_pinned = 1") }
         // The preview needs the first line only; substr keeps a 1 MB memo from
         // being read whole for it (a first line longer than this is cut anyway).
-        var sql = "SELECT id, title, substr(text, 1, 400), tags, is_pinned, created_at, updated_at FROM memos"
+        var sql = "SELECT id, title, substr(text, 1, 400), tags, is_pinned, created_at, updated_at, uid FROM memos"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY is_pinned DESC, created_at DESC, id DESC"
         if let limit {
@@ -66,8 +77,9 @@ public final class MemoStore {
             arguments.append(.integer(Int64(max(0, limit))))
         }
         return try connection.query(sql, arguments: arguments) { row in
-            MemoSummary(id: row.int64(0), title: row.optionalString(1), preview: MemoSummary.preview(of: row.string(2)),
-                        tags: Tags.split(row.string(3)), isPinned: row.bool(4),
+            MemoSummary(id: row.int64(0), uid: row.string(7), title: row.optionalString(1),
+                        preview: MemoSummary.preview(of: row.string(2)), tags: Tags.split(row.string(3)),
+                        isPinned: row.bool(4),
                         createdAt: Timestamp(secondsSince1970: row.double(5)),
                         updatedAt: Timestamp(secondsSince1970: row.double(6)))
         }

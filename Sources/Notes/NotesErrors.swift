@@ -30,6 +30,20 @@ extension MemoError {
     }
 }
 
+extension MemoError {
+    /// A uid that another to-do or memo already has.
+    static func duplicateUID(_ kind: ItemKind, _ uid: String) -> MemoError {
+        switch kind {
+        case .todo:
+            return MemoError(.duplicate, en: "a to-do with uid \(uid) already exists",
+                             ko: "uid가 \(uid)인 할 일이 이미 있습니다")
+        case .memo:
+            return MemoError(.duplicate, en: "a memo with uid \(uid) already exists",
+                             ko: "uid가 \(uid)인 메모가 이미 있습니다")
+        }
+    }
+}
+
 extension Connection {
     /// The ids without repeats, in the order given, after checking that every one
     /// names a row of `kind`'s table; otherwise a not-found error naming all the

@@ -16,6 +16,8 @@ import SQLite
 ///   SQLite on write, with a partial index of those rows. The trigram tokenizer
 ///   and `LIKE` both stop reading at a NUL, so search also checks these rows
 ///   the slow, exact way (see `NoteSearch`).
+/// - `uid`: a UUID that identifies the item across data homes (export and
+///   import); unique, set on every row.
 public enum NotesSchema {
     /// The module's migrations, in order. Names never change once released.
     public static let migrations: [Migration] = [
@@ -90,5 +92,8 @@ public enum NotesSchema {
                 INSERT INTO memos_fts (rowid, title, text, tags) VALUES (new.id, new.title, new.text, new.tags);
             END;
             """),
+        // Identities that survive export and import (see `Migration(_:addingUIDTo:)`).
+        Migration("notes.3-todo-uids", addingUIDTo: "todos"),
+        Migration("notes.4-memo-uids", addingUIDTo: "memos"),
     ]
 }

@@ -45,6 +45,9 @@ public enum Priority: Int, CaseIterable, Comparable, Sendable {
 public struct Todo: Hashable, Sendable {
     /// Never changes and is never given to another to-do.
     public let id: Int64
+    /// The to-do's identity in every data home (a UUID, lowercase); kept by
+    /// export and import. Empty for a to-do that was never stored.
+    public let uid: String
     /// What to do; never blank.
     public var title: String
     /// Free text beside the title; nil when there is none.
@@ -63,9 +66,11 @@ public struct Todo: Hashable, Sendable {
     public var doneAt: Timestamp?
 
     /// A to-do as stored; stores make these, tests and front ends may too.
-    public init(id: Int64, title: String, note: String? = nil, priority: Priority? = nil, tags: [String] = [],
-                due: Due? = nil, createdAt: Timestamp, updatedAt: Timestamp, doneAt: Timestamp? = nil) {
+    public init(id: Int64, uid: String = "", title: String, note: String? = nil, priority: Priority? = nil,
+                tags: [String] = [], due: Due? = nil, createdAt: Timestamp, updatedAt: Timestamp,
+                doneAt: Timestamp? = nil) {
         self.id = id
+        self.uid = uid
         self.title = title
         self.note = note
         self.priority = priority

@@ -20,23 +20,32 @@ public final class TodoStore {
     }
 
     /// Adds a to-do and returns it with its new id.
-    public func add(_ new: NewTodo) throws -> Todo {
+    /// - Parameter uid: its identity, for importers that carry one; a new
+    ///   random UUID when nil.
+    /// - Throws: `.badInput` for a uid not in UUID form, `.duplicate` when a
+    ///   to-do already has it.
+    public func add(_ new: NewTodo, uid: String? = nil) throws -> Todo {
         try TodoStore.validate(title: new.title)
         let tags = try Tags.normalized(new.tags)
+        let uid = try UUID4.uid(uid)
         let now = clock.now()
         return try connection.writeTransaction {
-            try connection.execute("""
-                INSERT INTO todos (title, note, priority, due_at, due_has_time, tags, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, new.title, TodoStore.storedNote(new.note), new.priority?.rawValue,
-                new.due?.instant.secondsSince1970, new.due?.hasTime ?? false, Tags.joined(tags),
-                now.secondsSince1970, now.secondsSince1970)
+            do {
+                try connection.execute("""
+                    INSERT INTO todos (uid, title, note, priority, due_at, due_has_time, tags, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, uid, new.title, TodoStore.storedNote(new.note), new.priority?.rawValue,
+                    new.due?.instant.secondsSince1970, new.due?.hasTime ?? false, Tags.joined(tags),
+                    now.secondsSince1970, now.secondsSince1970)
+            } catch let error as SQLiteError where error.isUniqueViolation(table: "todos", column: "uid") {
+                throw MemoError.duplicateUID(.todo, uid)
+            }
             let id = connection.lastInsertRowID
             for tag in tags {
                 try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", id, tag)
             }
-            return Todo(id: id, title: new.title, note: TodoStore.storedNote(new.note), priority: new.priority,
-                        tags: tags, due: new.due, createdAt: now, updatedAt: now)
+            return Todo(id: id, uid: uid, title: new.title, note: TodoStore.storedNote(new.note),
+                        priority: new.priority, tags: tags, due: new.due, createdAt: now, updatedAt: now)
         }
     }
 
@@ -140,11 +149,11 @@ public final class TodoStore {
     // MARK: - Row mapping
 
     static let selectSQL = """
-        SELECT id, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at FROM todos
+        SELECT id, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at, uid FROM todos
         """
 
     static func todo(_ row: Row) -> Todo {
-        Todo(id: row.int64(0), title: row.string(1), note: row.optionalString(2),
+        Todo(id: row.int64(0), uid: row.string(10), title: row.string(1), note: row.optionalString(2),
              priority: row.optionalInt(3).flatMap(Priority.init(rawValue:)),
              tags: Tags.split(row.string(6)),
              due: row.optionalDouble(4).map { Due(instant: Timestamp(secondsSince1970: $0), hasTime: row.bool(5)) },

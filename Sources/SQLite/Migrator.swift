@@ -90,3 +90,30 @@ public struct Migrator: Sendable {
         }
     }
 }
+
+extension Migration {
+    /// A step that gives every row of `table` a `uid`: a UUID in its lowercase
+    /// text form, unique in the table, that stays with the item across export
+    /// and import. Existing rows get a random one; a later insert that names
+    /// none (sqlite3 by hand, an older writer) gets one from a trigger, so
+    /// every row has one. memoapp's stores pass their own and skip the trigger.
+    ///
+    /// SQLite has no UUID function, so the text is put together from
+    /// `randomblob` pieces, with the version (4) and variant (8, 9, a or b)
+    /// digits fixed. Released steps never change: this SQL is frozen.
+    public init(_ name: String, addingUIDTo table: String) {
+        let uuid = """
+            lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' \
+            || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (random() & 3), 1) \
+            || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))
+            """
+        self.init(name, sql: """
+            ALTER TABLE \(table) ADD COLUMN uid TEXT;
+            UPDATE \(table) SET uid = \(uuid);
+            CREATE UNIQUE INDEX \(table)_by_uid ON \(table) (uid);
+            CREATE TRIGGER \(table)_uid_default AFTER INSERT ON \(table) WHEN new.uid IS NULL BEGIN
+                UPDATE \(table) SET uid = \(uuid) WHERE id = new.id;
+            END;
+            """)
+    }
+}

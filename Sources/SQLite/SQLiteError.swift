@@ -59,6 +59,13 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         code == SQLITE_CORRUPT || code == SQLITE_NOTADB || (isOpeningFailure && code == SQLITE_ERROR)
     }
 
+    /// A UNIQUE constraint on `table.column` refused the write (SQLite names
+    /// the column in its message: "UNIQUE constraint failed: todos.uid").
+    public func isUniqueViolation(table: String, column: String) -> Bool {
+        // SQLITE_CONSTRAINT_UNIQUE, a macro Swift does not import.
+        extendedCode == SQLITE_CONSTRAINT | (8 << 8) && message.hasSuffix(" \(table).\(column)")
+    }
+
     public var description: String {
         var text = "\(codeName) (\(extendedCode)): \(message)"
         if let systemReason { text += " (\(systemReason))" }

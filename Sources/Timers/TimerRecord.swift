@@ -95,6 +95,9 @@ public struct MeasuredDuration: Equatable, Sendable {
 public struct TimerRecord: Equatable, Sendable {
     /// The row id; 0 until the store has saved the timer.
     public var id: Int64
+    /// The timer's identity in every data home (a UUID, lowercase); kept by
+    /// export and import. Empty until the store has saved the timer.
+    public var uid: String
     public var kind: TimerKind
     /// The user's name for it, if any.
     public var label: String?
@@ -110,9 +113,10 @@ public struct TimerRecord: Equatable, Sendable {
     /// Stopwatch laps in order.
     public var laps: [Lap]
 
-    public init(id: Int64, kind: TimerKind, label: String?, duration: Double?, state: TimerState,
+    public init(id: Int64, uid: String = "", kind: TimerKind, label: String?, duration: Double?, state: TimerState,
                 createdAt: Timestamp, endedAt: Timestamp?, spans: [RunSpan], laps: [Lap]) {
         self.id = id
+        self.uid = uid
         self.kind = kind
         self.label = label
         self.duration = duration

@@ -50,5 +50,7 @@ extension TimerStore {
                 PRIMARY KEY (timer_id, number)
             ) WITHOUT ROWID;
             """),
+        // Identities that survive export and import (see `Migration(_:addingUIDTo:)`).
+        Migration("timers.2-uids", addingUIDTo: "timers"),
     ]
 }

@@ -8,10 +8,10 @@ extension TimerStore {
     ///   sequence of commands could have written (a damaged database).
     func load(id: Int64) throws -> TimerRecord {
         let row = try connection.queryFirst(
-            "SELECT kind, label, duration, state, created_at, ended_at FROM timers WHERE id = ?", id
+            "SELECT kind, label, duration, state, created_at, ended_at, uid FROM timers WHERE id = ?", id
         ) { row in
             (kind: row.string(0), label: row.optionalString(1), duration: row.optionalDouble(2),
-             state: row.string(3), createdAt: row.double(4), endedAt: row.optionalDouble(5))
+             state: row.string(3), createdAt: row.double(4), endedAt: row.optionalDouble(5), uid: row.string(6))
         }
         guard let row else {
             throw MemoError(.notFound, en: "No timer with id \(id).", ko: "\(id)번 타이머가 없습니다.")
@@ -35,7 +35,7 @@ extension TimerStore {
             Lap(number: row.int(0), elapsed: row.double(1), isEstimated: row.bool(2),
                 recordedAt: Timestamp(secondsSince1970: row.double(3)))
         }
-        let timer = TimerRecord(id: id, kind: kind, label: row.label, duration: row.duration, state: state,
+        let timer = TimerRecord(id: id, uid: row.uid, kind: kind, label: row.label, duration: row.duration, state: state,
                                 createdAt: Timestamp(secondsSince1970: row.createdAt),
                                 endedAt: row.endedAt.map { Timestamp(secondsSince1970: $0) },
                                 spans: spans, laps: laps)
@@ -44,12 +44,19 @@ extension TimerStore {
         return timer
     }
 
-    /// Saves a new timer; returns its id.
+    /// Saves a new timer with its uid (a new one when it has none); returns its id.
+    /// - Throws: `.duplicate` when another timer has the uid.
     func insert(_ timer: TimerRecord) throws -> Int64 {
-        try connection.execute(
-            "INSERT INTO timers (kind, label, duration, state, created_at, ended_at) VALUES (?, ?, ?, ?, ?, ?)",
-            timer.kind.rawValue, timer.label, timer.duration, timer.state.rawValue,
-            timer.createdAt.secondsSince1970, timer.endedAt?.secondsSince1970)
+        let uid = timer.uid.isEmpty ? UUID4.random() : timer.uid
+        do {
+            try connection.execute("""
+                INSERT INTO timers (uid, kind, label, duration, state, created_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, uid, timer.kind.rawValue, timer.label, timer.duration, timer.state.rawValue,
+                timer.createdAt.secondsSince1970, timer.endedAt?.secondsSince1970)
+        } catch let error as SQLiteError where error.isUniqueViolation(table: "timers", column: "uid") {
+            throw MemoError(.duplicate, en: "a timer with uid \(uid) already exists",
+                            ko: "uid가 \(uid)인 타이머가 이미 있습니다")
+        }
         let id = connection.lastInsertRowID
         var saved = timer
         saved.id = id

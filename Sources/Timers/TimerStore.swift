@@ -19,11 +19,18 @@ public final class TimerStore {
     }
 
     /// Starts a countdown of `duration` seconds, or a stopwatch when `duration` is nil.
-    /// - Parameter label: already checked with `TimerRecord.label(from:)`.
-    public func start(duration: Double?, label: String?) throws -> TimerSnapshot {
-        try connection.writeTransaction {
+    /// - Parameters:
+    ///   - label: already checked with `TimerRecord.label(from:)`.
+    ///   - uid: its identity, for importers that carry one; a new random
+    ///     UUID when nil.
+    /// - Throws: `.badInput` for a uid not in UUID form, `.duplicate` when a
+    ///   timer already has it.
+    public func start(duration: Double?, label: String?, uid: String? = nil) throws -> TimerSnapshot {
+        let uid = try UUID4.uid(uid)
+        return try connection.writeTransaction {
             let now = clock.reading()
             var timer = TimerRecord.started(duration: duration, label: label, at: now)
+            timer.uid = uid
             timer.id = try insert(timer)
             return TimerSnapshot(timer: timer, reading: now)
         }

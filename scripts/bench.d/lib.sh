@@ -178,11 +178,13 @@ bench_print_table() {
 # --- data --------------------------------------------------------------------
 
 # The same rows, columns and order as `memoapp todo list` (TodoStore+List.swift).
-BENCH_LIST_SQL="SELECT id, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at FROM todos \
+BENCH_LIST_SQL="SELECT id, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at, uid FROM todos \
 WHERE done_at IS NULL ORDER BY due_at IS NULL, due_at, priority IS NULL, priority DESC, id"
 # The row `memoapp todo add 'bench 할 일' --due tomorrow` writes, through the same triggers.
-BENCH_INSERT_SQL="INSERT INTO todos (title, due_at, due_has_time, tags, created_at, updated_at) \
-VALUES ('bench 할 일', unixepoch() + 86400, 0, '', unixepoch('now'), unixepoch('now'))"
+# It names a random uid as memoapp does (32 hex digits, without the dashes of
+# memoapp's UUIDs), so the trigger that fills in a missing one stays idle.
+BENCH_INSERT_SQL="INSERT INTO todos (uid, title, due_at, due_has_time, tags, created_at, updated_at) \
+VALUES (lower(hex(randomblob(16))), 'bench 할 일', unixepoch() + 86400, 0, '', unixepoch('now'), unixepoch('now'))"
 
 # bench_fill_notes DB COUNT: COUNT to-dos and COUNT memos of Korean, English and
 # mixed text, written by sqlite3 into memoapp's own schema, so the FTS triggers

@@ -7,6 +7,9 @@ import MemoCore
 public struct VoiceMemo: Equatable, Sendable {
     /// The memo's id, never reused.
     public let id: Int64
+    /// The memo's identity in every data home (a UUID, lowercase); kept by
+    /// export and import.
+    public let uid: String
     /// The title: given, else the file's TITLE tag, else its name.
     public var title: String
     /// The name of the file it was imported from (or "recording").
@@ -77,10 +80,13 @@ public struct ImportOptions: Sendable {
     public var tags: [String]
     /// Store bytes that an existing memo already holds.
     public var allowDuplicate: Bool
+    /// The memo's identity, for importers that carry one; a new random UUID when nil.
+    public var uid: String?
 
-    public init(title: String? = nil, tags: [String] = [], allowDuplicate: Bool = false) {
+    public init(title: String? = nil, tags: [String] = [], allowDuplicate: Bool = false, uid: String? = nil) {
         self.title = title
         self.tags = tags
         self.allowDuplicate = allowDuplicate
+        self.uid = uid
     }
 }

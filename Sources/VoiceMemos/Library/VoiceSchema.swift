@@ -36,5 +36,7 @@ extension VoiceStore {
             ) WITHOUT ROWID;
             CREATE INDEX voice_memo_tags_tag ON voice_memo_tags (tag);
             """),
+        // Identities that survive export and import (see `Migration(_:addingUIDTo:)`).
+        Migration("voice.2-uids", addingUIDTo: "voice_memos"),
     ]
 }

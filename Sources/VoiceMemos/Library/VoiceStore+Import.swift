@@ -11,12 +11,14 @@ extension VoiceStore {
     ///
     /// - Throws: `.noInput` for a missing or unreadable path; `.badInput` for
     ///   anything libsndfile does not decode in full; `.duplicate` when a memo
-    ///   already holds these bytes and `options.allowDuplicate` is false.
-    ///   Nothing is stored when it throws.
+    ///   already holds these bytes and `options.allowDuplicate` is false, or
+    ///   when a memo already has `options.uid`; `.badInput` for a uid not in
+    ///   UUID form. Nothing is stored when it throws.
     public func importFile(at path: String, options: ImportOptions = ImportOptions(),
                            progress: ((Int64, Int64) -> Void)? = nil) throws -> VoiceMemo {
         let title = try options.title.map(VoiceStore.validTitle)
         let tags = try VoiceStore.validTags(options.tags)
+        let uid = try UUID4.uid(options.uid)
         let source = try FileByteSource(path: path)
         try prepareDirectory()
         try removeLeftovers()
@@ -31,7 +33,7 @@ extension VoiceStore {
         }
         return try insert(copy, audio: audio, title: title ?? audio.titleTag ?? VoiceStore.defaultTitle(path),
                           originalName: VoiceStore.baseName(path), tags: tags,
-                          allowDuplicate: options.allowDuplicate)
+                          allowDuplicate: options.allowDuplicate, uid: uid)
     }
 
     /// Stores a finished temporary file as a new memo: fsync, then one
@@ -39,7 +41,7 @@ extension VoiceStore {
     /// tags, and renames the file into place before the commit. On any
     /// failure neither the row nor the file remains.
     func insert(_ file: TemporaryFile, audio: ScannedAudio, title: String, originalName: String,
-                tags: [String], allowDuplicate: Bool) throws -> VoiceMemo {
+                tags: [String], allowDuplicate: Bool, uid: String = UUID4.random()) throws -> VoiceMemo {
         var finalName: String?
         do {
             try file.sync()
@@ -49,13 +51,18 @@ extension VoiceStore {
                                     en: "\(originalName): the same audio is already voice memo \(holder.id) “\(holder.title)” (use --allow-duplicate to store it again)",
                                     ko: "\(originalName): 같은 오디오가 이미 음성 메모 \(holder.id) “\(holder.title)”에 있습니다 (다시 저장하려면 --allow-duplicate)")
                 }
-                try connection.execute("""
-                    INSERT INTO voice_memos (title, original_name, file_name, container, encoding, format_code,
-                        sample_rate, channels, frames, duration, size, peak_level, checksum, imported_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, title, originalName, file.name, audio.container, audio.encoding, audio.formatCode,
-                    audio.sampleRate, audio.channels, audio.frames, audio.duration, audio.size, audio.peakLevel,
-                    audio.checksum, clock.now().secondsSince1970)
+                do {
+                    try connection.execute("""
+                        INSERT INTO voice_memos (uid, title, original_name, file_name, container, encoding,
+                            format_code, sample_rate, channels, frames, duration, size, peak_level, checksum,
+                            imported_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, uid, title, originalName, file.name, audio.container, audio.encoding,
+                        audio.formatCode, audio.sampleRate, audio.channels, audio.frames, audio.duration,
+                        audio.size, audio.peakLevel, audio.checksum, clock.now().secondsSince1970)
+                } catch let error as SQLiteError where error.isUniqueViolation(table: "voice_memos", column: "uid") {
+                    throw VoiceStore.duplicateUID(uid)
+                }
                 let id = connection.lastInsertRowID
                 try storePeaks(audio.peaks, memoID: id)
                 for tag in tags {

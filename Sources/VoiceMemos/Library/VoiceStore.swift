@@ -145,11 +145,11 @@ public final class VoiceStore {
 
     static let columns = """
         id, title, original_name, file_name, container, encoding, format_code, sample_rate, channels, \
-        frames, size, peak_level, checksum, imported_at, updated_at
+        frames, size, peak_level, checksum, imported_at, updated_at, uid
         """
 
     static func memo(from row: Row) -> VoiceMemo {
-        VoiceMemo(id: row.int64(0), title: row.string(1), originalName: row.string(2), fileName: row.string(3),
+        VoiceMemo(id: row.int64(0), uid: row.string(15), title: row.string(1), originalName: row.string(2), fileName: row.string(3),
                   container: row.string(4), encoding: row.string(5), formatCode: Int32(truncatingIfNeeded: row.int64(6)),
                   sampleRate: row.int(7), channels: row.int(8), frames: row.int64(9), size: row.int64(10),
                   peakLevel: row.double(11), checksum: row.string(12),
@@ -159,6 +159,11 @@ public final class VoiceStore {
 
     static func notFound(_ id: Int64) -> MemoError {
         MemoError(.notFound, en: "no voice memo with id \(id)", ko: "id가 \(id)인 음성 메모가 없습니다")
+    }
+
+    static func duplicateUID(_ uid: String) -> MemoError {
+        MemoError(.duplicate, en: "a voice memo with uid \(uid) already exists",
+                  ko: "uid가 \(uid)인 음성 메모가 이미 있습니다")
     }
 
     static func validTitle(_ title: String) throws -> String {
@@ -171,7 +176,7 @@ public final class VoiceStore {
 
     func withTags(_ memo: VoiceMemo) throws -> VoiceMemo {
         var memo = memo
-        memo = VoiceMemo(id: memo.id, title: memo.title, originalName: memo.originalName, fileName: memo.fileName,
+        memo = VoiceMemo(id: memo.id, uid: memo.uid, title: memo.title, originalName: memo.originalName, fileName: memo.fileName,
                          container: memo.container, encoding: memo.encoding, formatCode: memo.formatCode,
                          sampleRate: memo.sampleRate, channels: memo.channels, frames: memo.frames, size: memo.size,
                          peakLevel: memo.peakLevel, checksum: memo.checksum, importedAt: memo.importedAt,
