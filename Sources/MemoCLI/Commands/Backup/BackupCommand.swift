@@ -9,7 +9,7 @@ enum BackupCommand {
             "backup",
             abstract: Localized(en: "copy the whole data home into DIR, consistently, while memoapp keeps running",
                                 ko: "데이터 폴더 전체를 DIR에 일관되게 복사 (memoapp을 쓰는 중에도)"),
-            positionals: [Positional("DIR", help: Localized(en: "a new or empty folder", ko: "새 폴더나 빈 폴더"))],
+            positionals: [Positional("DIR", kind: .path, help: Localized(en: "a new or empty folder", ko: "새 폴더나 빈 폴더"))],
             discussion: Localized(
                 en: """
                     DIR gets memoapp.db (one snapshot of the database: every change finished before the backup \

@@ -13,7 +13,7 @@ enum RestoreCommand {
                                 ko: "'memoapp backup'으로 만든 백업을 데이터 폴더로 되돌리기"),
             options: [.flag("force", help: Localized(en: "replace a data home that has data",
                                                      ko: "데이터가 있는 데이터 폴더도 바꿈"))],
-            positionals: [Positional("DIR", help: Localized(en: "the backup folder", ko: "백업 폴더"))],
+            positionals: [Positional("DIR", kind: .path, help: Localized(en: "the backup folder", ko: "백업 폴더"))],
             access: .alwaysRuns,
             discussion: Localized(
                 en: """
