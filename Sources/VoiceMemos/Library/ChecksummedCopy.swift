@@ -9,7 +9,9 @@ import MemoCore
 public enum ChecksummedCopy {
     /// The bytes copied: their XXH3-128 (hex, as `xxh128sum` prints it) and count.
     public struct Summary: Equatable, Sendable {
+        /// XXH3-128, 32 lowercase hex digits.
         public let checksum: String
+        /// Bytes.
         public let size: Int64
     }
 

@@ -17,6 +17,8 @@ public final class VoiceLibraryInstaller {
     /// Names this installer added that were not in the folder before.
     public private(set) var addedNames: [String] = []
 
+    /// An installer into the library folder `directory` (created, mode 0700,
+    /// with the first file).
     public init(directory: String) {
         self.directory = directory
     }
