@@ -119,7 +119,7 @@ final class BackupConcurrencyEndToEndTests: XCTestCase {
         bodies.append {
             while removedAt.current.count < removers { usleep(2000) }
             backupStart.withValue { $0 = Date() }
-            let result = runTool("/bin/sh", ["-c", (descriptorLimit.map { "ulimit -n \($0) && " } ?? "")
+            let result = runExternal("/bin/sh", ["-c", (descriptorLimit.map { "ulimit -n \($0) && " } ?? "")
                                                 + "exec \"$0\" backup \"$1\" --json", Memoapp.binaryPath, scene.path("backup")],
                                  environment: app.environment)
             backupResult.withValue { $0 = result }
@@ -129,7 +129,7 @@ final class BackupConcurrencyEndToEndTests: XCTestCase {
         let backup = try XCTUnwrap(backupResult.current, file: file, line: line)
         XCTAssertEqual(backup.status, 0, backup.errors, file: file, line: line)
         XCTAssertTrue(backup.output.contains("\"problems\":[]"), backup.output, file: file, line: line)
-        XCTAssertEqual(runTool("/usr/bin/xxh128sum", ["-c", "MANIFEST"], in: scene.path("backup")).status, 0,
+        XCTAssertEqual(runExternal("/usr/bin/xxh128sum", ["-c", "MANIFEST"], in: scene.path("backup")).status, 0,
                        file: file, line: line)
 
         let restored = scene.otherApp("restored")

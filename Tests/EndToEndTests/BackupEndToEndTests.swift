@@ -87,13 +87,13 @@ final class BackupEndToEndTests: XCTestCase {
         for name in voiceFiles(scene.app).keys {
             XCTAssertTrue(lines.contains(xxh128(backup + "/voice/" + name) + "  voice/" + name), "\(name) in \(manifest)")
         }
-        let check = runTool("/usr/bin/xxh128sum", ["-c", "--strict", "MANIFEST"], in: backup)
+        let check = runExternal("/usr/bin/xxh128sum", ["-c", "--strict", "MANIFEST"], in: backup)
         XCTAssertEqual(check.status, 0, check.output + check.errors)
         XCTAssertTrue(check.output.contains("memoapp.db: OK"), check.output)
 
         let audio = try XCTUnwrap(voiceFiles(scene.app).keys.first)
         try overwrite(backup + "/voice/" + audio, at: 100, count: 1)
-        XCTAssertNotEqual(runTool("/usr/bin/xxh128sum", ["-c", "MANIFEST"], in: backup).status, 0,
+        XCTAssertNotEqual(runExternal("/usr/bin/xxh128sum", ["-c", "MANIFEST"], in: backup).status, 0,
                           "a damaged backup fails the standard check too")
     }
 
@@ -269,7 +269,7 @@ final class BackupEndToEndTests: XCTestCase {
         let nested = scene.path("new/parents/backup")
         XCTAssertEqual(scene.app.run("backup", nested).status, 0)
         XCTAssertEqual(mode(nested), 0o700)
-        XCTAssertEqual(runTool("/usr/bin/xxh128sum", ["-c", "MANIFEST"], in: nested).status, 0)
+        XCTAssertEqual(runExternal("/usr/bin/xxh128sum", ["-c", "MANIFEST"], in: nested).status, 0)
     }
 
     func testAFullDiskFailsWith74AndLeavesTheDestinationEmpty() throws {

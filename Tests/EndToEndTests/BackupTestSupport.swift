@@ -68,7 +68,7 @@ func fileTree(_ path: String) -> [String: Data] {
 
 /// Runs a tool and returns its exit status, stdout and stderr.
 @discardableResult
-func runTool(_ tool: String, _ arguments: [String], in directory: String? = nil,
+func runExternal(_ tool: String, _ arguments: [String], in directory: String? = nil,
              environment: [String: String]? = nil) -> (status: Int32, output: String, errors: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: tool)
@@ -97,7 +97,7 @@ func runTool(_ tool: String, _ arguments: [String], in directory: String? = nil,
 
 /// The XXH3-128 of a file as `xxh128sum` prints it.
 func xxh128(_ path: String) -> String {
-    String(runTool("/usr/bin/xxh128sum", [path]).output.prefix(32))
+    String(runExternal("/usr/bin/xxh128sum", [path]).output.prefix(32))
 }
 
 /// A path with `//` and links resolved, as memoapp reports folders.
