@@ -18,6 +18,8 @@ enum RootCommand {
                 TimerCommand.make(),
                 VoiceCommand.make(),
                 DoctorCommand.make(),
+                BackupCommand.make(),
+                RestoreCommand.make(),
             ],
             access: .alwaysRuns,
             body: MainScreen.run)
