@@ -8,6 +8,8 @@ public enum ValueKind: Sendable {
     case integer(ClosedRange<Int>)
     /// One of the listed words.
     case choice([String])
+    /// A file or folder name: any text to the parser, a file name to shell completion.
+    case path
 }
 
 /// A named option: a flag (`--all`) or one that takes a value (`--tag T`).

@@ -12,7 +12,7 @@ public struct GlobalOptions: Sendable, Equatable {
     public init() {}
 
     static let declarations: [Option] = [
-        .value("home", "DIR", help: Localized(en: "use DIR as the data home", ko: "DIR을 데이터 폴더로 사용")),
+        .value("home", "DIR", kind: .path, help: Localized(en: "use DIR as the data home", ko: "DIR을 데이터 폴더로 사용")),
         .flag("json", help: Localized(en: "print JSON", ko: "JSON으로 출력")),
         .value("lang", "ko|en", kind: .choice(["ko", "en"]),
                help: Localized(en: "language of messages", ko: "메시지 언어")),

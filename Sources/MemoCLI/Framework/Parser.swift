@@ -221,7 +221,7 @@ public struct Parser {
     /// Why `value` does not fit `kind`, or nil when it does.
     static func check(_ value: String, against kind: ValueKind) -> Localized? {
         switch kind {
-        case .text:
+        case .text, .path:
             return nil
         case let .integer(range):
             guard let number = Int(value) else {

@@ -12,7 +12,7 @@ enum VoiceEditCommands {
                     .flag("force", help: Localized(en: "replace an existing DEST", ko: "이미 있는 DEST를 바꿈")),
                 ],
                 positionals: [VoiceCommand.idPositional,
-                              Positional("DEST", help: Localized(en: "file to write", ko: "저장할 파일"))],
+                              Positional("DEST", kind: .path, help: Localized(en: "file to write", ko: "저장할 파일"))],
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
                     let result = try VoiceCommand.withCodecWarningsSilenced { _ in try store.export(id: VoiceCommand.id(arguments), to: arguments.positional("DEST") ?? "",

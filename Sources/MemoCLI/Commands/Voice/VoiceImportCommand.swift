@@ -19,7 +19,7 @@ enum VoiceImportCommand {
                 .flag("allow-duplicate", help: Localized(en: "store bytes another memo already holds",
                                                          ko: "이미 있는 오디오도 다시 저장")),
             ],
-            positionals: [Positional("FILE", arity: .variadic(minimum: 1),
+            positionals: [Positional("FILE", kind: .path, arity: .variadic(minimum: 1),
                                      help: Localized(en: "audio files", ko: "오디오 파일"))],
             discussion: Localized(
                 en: "M4A/AAC is not readable by libsndfile: convert it first, e.g. ffmpeg -i in.m4a out.flac",
