@@ -18,6 +18,7 @@ enum RootCommand {
                 TimerCommand.make(),
                 VoiceCommand.make(),
                 DoctorCommand.make(),
+                ExportCommand.make(),
             ],
             access: .alwaysRuns,
             body: MainScreen.run)
