@@ -18,8 +18,11 @@ let package = Package(
         // libxxhash through pkg-config (Debian: libxxhash-dev): XXH3-128 checksums of stored audio.
         .systemLibrary(name: "CXXHash", path: "Sources/CXXHash", pkgConfig: "libxxhash",
                        providers: [.apt(["libxxhash-dev"])]),
+        // libjansson through pkg-config (Debian: libjansson-dev): parsing JSON documents.
+        .systemLibrary(name: "CJansson", path: "Sources/CJansson", pkgConfig: "jansson",
+                       providers: [.apt(["libjansson-dev"])]),
         // Shared vocabulary: error kinds, localized text, the injectable clock, JSON values.
-        .target(name: "MemoCore", path: "Sources/MemoCore"),
+        .target(name: "MemoCore", dependencies: ["CJansson"], path: "Sources/MemoCore"),
         // Thin SQLite layer: connection, statements, typed errors, transactions, migrations.
         .target(name: "SQLite", dependencies: ["CSQLite", "MemoCore"], path: "Sources/SQLite"),
         // First-run onboarding: pages (ko, en), the pure flow, its persisted state and the route.
