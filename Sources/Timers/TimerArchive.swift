@@ -48,3 +48,71 @@ public enum TimerArchive {
                  ("boot_id", .string(reading.bootID))])
     }
 }
+
+// MARK: - Import
+
+extension TimerArchive {
+    /// A timer from an export, every field checked: the types, and the rules
+    /// the timers table's CHECKs and the state machine keep (a countdown has
+    /// a positive duration, only a running timer has an open span, laps are
+    /// numbered from 1 and never go back…). Errors name the path.
+    public static func timer(from item: JSONReader) throws -> TimerRecord {
+        let kindReader = try item.nonNull("kind")
+        guard let kind = TimerKind(rawValue: try kindReader.string()) else {
+            throw kindReader.failure(en: "the kind must be countdown or stopwatch", ko: "kind는 countdown 또는 stopwatch여야 합니다")
+        }
+        let stateReader = try item.nonNull("state")
+        guard let state = TimerState(rawValue: try stateReader.string()) else {
+            throw stateReader.failure(en: "the state must be running, paused, finished, cancelled or stopped",
+                                      ko: "state는 running, paused, finished, cancelled, stopped 중 하나여야 합니다")
+        }
+        let spans = try item.elements("spans").map { span -> RunSpan in
+            RunSpan(start: try reading(try span.nonNull("start")), end: try span.nullable("end").map(reading))
+        }
+        let laps = try item.elements("laps").map { lap -> Lap in
+            let elapsed = try lap.nonNull("elapsed")
+            let seconds = try elapsed.finiteDouble()
+            guard seconds >= 0 else { throw elapsed.failure(en: "a lap cannot be negative", ko: "랩은 음수일 수 없습니다") }
+            return Lap(number: Int(try lap.int("number", in: 1...Int64(Int32.max))), elapsed: seconds,
+                       isEstimated: try lap.bool("is_estimated"), recordedAt: try lap.time("recorded_at"))
+        }
+        let timer = TimerRecord(id: try item.int("id", in: 1...Int64.max), uid: try item.uid(), kind: kind,
+                                label: try item.nullableString("label"),
+                                duration: try item.nullable("duration")?.finiteDouble(), state: state,
+                                createdAt: try item.time("created_at"), endedAt: try item.nullableTime("ended_at"),
+                                spans: spans, laps: laps)
+        let problems = timer.consistencyProblems
+        guard problems.isEmpty else {
+            throw item.failure(en: "not a timer memoapp could have made: " + problems.joined(separator: "; "),
+                               ko: "memoapp이 만들 수 없는 타이머입니다: " + problems.joined(separator: "; "))
+        }
+        return timer
+    }
+
+    /// Whether no timer is stored.
+    public static func isEmpty(_ connection: Connection) throws -> Bool {
+        try connection.queryFirst("SELECT NOT EXISTS (SELECT 1 FROM timers)") { $0.bool(0) } ?? true
+    }
+
+    /// Whether a timer with `uid` is stored.
+    public static func contains(uid: String, in connection: Connection) throws -> Bool {
+        try connection.queryFirst("SELECT 1 FROM timers WHERE uid = ?", uid) { _ in true } ?? false
+    }
+
+    /// Stores `timer` with its spans and laps exactly as given, under its own
+    /// id when `keepingID` (a restore), else under a new one; returns the id.
+    /// A running timer goes on running: its open span's readings are kept.
+    /// Call inside a write transaction.
+    /// - Throws: `.duplicate` when a timer has its uid.
+    @discardableResult
+    public static func insert(_ timer: TimerRecord, keepingID: Bool, into connection: Connection) throws -> Int64 {
+        try TimerStore.insert(timer, keepingID: keepingID, into: connection)
+    }
+
+    // MARK: - Private
+
+    private static func reading(_ reader: JSONReader) throws -> ClockReading {
+        ClockReading(wall: try reader.time("wall"), boot: try reader.nonNull("boot").finiteDouble(),
+                     bootID: try reader.string("boot_id"))
+    }
+}

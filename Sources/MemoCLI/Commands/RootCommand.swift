@@ -19,6 +19,7 @@ enum RootCommand {
                 VoiceCommand.make(),
                 DoctorCommand.make(),
                 ExportCommand.make(),
+                ImportCommand.make(),
             ],
             access: .alwaysRuns,
             body: MainScreen.run)
