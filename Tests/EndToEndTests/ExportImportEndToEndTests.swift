@@ -224,6 +224,9 @@ final class ExportImportEndToEndTests: XCTestCase {
         XCTAssertEqual(target.run("import", homes.folder.appending("none.json")).status, 66)
         XCTAssertEqual(target.run("import", homes.folder.path).status, 66)
         XCTAssertEqual(target.run("import").status, 64)
+        let typo = target.run("import", homes.folder.appending("none.json"), "--audio", homes.folder.appending("voic"))
+        XCTAssertEqual(typo.status, 66)
+        XCTAssertTrue(typo.stderr.contains("voic: no such folder"), typo.stderr)
     }
 
     func testBothAreBehindTheOnboardingGateAndChangeNothing() throws {

@@ -5,25 +5,41 @@ extension VoiceArchive {
     /// A voice memo as an export holds it: its row, tags and peaks, without
     /// the audio (`VoiceAudioImport` finds and stores that).
     public struct Item: Equatable, Sendable {
+        /// The id in the exported home.
         public let id: Int64
+        /// The memo's identity in every home.
         public let uid: String
+        /// Its title.
         public let title: String
+        /// The name of the file it was first imported from.
         public let originalName: String
         /// `<id>-<checksum>.<ext>` in the exported home's library folder.
         public let fileName: String
+        /// The container's name, e.g. "FLAC".
         public let container: String
+        /// The encoding's name, e.g. "PCM 16-bit".
         public let encoding: String
+        /// libsndfile's format code.
         public let formatCode: Int32
+        /// Frames per second.
         public let sampleRate: Int
+        /// Samples per frame.
         public let channels: Int
+        /// Frames that decode.
         public let frames: Int64
+        /// The stored length in seconds.
         public let duration: Double
+        /// Bytes of the audio file.
         public let size: Int64
+        /// The largest sample magnitude, 0...1 of full scale.
         public let peakLevel: Double
         /// XXH3-128 of the audio's bytes, 32 lowercase hex digits.
         public let checksum: String
+        /// When it was first imported or recorded.
         public let importedAt: Timestamp
+        /// When trim or rename last changed it.
         public let updatedAt: Timestamp?
+        /// Its tags, sorted.
         public let tags: [String]
         /// The stored peaks, nil when the exported memo had none.
         public let peaks: WaveformPeaks?

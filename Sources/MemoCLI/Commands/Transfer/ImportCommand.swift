@@ -38,6 +38,10 @@ enum ImportCommand {
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let path = arguments.positional("FILE") ?? "-"
+        // A mistyped folder would only show as audio not found, after the fact.
+        for folder in arguments.values("audio") where !isFolder(folder) {
+            throw MemoError(.noInput, en: "--audio \(folder): no such folder", ko: "--audio \(folder): 그런 폴더가 없습니다")
+        }
         let isStandardInput = path == "-"
         let bytes = isStandardInput ? context.streams.readAllInput() : try readFile(path)
         let source = isStandardInput ? context.text(en: "standard input", ko: "표준 입력") : path
@@ -109,6 +113,11 @@ enum ImportCommand {
             lines.append(line)
         }
         context.emit(json: json, text: lines.joined(separator: "\n"))
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The whole file at `path`; `.noInput` (exit 66) when it cannot be read.
