@@ -22,7 +22,7 @@ let package = Package(
         .systemLibrary(name: "CJansson", path: "Sources/CJansson", pkgConfig: "jansson",
                        providers: [.apt(["libjansson-dev"])]),
         // Shared vocabulary: error kinds, localized text, the injectable clock, JSON values.
-        .target(name: "MemoCore", dependencies: ["CJansson"], path: "Sources/MemoCore"),
+        .target(name: "MemoCore", dependencies: ["CJansson", "CXXHash"], path: "Sources/MemoCore"),
         // Thin SQLite layer: connection, statements, typed errors, transactions, migrations.
         .target(name: "SQLite", dependencies: ["CSQLite", "MemoCore"], path: "Sources/SQLite"),
         // First-run onboarding: pages (ko, en), the pure flow, its persisted state and the route.

@@ -120,12 +120,16 @@ public struct JSONReader: Sendable {
         return MemoError(.badInput, en: prefix + en, ko: prefix + ko)
     }
 
+    /// A bad-input error about the member `key` of this object, present or not.
+    public func failure(at key: String, en: String, ko: String) -> MemoError {
+        JSONReader(.null, path: path.appending(key: key), source: source).failure(en: en, ko: ko)
+    }
+
     // MARK: - Private
 
     private func required(_ key: String, _ expected: Kind) throws -> JSONReader {
         if let item = try member(key) { return item }
-        let missing = JSONReader(.null, path: path.appending(key: key), source: source)
-        throw missing.failure(en: "missing; expected \(expected.name.en)", ko: "값이 없습니다 (예상: \(expected.name.ko))")
+        throw failure(at: key, en: "missing; expected \(expected.name.en)", ko: "값이 없습니다 (예상: \(expected.name.ko))")
     }
 
     private func mismatch(_ expected: Kind) -> MemoError {

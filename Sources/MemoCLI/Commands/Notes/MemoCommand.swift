@@ -7,7 +7,8 @@ enum MemoCommand {
         Command(
             "memo",
             abstract: Localized(en: "text memos: add, list, search", ko: "메모: 추가, 목록, 검색"),
-            subcommands: [add, list, show, edit, pin, unpin, remove, SearchCommand.make(kinds: [.memo])],
+            subcommands: [add, list, show, edit, pin, unpin, remove, SearchCommand.make(kinds: [.memo]),
+                          NotesImportCommands.memoImport],
             body: { context, arguments in try runList(context, arguments) })
     }
 

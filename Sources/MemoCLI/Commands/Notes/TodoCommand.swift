@@ -7,7 +7,7 @@ enum TodoCommand {
         Command(
             "todo",
             abstract: Localized(en: "to-dos: add, list, finish", ko: "할 일: 추가, 목록, 완료"),
-            subcommands: [add, list, show, done, undo, edit, remove, clear],
+            subcommands: [add, list, show, done, undo, edit, remove, clear, NotesImportCommands.todoImport],
             discussion: whenHelp,
             body: { context, arguments in try runList(context, arguments) })
     }

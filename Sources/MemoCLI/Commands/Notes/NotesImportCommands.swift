@@ -1,0 +1,109 @@
+import MemoCore
+import Notes
+
+/// `memoapp todo import --from todotxt|taskwarrior FILE…` and
+/// `memoapp memo import FILE…`: every file is read and checked before anything
+/// is written, then everything goes in in one transaction, so a malformed file
+/// imports nothing. Items imported before (the same uid) are not added again.
+enum NotesImportCommands {
+    /// The formats `todo import --from` reads.
+    enum TodoFormat: String, CaseIterable {
+        case todotxt
+        case taskwarrior
+    }
+
+    static let dryRun = Option.flag("dry-run", help: Localized(en: "check the files and count; change nothing",
+                                                               ko: "파일을 검사하고 세기만 함; 아무것도 바꾸지 않음"))
+
+    static let todoImport = Command(
+        "import", abstract: Localized(en: "import to-dos from todo.txt or Taskwarrior",
+                                      ko: "todo.txt나 Taskwarrior에서 할 일 가져오기"),
+        options: [
+            .value("from", "todotxt|taskwarrior", kind: .choice(TodoFormat.allCases.map(\.rawValue)),
+                   help: Localized(en: "the files' format (required)", ko: "파일 형식 (필수)")),
+            dryRun,
+        ],
+        positionals: [Positional("FILE", kind: .path, arity: .variadic(minimum: 1),
+                                 help: Localized(en: "todo.txt files, or `task export` output",
+                                                 ko: "todo.txt 파일, 또는 `task export` 출력"))],
+        discussion: Localized(
+            en: """
+                todotxt: (A) is high, (B) medium, (C) to (Z) low; x marks done (completion, then creation date); \
+                +project and @context stay in the title and become tags as written; due:YYYY-MM-DD is the due \
+                date; other key:value words go to the note.
+                taskwarrior: the JSON array of `task export`; H, M, L priorities; project:NAME and the tags as \
+                tags; annotations in the note; deleted tasks and recurring templates are skipped.
+                A malformed file imports nothing (exit 65, naming the line or JSON path). What was imported \
+                before (the same line, the same task uuid) is not added again.
+                """,
+            ko: """
+                todotxt: (A)는 높음, (B)는 보통, (C)~(Z)는 낮음; x는 완료 (완료 날짜, 그다음 만든 날짜); \
+                +project와 @context는 제목에 남고 쓴 그대로 태그가 됨; due:YYYY-MM-DD는 마감; \
+                그 밖의 key:value는 메모로 감.
+                taskwarrior: `task export`의 JSON 배열; 우선순위 H, M, L; project:이름과 태그는 태그로; \
+                주석(annotation)은 메모로; 지운 작업과 반복 원본은 건너뜀.
+                형식이 잘못된 파일이 있으면 아무것도 가져오지 않음 (종료 코드 65, 줄이나 JSON 경로를 알려 줌). \
+                이미 가져온 것(같은 줄, 같은 작업 uuid)은 다시 추가하지 않음.
+                """),
+        body: { context, arguments in try runTodoImport(context, arguments) })
+
+    static let memoImport = Command(
+        "import", abstract: Localized(en: "import Markdown or text files, one memo each",
+                                      ko: "Markdown이나 텍스트 파일을 하나씩 메모로 가져오기"),
+        options: [dryRun],
+        positionals: [Positional("FILE", kind: .path, arity: .variadic(minimum: 1),
+                                 help: Localized(en: "UTF-8 text files", ko: "UTF-8 텍스트 파일"))],
+        discussion: Localized(
+            en: """
+                The memo's text is the file as written; its title is the first heading (# Title, or Title over \
+                ===) when the file starts with one. A file that is not UTF-8 or is empty imports nothing \
+                (exit 65); a missing one, exit 66. A file imported before (the same text) is not added again.
+                """,
+            ko: """
+                메모 내용은 파일 그대로이고, 파일이 제목(# 제목, 또는 === 위의 제목)으로 시작하면 그것이 메모 \
+                제목이 됨. UTF-8이 아니거나 빈 파일이 있으면 아무것도 가져오지 않음 (종료 코드 65); 없는 파일은 \
+                66. 이미 가져온 파일(같은 내용)은 다시 추가하지 않음.
+                """),
+        body: { context, arguments in try runMemoImport(context, arguments) })
+
+    // MARK: - Bodies
+
+    static func runTodoImport(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        guard let format = arguments.value("from").flatMap(TodoFormat.init(rawValue:)) else {
+            throw UsageError(Localized(en: "say which format the files are in: --from todotxt or --from taskwarrior",
+                                       ko: "파일 형식을 정하세요: --from todotxt 또는 --from taskwarrior"),
+                             path: arguments.path)
+        }
+        let inputs = try arguments.positionals("FILE").map(ImportInput.read)
+        var todos: [ImportedTodo] = []
+        var skipped = 0
+        try ImportReport.nothingImported {
+            for input in inputs {
+                switch format {
+                case .todotxt:
+                    todos += try TodoTxtReader(calendar: context.calendar).todos(in: input.bytes, source: input.path)
+                case .taskwarrior:
+                    let result = try TaskwarriorReader(calendar: context.calendar).tasks(in: input.bytes,
+                                                                                          source: input.path)
+                    todos += result.todos
+                    skipped += result.skipped
+                }
+            }
+        }
+        let isDryRun = arguments.flag("dry-run")
+        let outcome = try context.todoStore().importTodos(todos, dryRun: isDryRun)
+        ImportReport.emit(outcome, skipped: format == .taskwarrior ? skipped : nil, dryRun: isDryRun,
+                          noun: ImportReport.Noun(one: "to-do", many: "to-dos", korean: "할 일"), context: context)
+    }
+
+    static func runMemoImport(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let inputs = try arguments.positionals("FILE").map(ImportInput.read)
+        let memos = try ImportReport.nothingImported {
+            try inputs.map { try MemoFileReader.memo(in: $0.bytes, source: $0.path, modifiedAt: $0.modifiedAt) }
+        }
+        let isDryRun = arguments.flag("dry-run")
+        let outcome = try context.memoStore().importMemos(memos, dryRun: isDryRun)
+        ImportReport.emit(outcome, skipped: nil, dryRun: isDryRun,
+                          noun: ImportReport.Noun(one: "memo", many: "memos", korean: "메모"), context: context)
+    }
+}

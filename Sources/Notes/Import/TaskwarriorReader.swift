@@ -1,0 +1,171 @@
+import MemoCore
+
+/// Reads the JSON array `task export` writes (Taskwarrior 2.5 and later,
+/// https://taskwarrior.org/docs/design/task/) into to-dos, all or nothing: a
+/// value of the wrong type or form is a bad-input error naming its JSON path.
+///
+/// - `description` is the title; `uuid` the uid, so a task is never added twice.
+/// - `status`: `pending` and `waiting` are open; `completed` is done (at `end`);
+///   `deleted` is skipped (the user threw it away); `recurring` is skipped too:
+///   it is the template, and the instances Taskwarrior made from it, which the
+///   user sees in `task list`, are pending tasks of their own.
+/// - `entry`, `modified`, `end`, `due` (dates like `20261129T132404Z`): created,
+///   updated, done, due. A due at local midnight or 23:59:59 is a date-only due
+///   of that day (`due:2026-12-01` as typed); any other a due with a time.
+/// - `priority` H, M, L: high, medium, low; any other value goes to the note.
+/// - `project` is the tag `project:NAME`, `tags` tags as they are.
+/// - `annotations` go to the note, a line each with their local time, after
+///   `wait`, `scheduled`, `until` and `recur` when present, which memoapp
+///   has no field for. Other fields are ignored.
+public struct TaskwarriorReader: Sendable {
+    /// The calendar dates are shown and due dates judged in.
+    public let calendar: any LocalCalendar
+
+    /// A reader for `calendar`.
+    public init(calendar: any LocalCalendar) {
+        self.calendar = calendar
+    }
+
+    /// The to-dos to import and how many tasks were skipped as deleted or
+    /// recurring templates.
+    public struct Result: Equatable, Sendable {
+        /// In the file's order.
+        public var todos: [ImportedTodo]
+        /// Deleted tasks and recurring templates.
+        public var skipped: Int
+
+        /// A result from its parts.
+        public init(todos: [ImportedTodo], skipped: Int) {
+            self.todos = todos
+            self.skipped = skipped
+        }
+    }
+
+    /// The tasks of the export `bytes` from the file `source` (its name for messages).
+    public func tasks(in bytes: [UInt8], source: String) throws -> Result {
+        let document = try JSONReader(parsing: bytes, source: source)
+        var result = Result(todos: [], skipped: 0)
+        for task in try document.elements() {
+            if let todo = try todo(task) { result.todos.append(todo) } else { result.skipped += 1 }
+        }
+        return result
+    }
+
+    // MARK: - Private
+
+    private func todo(_ task: JSONReader) throws -> ImportedTodo? {
+        let status = try task.string("status")
+        switch status {
+        case "pending", "waiting", "completed": break
+        case "deleted", "recurring": return nil
+        default:
+            throw task.failure(
+                at: "status", en: "unknown status '\(status)' (pending, waiting, completed, deleted or recurring)",
+                ko: "알 수 없는 상태 '\(status)' (pending, waiting, completed, deleted, recurring 중 하나)")
+        }
+        let description = try task.string("description")
+        guard description.contains(where: { !$0.isWhitespace }) else {
+            throw task.failure(at: "description", en: "the description is empty", ko: "설명이 비어 있습니다")
+        }
+        var todo = ImportedTodo(uid: try uid(task), title: description)
+        todo.createdAt = try date(task, "entry")
+        todo.updatedAt = try date(task, "modified")
+        if status == "completed" {
+            todo.isDone = true
+            todo.doneAt = try date(task, "end")
+        }
+        if let due = try date(task, "due") { todo.due = self.due(at: due) }
+
+        var noteLines: [String] = []
+        if let priority = try task.optionalString("priority") {
+            switch priority {
+            case "H": todo.priority = .high
+            case "M": todo.priority = .medium
+            case "L": todo.priority = .low
+            default: noteLines.append("priority: \(priority)")
+            }
+        }
+        var tags: [String] = []
+        if let project = try task.member("project") {
+            tags.append(try tag("project:" + project.string(), at: project))
+        }
+        for item in try task.optionalElements("tags") {
+            tags.append(try tag(item.string(), at: item))
+        }
+        todo.tags = try Tags.normalized(tags)
+
+        for key in ["wait", "scheduled", "until"] {
+            if let when = try date(task, key) { noteLines.append("\(key): \(moment(when))") }
+        }
+        if let recur = try task.optionalString("recur") { noteLines.append("recur: \(recur)") }
+        for annotation in try task.optionalElements("annotations") {
+            let text = try annotation.string("description")
+            let entry = try date(annotation, "entry")
+            noteLines.append(entry.map { calendar.civil(at: $0).minuteDescription + " " + text } ?? text)
+        }
+        todo.note = noteLines.isEmpty ? nil : noteLines.joined(separator: "\n")
+        return todo
+    }
+
+    /// The task's uuid, lowercase, which must have the UUID form.
+    private func uid(_ task: JSONReader) throws -> String {
+        let text = try task.string("uuid").lowercased()
+        let bytes = Array(text.utf8)
+        let isUUID = bytes.count == 36 && bytes.enumerated().allSatisfy { offset, byte in
+            [8, 13, 18, 23].contains(offset)
+                ? byte == UInt8(ascii: "-")
+                : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+        }
+        guard isUUID else {
+            throw task.failure(at: "uuid", en: "'\(text)' is not a UUID", ko: "'\(text)'은(는) UUID가 아닙니다")
+        }
+        return text
+    }
+
+    /// The member `key` as a Taskwarrior date, `YYYYMMDDTHHMMSSZ` in UTC; nil when absent.
+    private func date(_ object: JSONReader, _ key: String) throws -> Timestamp? {
+        guard let member = try object.member(key) else { return nil }
+        let text = try member.string()
+        let bytes = Array(text.utf8)
+        let digitOffsets = Array(0..<8) + Array(9..<15)
+        guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z"),
+              digitOffsets.allSatisfy({ (48...57).contains(bytes[$0]) }) else {
+            throw member.failure(en: "'\(text)' is not a Taskwarrior date (like 20261129T132404Z)",
+                                 ko: "'\(text)'은(는) Taskwarrior 날짜(예: 20261129T132404Z)가 아닙니다")
+        }
+        let number = { (range: Range<Int>) in bytes[range].reduce(0) { $0 * 10 + Int($1 - 48) } }
+        let day = CivilDate(year: number(0..<4), month: number(4..<6), day: number(6..<8))
+        let hour = number(9..<11), minute = number(11..<13), second = number(13..<15)
+        guard day.isValid, hour < 24, minute < 60, second < 60 else {
+            throw member.failure(en: "'\(text)' is not a real date and time", ko: "'\(text)'은(는) 없는 날짜나 시각입니다")
+        }
+        return TaskwarriorReader.utc.instant(of: CivilDateTime(date: day, hour: hour, minute: minute, second: second))
+    }
+
+    private static let utc = FixedOffsetCalendar(offsetSeconds: 0)
+
+    /// Taskwarrior keeps a typed date as that day's local midnight (and `eod`
+    /// as 23:59:59): both read as the date-only due the user meant.
+    private func due(at instant: Timestamp) -> Due {
+        let local = calendar.civil(at: instant)
+        let isMidnight = local.hour == 0 && local.minute == 0 && local.second == 0
+        let isEndOfDay = local.hour == 23 && local.minute == 59 && local.second == 59
+        return isMidnight || isEndOfDay ? Due.endOf(local.date, in: calendar) : Due(instant: instant, hasTime: true)
+    }
+
+    /// `2027-01-01` at local midnight, else `2027-01-01 09:30`.
+    private func moment(_ instant: Timestamp) -> String {
+        let local = calendar.civil(at: instant)
+        return local.hour == 0 && local.minute == 0 && local.second == 0 ? local.date.description : local.minuteDescription
+    }
+
+    /// A project or tag as a memoapp tag; one that cannot be (a space or comma
+    /// inside) is an error at its path rather than a silently changed name.
+    private func tag(_ text: String, at item: JSONReader) throws -> String {
+        do {
+            return try Tags.normalized(text)
+        } catch let error as MemoError {
+            throw item.failure(en: error.message.en, ko: error.message.ko)
+        }
+    }
+}
