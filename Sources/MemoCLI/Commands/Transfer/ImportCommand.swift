@@ -57,7 +57,7 @@ enum ImportCommand {
         for item in document.voiceMemos where try !VoiceArchive.contains(uid: item.uid, in: connection) {
             try audio.stage(item)
         }
-        let report: ImportReport
+        let report: DocumentImportReport
         do {
             report = try connection.writeTransaction {
                 try ImportWriter.write(document, audio: audio, into: connection)
@@ -72,7 +72,7 @@ enum ImportCommand {
 
     // MARK: - Private
 
-    private static func emit(_ report: ImportReport, _ context: CommandContext) {
+    private static func emit(_ report: DocumentImportReport, _ context: CommandContext) {
         let missing = report.voiceMemosWithoutAudio
         if !missing.isEmpty {
             let titles = missing.map { "“\(VoiceCommand.printable($0))”" }.joined(separator: ", ")
@@ -82,7 +82,7 @@ enum ImportCommand {
                 ko: "음성 메모 \(missing.count)개를 건너뛰었습니다. 오디오를 찾지 못했습니다: \(titles) "
                     + "(오디오가 있는 폴더를 --audio DIR로 지정해 다시 가져오세요)"))
         }
-        func counts(_ counts: ImportReport.Counts) -> [(String, JSON)] {
+        func counts(_ counts: DocumentImportReport.Counts) -> [(String, JSON)] {
             [("added", .int(counts.added)), ("already_present", .int(counts.alreadyPresent))]
         }
         let json = JSON.object([
@@ -94,7 +94,7 @@ enum ImportCommand {
             ])),
             ("timers", .object(counts(report.timers))),
         ])
-        let rows: [(Localized, ImportReport.Counts, Int)] = [
+        let rows: [(Localized, DocumentImportReport.Counts, Int)] = [
             (Localized(en: "to-dos", ko: "할 일"), report.todos, 0),
             (Localized(en: "memos", ko: "메모"), report.memos, 0),
             (Localized(en: "voice memos", ko: "음성 메모"), report.voiceMemos, missing.count),

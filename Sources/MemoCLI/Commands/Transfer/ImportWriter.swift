@@ -6,7 +6,7 @@ import Timers
 import VoiceMemos
 
 /// What an import did, per kind of item.
-struct ImportReport {
+struct DocumentImportReport {
     /// Added and skipped items of one kind.
     struct Counts {
         var added = 0
@@ -31,8 +31,8 @@ struct ImportReport {
 /// importing a file twice adds nothing the second time.
 enum ImportWriter {
     static func write(_ document: ImportDocument, audio: VoiceAudioImport,
-                      into connection: Connection) throws -> ImportReport {
-        var report = ImportReport()
+                      into connection: Connection) throws -> DocumentImportReport {
+        var report = DocumentImportReport()
         report.isRestore = try NotesArchive.isEmpty(connection) && TimerArchive.isEmpty(connection)
             && VoiceArchive.isEmpty(connection)
         let keepingIDs = report.isRestore
