@@ -10,6 +10,9 @@ import SQLite
 ///      "spans": [{"start": {"wall": "…", "boot": 5012.25, "boot_id": "…"}, "end": null}],
 ///      "laps": [{"number": 1, "elapsed": 3.5, "is_estimated": false, "recorded_at": "…"}]}
 public enum TimerArchive {
+    /// The module's tables whose rows carry a uid.
+    public static let tablesWithUIDs = ["timers"]
+
     /// Every timer, by id. Call inside a read transaction.
     /// - Throws: `MemoError(.storage)` for a timer no sequence of commands
     ///   could have written (a damaged database).

@@ -11,6 +11,9 @@ import SQLite
 ///     {"id": 1, "uid": "…", "title": null, "text": "…", "is_pinned": true,
 ///      "tags": [], "created_at": "…", "updated_at": "…"}
 public enum NotesArchive {
+    /// The module's tables whose rows carry a uid.
+    public static let tablesWithUIDs = ["todos", "memos"]
+
     /// Every to-do, by id. Call inside a read transaction, so that the whole
     /// document is one snapshot.
     public static func exportTodos(from connection: Connection) throws -> [JSON] {

@@ -20,6 +20,9 @@ import SQLite
 /// audio keeps 620,157 pairs, 3.3 MB of Base64 (a JSON array of the numbers
 /// would take about 8 MB).
 public enum VoiceArchive {
+    /// The module's tables whose rows carry a uid.
+    public static let tablesWithUIDs = ["voice_memos"]
+
     /// The name of the peaks' binary layout in the document.
     public static let peaksEncoding = "int16le-min-max"
 

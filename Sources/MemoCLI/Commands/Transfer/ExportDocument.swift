@@ -28,9 +28,17 @@ enum ExportDocument {
     static let counterTables = ["todos", "memos", "voice_memos"]
 
     /// The whole document, read in one read transaction, so that it is one
-    /// consistent snapshot while other processes write.
+    /// consistent snapshot while other processes write. Rows inserted by hand
+    /// without a uid get one first (a write only when there are such rows, so
+    /// a read-only home exports too).
     static func make(connection: Connection, exportedAt: Timestamp) throws -> JSON {
-        try connection.readTransaction {
+        let tables = NotesArchive.tablesWithUIDs + VoiceArchive.tablesWithUIDs + TimerArchive.tablesWithUIDs
+        if try tables.contains(where: { try connection.countRowsWithoutUID(in: $0) > 0 }) {
+            try connection.writeTransaction {
+                for table in tables { try connection.fillMissingUIDs(in: table) }
+            }
+        }
+        return try connection.readTransaction {
             let lastIDs = try counterTables.map { ($0, JSON.int(try connection.lastAutoincrementID(of: $0))) }
             return .object([
                 ("format", .string(format)),
