@@ -24,24 +24,10 @@ public final class Connection {
     /// A file that holds another program's database is refused, not modified:
     /// the header's application_id must be memoapp's, or the database must be
     /// empty, before anything is written.
-    public init(path: String, applicationID: Int32 = Connection.memoappApplicationID,
-                busyTimeoutMilliseconds: Int32 = Connection.defaultBusyTimeoutMilliseconds) throws {
-        var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
-        guard status == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
-            let systemErrorNumber = Connection.systemErrorNumber(handle, code: status)
-            sqlite3_close_v2(handle)
-            throw SQLiteError(code: status, message: message, sql: nil, systemErrorNumber: systemErrorNumber)
-        }
-        self.handle = handle
-        self.path = path
-        // Every stored property is set from here on, so when a step below throws,
-        // Swift runs deinit, which finalizes the statements and closes the handle.
-        // Closing it here as well would close it twice (a use after free).
-        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
-        sqlite3_extended_result_codes(handle, 1)
+    public convenience init(path: String, applicationID: Int32 = Connection.memoappApplicationID,
+                            busyTimeoutMilliseconds: Int32 = Connection.defaultBusyTimeoutMilliseconds) throws {
+        try self.init(opening: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                      busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         do {
             try claim(applicationID: applicationID)
             try execute("PRAGMA foreign_keys = ON")
@@ -51,6 +37,49 @@ public final class Connection {
             // at fault (e.g. "unsupported file format", a plain SQLITE_ERROR).
             throw failure.whileOpening()
         }
+    }
+
+    /// Opens the existing database at `path` for reading only: nothing is
+    /// created or written, the header is not claimed (check `applicationID`
+    /// yourself), and a file on a read-only disk opens too. Meant for
+    /// databases in rollback-journal mode, such as the copies `vacuum(into:)`
+    /// makes; a WAL database needs its -shm file to be writable or present.
+    public convenience init(readingOnly path: String,
+                            busyTimeoutMilliseconds: Int32 = Connection.defaultBusyTimeoutMilliseconds) throws {
+        try self.init(opening: path, flags: SQLITE_OPEN_READONLY, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        do {
+            // Reading the schema now turns "not a database" into an opening failure.
+            _ = try queryFirst("SELECT count(*) FROM sqlite_master") { $0.int(0) }
+        } catch let failure as SQLiteError {
+            throw failure.whileOpening()
+        }
+    }
+
+    /// The application_id in the database header.
+    public var applicationID: Int32 {
+        get throws { try queryFirst("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0 }
+    }
+
+    /// Opens `path` with `flags` and sets the connection up; the public
+    /// initializers add what their kind of opening needs.
+    init(opening path: String, flags: Int32, busyTimeoutMilliseconds: Int32) throws {
+        var handle: OpaquePointer?
+        let flags = flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            let systemErrorNumber = Connection.systemErrorNumber(handle, code: status)
+            sqlite3_close_v2(handle)
+            throw SQLiteError(code: status, message: message, sql: nil, systemErrorNumber: systemErrorNumber)
+        }
+        self.handle = handle
+        self.path = path
+        // Every stored property is set from here on, so when a step in a
+        // convenience initializer throws, Swift runs deinit, which finalizes the
+        // statements and closes the handle. Closing it there as well would
+        // close it twice (a use after free).
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        sqlite3_extended_result_codes(handle, 1)
     }
 
     deinit {

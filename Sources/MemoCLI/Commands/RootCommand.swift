@@ -20,6 +20,8 @@ enum RootCommand {
                 DoctorCommand.make(),
                 ExportCommand.make(),
                 ImportCommand.make(),
+                BackupCommand.make(),
+                RestoreCommand.make(),
             ],
             access: .alwaysRuns,
             body: MainScreen.run)

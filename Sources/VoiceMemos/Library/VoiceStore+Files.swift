@@ -47,12 +47,14 @@ extension VoiceStore {
         return leftovers
     }
 
-    /// `<id>-<32 hex>.<ext>`: the names memos' files get.
-    static func isLibraryName(_ name: String) -> Bool {
+    /// `<id>-<32 hex>.<ext>`: the names memos' files get. Never a path, never
+    /// hidden, so a name that passes is safe to join to a folder.
+    public static func isLibraryName(_ name: String) -> Bool {
         let parts = name.split(separator: "-", maxSplits: 1)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
         let rest = parts[1].split(separator: ".", maxSplits: 1)
-        guard rest.count == 2, rest[0].count == 32 else { return false }
+        guard rest.count == 2, rest[0].count == 32, !rest[1].isEmpty,
+              rest[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return false }
         return rest[0].allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 

@@ -1,0 +1,72 @@
+import MemoCore
+
+/// `memoapp restore DIR [--force]`: brings a backup back into the data home
+/// (see `VerifiedBackup` for the checks and `Restorer` for the order).
+///
+/// Runs before onboarding too: a new machine restores before anything else,
+/// and the backup carries its own onboarding state.
+enum RestoreCommand {
+    static func make() -> Command {
+        Command(
+            "restore",
+            abstract: Localized(en: "bring a backup made by 'memoapp backup' back into the data home",
+                                ko: "'memoapp backup'으로 만든 백업을 데이터 폴더로 되돌리기"),
+            options: [.flag("force", help: Localized(en: "replace a data home that has data",
+                                                     ko: "데이터가 있는 데이터 폴더도 바꿈"))],
+            positionals: [Positional("DIR", kind: .path, help: Localized(en: "the backup folder", ko: "백업 폴더"))],
+            access: .alwaysRuns,
+            discussion: Localized(
+                en: """
+                    Every file MANIFEST lists is checked first (present, same checksum; the database opens, is \
+                    memoapp's, not from a newer memoapp, and passes PRAGMA integrity_check); on any problem \
+                    nothing is changed. A data home with to-dos, memos, voice memos or timers is replaced only \
+                    with --force; the onboarding state comes from the backup. Exit status: 0 restored; 5 the data \
+                    home has data and --force was not given; 65 DIR is not a good backup (the message names the \
+                    file); 66 DIR does not exist; 74 writing failed.
+                    """,
+                ko: """
+                    먼저 MANIFEST의 모든 파일을 확인합니다 (존재, 체크섬 일치; 데이터베이스가 열리고 memoapp의 것이며 \
+                    더 새로운 버전이 만든 것이 아니고 PRAGMA integrity_check 통과). 문제가 있으면 아무것도 바꾸지 \
+                    않습니다. 할 일, 메모, 음성 메모, 타이머가 있는 데이터 폴더는 --force가 있을 때만 바꿉니다. 온보딩 \
+                    상태는 백업의 것을 따릅니다. 종료 코드: 0 복원함; 5 데이터 폴더에 데이터가 있는데 --force가 없음; \
+                    65 DIR이 온전한 백업이 아님 (메시지에 파일 이름); 66 DIR이 없음; 74 쓰기 실패.
+                    """),
+            body: run)
+    }
+
+    static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let backup = try VerifiedBackup.verify(arguments.positional("DIR") ?? "")
+        let result = try Restorer(home: context.home, backup: backup, force: arguments.flag("force")).run(context)
+        context.emit(json: json(result), text: text(result, context))
+    }
+
+    static func json(_ result: RestoreResult) -> JSON {
+        .object([
+            ("home", .string(result.home)),
+            ("from", .string(result.backup.path)),
+            ("replaced", .bool(result.replacedData)),
+        ] + result.contents.jsonMembers + [
+            ("database_bytes", .int(result.backup.databaseBytes)),
+            ("voice_files", .int(result.backup.manifest.voiceFiles.count)),
+            ("voice_bytes", .int(result.backup.voiceBytes)),
+            ("bytes", .int(result.backup.databaseBytes + result.backup.voiceBytes)),
+            ("removed_files", .strings(result.removedFiles)),
+        ])
+    }
+
+    private static func text(_ result: RestoreResult, _ context: CommandContext) -> String {
+        let onboarding = result.contents.isOnboarded
+            ? context.text(en: "onboarding completed", ko: "온보딩 완료")
+            : context.text(en: "onboarding not completed yet: run 'memoapp onboard'", ko: "온보딩 미완료: 'memoapp onboard'를 실행하세요")
+        var lines = [context.text(
+            en: "Restored \(result.backup.path) into \(result.home): \(result.contents.text(in: .en)); \(onboarding).",
+            ko: "\(result.backup.path)을(를) \(result.home)에 복원했습니다: \(result.contents.text(in: .ko)). \(onboarding).")]
+        if result.replacedData {
+            let removed = result.removedFiles.count
+            lines.append(context.style.dim(context.text(
+                en: "The data that was there was replaced\(removed > 0 ? "; \(removed) audio file\(removed == 1 ? "" : "s") no restored memo names removed" : "").",
+                ko: "있던 데이터를 바꿨습니다\(removed > 0 ? ". 복원된 메모가 쓰지 않는 오디오 파일 \(removed)개를 지웠습니다" : "").")))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,213 @@
+import MemoCore
+import SQLite
+import VoiceMemos
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `memoapp restore` did.
+struct RestoreResult {
+    /// The data home, as resolved.
+    let home: String
+    let backup: VerifiedBackup
+    /// What the restored database holds (after migrations).
+    let contents: BackupContents
+    /// The data home had data, which the backup replaced (--force).
+    let replacedData: Bool
+    /// Audio files of the replaced data that no restored memo names, removed.
+    let removedFiles: [String]
+}
+
+/// Brings a verified backup into a data home (created, 0700, when absent).
+///
+/// ## Order
+/// The audio files come first (each by temporary file in `voice/`, fsync,
+/// rename; the folder fsynced), then the database, in one step that either
+/// happens whole or not at all; then the normal opening applies the
+/// migrations of a backup made by an older memoapp, and the files of the
+/// replaced data that no restored memo names are removed. A failure before
+/// the database step removes the audio files it added, so the data home is
+/// as it was.
+///
+/// ## The database step
+/// When the data home's database opens, the backup's database is copied
+/// into it with SQLite's backup API: one write transaction on the live file.
+/// Other memoapp processes that have it open see the old content or the
+/// restored one, never a mix, and go on working on the restored one; the
+/// WAL and its index stay coherent because SQLite itself writes them.
+///
+/// When there is no database yet, or it cannot be opened (damaged, not
+/// memoapp's; only with --force), the file is replaced instead: the old
+/// `-wal` and `-shm` are removed first (a stale WAL left beside the new file
+/// would be replayed into it on the next opening), then the copy is renamed
+/// over `memoapp.db`. A process that still has the old file open goes on
+/// with the old, unlinked file and its WAL, and whatever it writes then is
+/// lost: stop other memoapp processes before restoring over a damaged
+/// database.
+struct Restorer {
+    let home: DataHome
+    let backup: VerifiedBackup
+    /// Replace a data home that has data.
+    let force: Bool
+
+    func run(_ context: CommandContext) throws -> RestoreResult {
+        let state = HomeState.of(home)
+        if case let .hasData(reason) = state, !force {
+            throw MemoError(.invalidState,
+                            en: "the data home \(home.path) already has data (\(reason.en)); restoring replaces all of it: add --force to do so",
+                            ko: "데이터 폴더 \(home.path)에 이미 데이터가 있습니다 (\(reason.ko)). 복원하면 모두 바뀝니다: 그래도 하려면 --force를 붙이세요")
+        }
+        let homeExisted = BackupFiles.kind(of: home.path) != .absent
+        try home.create()
+        removeAbandonedTemporaries()
+        let installer = VoiceLibraryInstaller(directory: home.voiceDirectory)
+        var isDatabaseInstalled = false
+        do {
+            for entry in backup.manifest.voiceFiles {
+                try installer.install(from: backup.filePath(entry), as: entry.voiceFileName ?? "", checksum: entry.checksum)
+            }
+            try installer.finish()
+            try installDatabase { isDatabaseInstalled = true }
+        } catch {
+            if !isDatabaseInstalled {
+                installer.undo()
+                // Folders this run made go too; rmdir leaves any that are not empty.
+                if !homeExisted {
+                    rmdir(home.voiceDirectory)
+                    rmdir(home.path)
+                }
+            }
+            throw error
+        }
+        let connection = try context.database()
+        let removed = try VoiceStore(connection: connection, directory: home.voiceDirectory,
+                                     clock: context.clock).removeLeftovers()
+        return RestoreResult(home: home.path, backup: backup, contents: try BackupContents(counting: connection),
+                             replacedData: state.hasData, removedFiles: removed)
+    }
+
+    // MARK: - Private
+
+    static let temporaryPrefix = ".memoapp.db.restore-"
+
+    /// Copies the backup's database next to the live one (checking its bytes
+    /// again), then puts it in place; `installed` runs once it is.
+    private func installDatabase(installed: () -> Void) throws {
+        let temporaryPath = home.path + "/" + Restorer.temporaryPrefix + BackupFiles.randomToken() + ".part"
+        let output = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw BackupFiles.storageError(BackupFiles.creating, temporaryPath) }
+        // Locked while in use, so that a later restore can tell an abandoned one.
+        _ = BackupFiles.tryLock(output)
+        defer {
+            close(output)
+            unlink(temporaryPath)
+        }
+        let sourcePath = backup.filePath(backup.manifest.database)
+        let input = try ChecksummedCopy.openRegularFile(sourcePath)
+        defer { close(input) }
+        let copied = try ChecksummedCopy.copy(from: input, sourcePath: sourcePath, to: output, destinationPath: temporaryPath)
+        guard copied.checksum == backup.manifest.database.checksum else {
+            throw MemoError(.badInput, en: "\(sourcePath) changed while it was being restored; nothing was restored",
+                            ko: "\(sourcePath)이(가) 복원하는 동안 바뀌었습니다. 아무것도 복원하지 않았습니다")
+        }
+        try BackupFiles.fsyncFile(output, path: temporaryPath)
+
+        if let live = openLiveDatabase(pageSizeOf: temporaryPath) {
+            try Connection(readingOnly: temporaryPath).backup(into: live)
+            installed()
+        } else {
+            try BackupFiles.removeFile(home.databasePath + "-wal")
+            try BackupFiles.removeFile(home.databasePath + "-shm")
+            try BackupFiles.rename(temporaryPath, to: home.databasePath)
+            installed()
+            try BackupFiles.fsyncDirectory(home.path)
+        }
+    }
+
+    /// The data home's database when it can take the backup API's copy: it
+    /// has content, opens as memoapp's, and has the copy's page size.
+    private func openLiveDatabase(pageSizeOf copyPath: String) -> Connection? {
+        guard !HomeState.isDatabaseEmpty(home) else { return nil }
+        guard let live = try? Connection(path: home.databasePath),
+              let copy = try? Connection(readingOnly: copyPath),
+              let livePageSize = try? live.queryFirst("PRAGMA page_size", map: { $0.int(0) }),
+              let copyPageSize = try? copy.queryFirst("PRAGMA page_size", map: { $0.int(0) }),
+              livePageSize == copyPageSize else { return nil }
+        return live
+    }
+
+    /// Removes database copies that an interrupted restore left in the data
+    /// home: unlocked and older than a few seconds.
+    private func removeAbandonedTemporaries() {
+        guard let names = try? BackupFiles.names(in: home.path) else { return }
+        for name in names where name.hasPrefix(Restorer.temporaryPrefix) && name.hasSuffix(".part") {
+            let path = home.path + "/" + name
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                  Int(time(nil)) - Int(info.st_mtim.tv_sec) >= 10, BackupFiles.tryLock(descriptor) else { continue }
+            unlink(path)
+        }
+    }
+}
+
+/// Whether a data home has data that a restore would replace.
+enum HomeState {
+    case empty
+    /// Why it counts as having data, for the message.
+    case hasData(Localized)
+
+    var hasData: Bool {
+        if case .hasData = self { return true }
+        return false
+    }
+
+    /// Looks without creating or changing anything: audio files in `voice/`,
+    /// rows in any table but memoapp's own bookkeeping (migrations, the
+    /// onboarding state), or a database that cannot be read (it may hold data).
+    static func of(_ home: DataHome) -> HomeState {
+        if VoiceLibraryInstaller.hasFiles(in: home.voiceDirectory) {
+            return .hasData(Localized(en: "voice/ holds audio files", ko: "voice/에 오디오 파일이 있습니다"))
+        }
+        if isDatabaseEmpty(home) { return .empty }
+        do {
+            let connection = try Connection(path: home.databasePath)
+            let tables = try connection.query("""
+                SELECT name FROM pragma_table_list
+                WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+                    AND name NOT IN ('schema_migrations', 'onboarding_state')
+                ORDER BY name
+                """) { $0.string(0) }
+            var filled: [String] = []
+            for table in tables {
+                // A table name cannot be a bound value; it comes from the schema and is quoted.
+                let quoted = "\"" + table.replacingAll("\"", with: "\"\"") + "\""
+                if try connection.queryFirst("SELECT EXISTS (SELECT 1 FROM \(quoted))", map: { $0.bool(0) }) == true {
+                    filled.append(table)
+                }
+            }
+            guard filled.isEmpty else {
+                let list = filled.joined(separator: ", ")
+                return .hasData(Localized(en: "rows in \(list)", ko: "\(list)에 행이 있습니다"))
+            }
+            return .empty
+        } catch let error as SQLiteError {
+            return .hasData(Localized(en: "its database cannot be read: \(error.message)",
+                                      ko: "데이터베이스를 읽을 수 없습니다: \(error.message)"))
+        } catch {
+            return .hasData(Localized(en: "its database cannot be read: \(error)", ko: "데이터베이스를 읽을 수 없습니다: \(error)"))
+        }
+    }
+
+    /// No database file, or one with nothing in it or in its WAL (a first
+    /// run that stopped before setting it up).
+    static func isDatabaseEmpty(_ home: DataHome) -> Bool {
+        var info = stat()
+        guard stat(home.databasePath, &info) == 0 else { return true }
+        var walInfo = stat()
+        let walSize = stat(home.databasePath + "-wal", &walInfo) == 0 ? Int(walInfo.st_size) : 0
+        return info.st_size == 0 && walSize == 0
+    }
+}
