@@ -73,3 +73,8 @@ public enum UUID4 {
         return String(decoding: text, as: UTF8.self)
     }
 }
+
+extension JSON {
+    /// An item's uid, or null for a row inserted by hand that has none yet.
+    public static func uid(_ value: String) -> JSON { value.isEmpty ? .null : .string(value) }
+}

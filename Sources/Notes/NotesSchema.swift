@@ -17,7 +17,8 @@ import SQLite
 ///   and `LIKE` both stop reading at a NUL, so search also checks these rows
 ///   the slow, exact way (see `NoteSearch`).
 /// - `uid`: a UUID that identifies the item across data homes (export and
-///   import); unique, set on every row.
+///   import); unique, set by the stores on every row they write (NULL only in
+///   a row inserted by hand, until an export gives it one).
 public enum NotesSchema {
     /// The module's migrations, in order. Names never change once released.
     public static let migrations: [Migration] = [
@@ -95,5 +96,7 @@ public enum NotesSchema {
         // Identities that survive export and import (see `Migration(_:addingUIDTo:)`).
         Migration("notes.3-todo-uids", addingUIDTo: "todos"),
         Migration("notes.4-memo-uids", addingUIDTo: "memos"),
+        Migration("notes.5-todo-uid-trigger-dropped", droppingUIDTriggerOf: "todos"),
+        Migration("notes.6-memo-uid-trigger-dropped", droppingUIDTriggerOf: "memos"),
     ]
 }

@@ -94,9 +94,10 @@ public struct Migrator: Sendable {
 extension Migration {
     /// A step that gives every row of `table` a `uid`: a UUID in its lowercase
     /// text form, unique in the table, that stays with the item across export
-    /// and import. Existing rows get a random one; a later insert that names
-    /// none (sqlite3 by hand, an older writer) gets one from a trigger, so
-    /// every row has one. memoapp's stores pass their own and skip the trigger.
+    /// and import. Existing rows get a random one. It also made a trigger
+    /// that gave one to a row inserted without it; every process paid for
+    /// parsing that trigger, so a later step (`droppingUIDTrigger`) removes it,
+    /// and rows inserted by hand get theirs from `Connection.fillMissingUIDs`.
     ///
     /// SQLite has no UUID function, so the text is put together from
     /// `randomblob` pieces, with the version (4) and variant (8, 9, a or b)
@@ -115,5 +116,12 @@ extension Migration {
                 UPDATE \(table) SET uid = \(uuid) WHERE id = new.id;
             END;
             """)
+    }
+
+    /// A step that removes the trigger `Migration(_:addingUIDTo:)` made on
+    /// `table`: parsing it and compiling it into every insert cost `todo add`
+    /// about 8% of its instructions, for rows only sqlite3 by hand inserts.
+    public init(_ name: String, droppingUIDTriggerOf table: String) {
+        self.init(name, sql: "DROP TRIGGER IF EXISTS \(table)_uid_default;")
     }
 }

@@ -16,7 +16,9 @@ extension TimerRecord {
             if duration != nil { problems.append("stopwatch with a duration") }
             if state == .finished { problems.append("stopwatch in state finished") }
         }
-        if state.isActive != (endedAt == nil) { problems.append("state \(state.rawValue) with ended_at \(String(describing: endedAt))") }
+        if state.isActive != (endedAt == nil) {
+            problems.append("state \(state.rawValue) with ended_at \(endedAt?.rfc3339 ?? "null")")
+        }
         if spans.isEmpty { problems.append("no running span") }
         for (index, span) in spans.enumerated() {
             let isLast = index == spans.count - 1

@@ -52,5 +52,6 @@ extension TimerStore {
             """),
         // Identities that survive export and import (see `Migration(_:addingUIDTo:)`).
         Migration("timers.2-uids", addingUIDTo: "timers"),
+        Migration("timers.3-uid-trigger-dropped", droppingUIDTriggerOf: "timers"),
     ]
 }

@@ -7,6 +7,11 @@ extension TimerStore {
     /// - Throws: `MemoError(.notFound)`; `MemoError(.storage)` for a row no
     ///   sequence of commands could have written (a damaged database).
     func load(id: Int64) throws -> TimerRecord {
+        try TimerStore.load(id: id, from: connection)
+    }
+
+    /// `load(id:)` on any connection (the archive reads timers without a clock).
+    static func load(id: Int64, from connection: Connection) throws -> TimerRecord {
         let row = try connection.queryFirst(
             "SELECT kind, label, duration, state, created_at, ended_at, uid FROM timers WHERE id = ?", id
         ) { row in
@@ -47,12 +52,19 @@ extension TimerStore {
     /// Saves a new timer with its uid (a new one when it has none); returns its id.
     /// - Throws: `.duplicate` when another timer has the uid.
     func insert(_ timer: TimerRecord) throws -> Int64 {
+        try TimerStore.insert(timer, keepingID: false, into: connection)
+    }
+
+    /// Saves a new timer with its spans and laps: under its own id when
+    /// `keepingID` (a restore), else under a new one. Returns the id.
+    static func insert(_ timer: TimerRecord, keepingID: Bool, into connection: Connection) throws -> Int64 {
         let uid = timer.uid.isEmpty ? UUID4.random() : timer.uid
         do {
             try connection.execute("""
-                INSERT INTO timers (uid, kind, label, duration, state, created_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, uid, timer.kind.rawValue, timer.label, timer.duration, timer.state.rawValue,
-                timer.createdAt.secondsSince1970, timer.endedAt?.secondsSince1970)
+                INSERT INTO timers (id, uid, kind, label, duration, state, created_at, ended_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, keepingID ? timer.id : nil, uid, timer.kind.rawValue, timer.label, timer.duration,
+                timer.state.rawValue, timer.createdAt.secondsSince1970, timer.endedAt?.secondsSince1970)
         } catch let error as SQLiteError where error.isUniqueViolation(table: "timers", column: "uid") {
             throw MemoError(.duplicate, en: "a timer with uid \(uid) already exists",
                             ko: "uid가 \(uid)인 타이머가 이미 있습니다")
@@ -62,7 +74,7 @@ extension TimerStore {
         saved.id = id
         try writeChildren(of: saved, after: TimerRecord(id: id, kind: timer.kind, label: nil, duration: nil,
                                                          state: timer.state, createdAt: timer.createdAt,
-                                                         endedAt: nil, spans: [], laps: []))
+                                                         endedAt: nil, spans: [], laps: []), in: connection)
         return id
     }
 
@@ -75,12 +87,12 @@ extension TimerStore {
             try connection.execute("UPDATE timers SET state = ?, ended_at = ? WHERE id = ?",
                                    new.state.rawValue, new.endedAt?.secondsSince1970, new.id)
         }
-        try writeChildren(of: new, after: old)
+        try TimerStore.writeChildren(of: new, after: old, in: connection)
     }
 
     // MARK: - Private
 
-    private func writeChildren(of new: TimerRecord, after old: TimerRecord) throws {
+    private static func writeChildren(of new: TimerRecord, after old: TimerRecord, in connection: Connection) throws {
         precondition(new.spans.count >= old.spans.count && new.laps.count >= old.laps.count,
                      "spans and laps are append-only")
         // Close spans before inserting new ones: the partial unique index
@@ -108,7 +120,7 @@ extension TimerStore {
         }
     }
 
-    private func damaged(_ id: Int64, _ detail: String) -> MemoError {
+    private static func damaged(_ id: Int64, _ detail: String) -> MemoError {
         MemoError(.storage, en: "Timer \(id) in the database is damaged (\(detail)).",
                   ko: "데이터베이스의 \(id)번 타이머가 손상되었습니다 (\(detail)).")
     }

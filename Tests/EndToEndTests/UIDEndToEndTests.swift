@@ -25,4 +25,20 @@ final class UIDEndToEndTests: XCTestCase {
         XCTAssertEqual(app.run("timer", "status", "1", "--json").object()["uid"] as? String, uids[2])
         XCTAssertEqual(home.memos().first?["uid"] as? String, uids[3])
     }
+
+    func testARowInsertedByHandShowsNoUIDUntilAnExportGivesItOne() throws {
+        let home = VoiceHome()
+        let app = home.app
+        app.run("todo", "add", "through memoapp")
+        _ = sqlite3(app.home + "/memoapp.db", "INSERT INTO todos (title, created_at, updated_at) VALUES ('by hand', 0, 0)")
+        let before = app.run("todo", "list", "--json").array()
+        XCTAssertTrue(before.contains { $0["title"] as? String == "by hand" && $0["uid"] is NSNull }, "\(before)")
+        let exported = app.run("export")
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        let uids = (exported.object()["todos"] as? [[String: Any]])?.compactMap { $0["uid"] as? String } ?? []
+        XCTAssertEqual(uids.count, 2)
+        XCTAssertTrue(uids.allSatisfy { UUID(uuidString: $0) != nil }, "\(uids)")
+        let after = app.run("todo", "list", "--json").array().compactMap { $0["uid"] as? String }
+        XCTAssertEqual(Set(after), Set(uids), "the export stored the uid it gave")
+    }
 }

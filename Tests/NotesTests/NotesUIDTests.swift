@@ -71,7 +71,7 @@ final class NotesUIDTests: NotesTestCase {
         XCTAssertEqual(try makeMemoStore().count(), 0)
     }
 
-    func testTheMigrationGivesExistingRowsUIDsAndLaterBareInsertsGetOne() throws {
+    func testTheMigrationGivesExistingRowsUIDsAndRowsInsertedByHandGetOneWhenFilled() throws {
         // A database from before the uid migrations, with rows in it.
         connection = nil
         let path = directory + "/old.db"
@@ -92,14 +92,20 @@ final class NotesUIDTests: NotesTestCase {
             XCTAssertTrue(uids.allSatisfy { $0.map(UUID4.isWellFormed) ?? false }, "\(table): \(uids.prefix(3))")
             XCTAssertEqual(Set(uids).count, 300, table)
             XCTAssertTrue(uids.allSatisfy { Array($0!)[14] == "4" && "89ab".contains(Array($0!)[19]) }, table)
-            // A writer that names no uid (sqlite3 by hand) still leaves one.
+            // A writer that names no uid (sqlite3 by hand) leaves none, until they are filled in.
             try old.execute(table == "todos" ? "INSERT INTO todos (title, created_at, updated_at) VALUES ('x', 0, 0)"
                                              : "INSERT INTO memos (text, created_at, updated_at) VALUES ('x', 0, 0)")
-            let bare = try old.queryFirst("SELECT uid FROM \(table) WHERE id = ?", old.lastInsertRowID) {
-                $0.optionalString(0)
-            }
-            XCTAssertTrue(bare.flatMap { $0 }.map(UUID4.isWellFormed) ?? false, "\(table): \(String(describing: bare))")
+            let id = old.lastInsertRowID
+            XCTAssertEqual(try old.countRowsWithoutUID(in: table), 1)
+            XCTAssertEqual(try old.writeTransaction { try old.fillMissingUIDs(in: table) }, 1)
+            XCTAssertEqual(try old.countRowsWithoutUID(in: table), 0)
+            let filled = try old.queryFirst("SELECT uid FROM \(table) WHERE id = ?", id) { $0.optionalString(0) }
+            XCTAssertTrue(filled.flatMap { $0 }.map(UUID4.isWellFormed) ?? false, "\(table): \(String(describing: filled))")
         }
+        let triggers = try old.query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%uid%'") {
+            $0.string(0)
+        }
+        XCTAssertEqual(triggers, [], "no trigger left for every insert to pay for")
         let store = TodoStore(connection: old, clock: clock, calendar: seoul)
         XCTAssertTrue(UUID4.isWellFormed(try store.todo(id: 1).uid))
     }

@@ -75,7 +75,9 @@ final class TimerUIDTests: XCTestCase {
         let uids = try connection.query("SELECT uid FROM timers") { $0.optionalString(0) }
         XCTAssertEqual(Set(uids.compactMap { $0 }.filter(UUID4.isWellFormed)).count, 20)
         try connection.execute("INSERT INTO timers (kind, state, created_at, ended_at) VALUES ('stopwatch', 'stopped', 0, 1)")
-        let bare = try connection.queryFirst("SELECT uid FROM timers WHERE id = 21") { $0.optionalString(0) }
-        XCTAssertTrue(bare.flatMap { $0 }.map(UUID4.isWellFormed) ?? false)
+        XCTAssertEqual(try connection.countRowsWithoutUID(in: "timers"), 1, "a row inserted by hand")
+        XCTAssertEqual(try connection.writeTransaction { try connection.fillMissingUIDs(in: "timers") }, 1)
+        let filled = try connection.queryFirst("SELECT uid FROM timers WHERE id = 21") { $0.optionalString(0) }
+        XCTAssertTrue(filled.flatMap { $0 }.map(UUID4.isWellFormed) ?? false)
     }
 }

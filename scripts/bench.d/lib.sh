@@ -182,7 +182,7 @@ BENCH_LIST_SQL="SELECT id, title, note, priority, due_at, due_has_time, tags, cr
 WHERE done_at IS NULL ORDER BY due_at IS NULL, due_at, priority IS NULL, priority DESC, id"
 # The row `memoapp todo add 'bench 할 일' --due tomorrow` writes, through the same triggers.
 # It names a random uid as memoapp does (32 hex digits, without the dashes of
-# memoapp's UUIDs), so the trigger that fills in a missing one stays idle.
+# memoapp's UUIDs).
 BENCH_INSERT_SQL="INSERT INTO todos (uid, title, due_at, due_has_time, tags, created_at, updated_at) \
 VALUES (lower(hex(randomblob(16))), 'bench 할 일', unixepoch() + 86400, 0, '', unixepoch('now'), unixepoch('now'))"
 

@@ -18,6 +18,8 @@ enum RootCommand {
                 TimerCommand.make(),
                 VoiceCommand.make(),
                 DoctorCommand.make(),
+                ExportCommand.make(),
+                ImportCommand.make(),
                 BackupCommand.make(),
                 RestoreCommand.make(),
             ],

@@ -38,5 +38,6 @@ extension VoiceStore {
             """),
         // Identities that survive export and import (see `Migration(_:addingUIDTo:)`).
         Migration("voice.2-uids", addingUIDTo: "voice_memos"),
+        Migration("voice.3-uid-trigger-dropped", droppingUIDTriggerOf: "voice_memos"),
     ]
 }

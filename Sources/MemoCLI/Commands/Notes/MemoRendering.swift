@@ -9,7 +9,7 @@ struct MemoRenderer {
     func json(_ memo: Memo) -> JSON {
         .object([
             ("id", .int(memo.id)),
-            ("uid", .string(memo.uid)),
+            ("uid", .uid(memo.uid)),
             ("title", .optional(memo.title)),
             ("text", .string(memo.text)),
             ("tags", .strings(memo.tags)),
@@ -23,7 +23,7 @@ struct MemoRenderer {
     func json(_ summary: MemoSummary) -> JSON {
         .object([
             ("id", .int(summary.id)),
-            ("uid", .string(summary.uid)),
+            ("uid", .uid(summary.uid)),
             ("title", .optional(summary.title)),
             ("preview", .string(summary.preview)),
             ("tags", .strings(summary.tags)),

@@ -26,7 +26,7 @@ final class TodoRenderer {
     func json(_ todo: Todo) -> JSON {
         .object([
             ("id", .int(todo.id)),
-            ("uid", .string(todo.uid)),
+            ("uid", .uid(todo.uid)),
             ("title", .string(todo.title)),
             ("note", .optional(todo.note)),
             ("priority", .optional(todo.priority?.name)),

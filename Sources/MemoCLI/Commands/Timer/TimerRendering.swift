@@ -14,7 +14,7 @@ enum TimerRendering {
         let timer = snapshot.timer
         var members: [(String, JSON)] = [
             ("id", .int(timer.id)),
-            ("uid", .string(timer.uid)),
+            ("uid", .uid(timer.uid)),
             ("kind", .string(timer.kind.rawValue)),
             ("label", .optional(timer.label)),
             ("state", .string(timer.state.rawValue)),

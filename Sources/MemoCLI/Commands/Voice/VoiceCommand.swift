@@ -47,7 +47,7 @@ enum VoiceCommand {
     static func json(_ memo: VoiceMemo, store: VoiceStore) -> JSON {
         .object([
             ("id", .int(memo.id)),
-            ("uid", .string(memo.uid)),
+            ("uid", .uid(memo.uid)),
             ("title", .string(memo.title)),
             ("original_name", .string(memo.originalName)),
             ("file", .string(store.path(of: memo))),

@@ -1,0 +1,149 @@
+import MemoCore
+import VoiceMemos
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `memoapp import FILE [--audio DIR]`: reads an export (see `ImportDocument`)
+/// and writes it all or nothing (see `ImportWriter`), audio included (see
+/// `VoiceAudioImport`).
+enum ImportCommand {
+    static func make() -> Command {
+        Command(
+            "import",
+            abstract: Localized(en: "read an export: restore it into an empty data home, or add what is new",
+                                ko: "내보낸 파일 읽기: 빈 데이터 폴더에는 그대로 복원, 아니면 새 항목만 추가"),
+            options: [
+                .value("audio", "DIR", kind: .path, repeatable: true,
+                       help: Localized(en: "a folder to look in for voice memo audio (repeatable)",
+                                       ko: "음성 메모 오디오를 찾을 폴더 (여러 번 가능)")),
+            ],
+            positionals: [Positional("FILE", kind: .path,
+                                     help: Localized(en: "the export ('-' for standard input)",
+                                                     ko: "내보낸 파일 ('-'는 표준 입력)"))],
+            discussion: Localized(
+                en: "Into an empty data home (no to-do, memo, voice memo or timer) the export is restored exactly: "
+                    + "ids, uids and the onboarding state are kept. Otherwise items whose uid is not here yet are "
+                    + "added with new ids, so importing the same file twice adds nothing. A malformed file changes "
+                    + "nothing (exit 65, naming the line or the JSON path). Voice memo audio is looked for, by "
+                    + "checksum, in each --audio DIR, then in this data home's voice/ folder, then in a voice/ "
+                    + "folder beside FILE; a voice memo whose audio is not found is skipped and named.",
+                ko: "빈 데이터 폴더(할 일, 메모, 음성 메모, 타이머가 없음)에는 그대로 복원합니다: id, uid, 온보딩 상태가 "
+                    + "유지됩니다. 그렇지 않으면 아직 없는 uid의 항목만 새 id로 추가하므로, 같은 파일을 두 번 가져와도 두 번째에는 "
+                    + "아무것도 추가되지 않습니다. 형식이 잘못된 파일은 아무것도 바꾸지 않습니다 (종료 코드 65, 줄 또는 JSON 경로 "
+                    + "표시). 음성 메모 오디오는 체크섬으로 각 --audio DIR, 이 데이터 폴더의 voice/, FILE 옆의 voice/ 순서로 "
+                    + "찾으며, 오디오를 찾지 못한 음성 메모는 건너뛰고 제목을 알려 줍니다."),
+            body: run)
+    }
+
+    static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let path = arguments.positional("FILE") ?? "-"
+        // A mistyped folder would only show as audio not found, after the fact.
+        for folder in arguments.values("audio") where !isFolder(folder) {
+            throw MemoError(.noInput, en: "--audio \(folder): no such folder", ko: "--audio \(folder): 그런 폴더가 없습니다")
+        }
+        let isStandardInput = path == "-"
+        let bytes = isStandardInput ? context.streams.readAllInput() : try readFile(path)
+        let source = isStandardInput ? context.text(en: "standard input", ko: "표준 입력") : path
+        let document = try ImportDocument(bytes: bytes, source: source)
+
+        let connection = try context.database()
+        var folders = arguments.values("audio")
+        folders.append(context.home.voiceDirectory)
+        if !isStandardInput { folders.append(AtomicFile.folder(of: path) + "/voice") }
+        let audio = VoiceAudioImport(directory: context.home.voiceDirectory, searchFolders: folders)
+        // Audio is copied before the write lock is taken (it may be large);
+        // memos already here need none. The transaction checks again.
+        for item in document.voiceMemos where try !VoiceArchive.contains(uid: item.uid, in: connection) {
+            try audio.stage(item)
+        }
+        let report: DocumentImportReport
+        do {
+            report = try connection.writeTransaction {
+                try ImportWriter.write(document, audio: audio, into: connection)
+            }
+        } catch {
+            audio.finish(committed: false)
+            throw error
+        }
+        audio.finish(committed: true)
+        emit(report, context)
+    }
+
+    // MARK: - Private
+
+    private static func emit(_ report: DocumentImportReport, _ context: CommandContext) {
+        let missing = report.voiceMemosWithoutAudio
+        if !missing.isEmpty {
+            let titles = missing.map { "“\(VoiceCommand.printable($0))”" }.joined(separator: ", ")
+            context.warn(context.text(
+                en: "\(missing.count) voice memo\(missing.count == 1 ? "" : "s") skipped, audio not found: \(titles) "
+                    + "(name a folder that holds it with --audio DIR and import again)",
+                ko: "음성 메모 \(missing.count)개를 건너뛰었습니다. 오디오를 찾지 못했습니다: \(titles) "
+                    + "(오디오가 있는 폴더를 --audio DIR로 지정해 다시 가져오세요)"))
+        }
+        func counts(_ counts: DocumentImportReport.Counts) -> [(String, JSON)] {
+            [("added", .int(counts.added)), ("already_present", .int(counts.alreadyPresent))]
+        }
+        let json = JSON.object([
+            ("restored", .bool(report.isRestore)),
+            ("todos", .object(counts(report.todos))),
+            ("memos", .object(counts(report.memos))),
+            ("voice_memos", .object(counts(report.voiceMemos) + [
+                ("audio_missing", .int(missing.count)), ("audio_missing_titles", .strings(missing)),
+            ])),
+            ("timers", .object(counts(report.timers))),
+        ])
+        let rows: [(Localized, DocumentImportReport.Counts, Int)] = [
+            (Localized(en: "to-dos", ko: "할 일"), report.todos, 0),
+            (Localized(en: "memos", ko: "메모"), report.memos, 0),
+            (Localized(en: "voice memos", ko: "음성 메모"), report.voiceMemos, missing.count),
+            (Localized(en: "timers", ko: "타이머"), report.timers, 0),
+        ]
+        var lines = [report.isRestore
+            ? context.text(en: "Restored into an empty data home (ids kept):", ko: "빈 데이터 폴더에 복원했습니다 (id 유지):")
+            : context.text(en: "Imported (new items get new ids):", ko: "가져왔습니다 (새 항목은 새 id):")]
+        for (name, counts, skipped) in rows {
+            var line = "  " + context.text(name) + ": "
+                + context.text(en: "\(counts.added) added, \(counts.alreadyPresent) already present",
+                               ko: "\(counts.added)개 추가, \(counts.alreadyPresent)개 이미 있음")
+            if skipped > 0 {
+                line += context.text(en: ", \(skipped) skipped (audio not found)", ko: ", \(skipped)개 건너뜀 (오디오 없음)")
+            }
+            lines.append(line)
+        }
+        context.emit(json: json, text: lines.joined(separator: "\n"))
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The whole file at `path`; `.noInput` (exit 66) when it cannot be read.
+    private static func readFile(_ path: String) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw unreadable(path) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw MemoError(.noInput, en: "\(path) is not a file", ko: "\(path)은(는) 파일이 아닙니다")
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(Int(status.st_size))
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw unreadable(path) }
+            if count == 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return bytes
+    }
+
+    private static func unreadable(_ path: String) -> MemoError {
+        let reason = String(cString: strerror(errno))
+        return MemoError(.noInput, en: "cannot read \(path): \(reason)", ko: "\(path)을(를) 읽을 수 없습니다: \(reason)")
+    }
+}

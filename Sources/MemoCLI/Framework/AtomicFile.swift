@@ -1,0 +1,75 @@
+import MemoCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes a file the user named so that it appears whole or not at all:
+/// a temporary file in the same folder (so the rename cannot cross disks),
+/// fsync, rename over the name, fsync of the folder. A failure removes the
+/// temporary and leaves whatever was at the name before.
+enum AtomicFile {
+    /// Writes `text` to `path` (mode 0600: exports hold private notes),
+    /// replacing a file that is there.
+    /// - Throws: `.invalidState` when `path` is a folder; `.storage` when the
+    ///   folder is missing or cannot be written, or the disk is full.
+    static func write(_ text: String, to path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw MemoError(.invalidState, en: "\(path) is a folder; name a file", ko: "\(path)은(는) 폴더입니다. 파일 이름을 쓰세요")
+        }
+        let folder = folder(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let temporary = folder + "/." + name + "." + String(UInt64.random(in: .min ... .max), radix: 16) + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failure("create", path) }
+        var isOpen = true
+        do {
+            var bytes = text
+            try bytes.withUTF8 { buffer in
+                var done = 0
+                while done < buffer.count {
+                    let written = Glibc.write(descriptor, buffer.baseAddress! + done, buffer.count - done)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw failure("write", path)
+                    }
+                    done += written
+                }
+            }
+            try sync(descriptor, path)
+            close(descriptor)
+            isOpen = false
+            guard rename(temporary, path) == 0 else { throw failure("write", path) }
+        } catch {
+            if isOpen { close(descriptor) }
+            unlink(temporary)
+            throw error
+        }
+        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            defer { close(directory) }
+            try sync(directory, path)
+        }
+    }
+
+    // MARK: - Private
+
+    /// The folder part of a path ("." for a bare name).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+
+    private static func sync(_ descriptor: Int32, _ path: String) throws {
+        while fsync(descriptor) != 0 {
+            if errno != EINTR { throw failure("write", path) }
+        }
+    }
+
+    private static func failure(_ action: String, _ path: String, code: Int32 = errno) -> MemoError {
+        let reason = String(cString: strerror(code))
+        let ko = action == "create" ? "만들 수 없습니다" : "쓸 수 없습니다"
+        return MemoError(.storage, en: "cannot \(action) \(path): \(reason)", ko: "\(path)을(를) \(ko): \(reason)")
+    }
+}

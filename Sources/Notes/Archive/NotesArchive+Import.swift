@@ -1,0 +1,127 @@
+import MemoCore
+import SQLite
+
+extension NotesArchive {
+    // MARK: Reading a document
+
+    /// A to-do from an export, every field checked as the store would have
+    /// written it. Errors are bad input naming the value's path.
+    public static func todo(from item: JSONReader) throws -> Todo {
+        let titleReader = try item.nonNull("title")
+        let title = try titleReader.string()
+        guard title.contains(where: { !$0.isWhitespace }) else {
+            throw titleReader.failure(en: "a to-do needs a title", ko: "할 일에는 제목이 필요합니다")
+        }
+        var priority: Priority?
+        if let priorityReader = try item.nullable("priority") {
+            switch try priorityReader.string() {
+            case "high": priority = .high
+            case "medium": priority = .medium
+            case "low": priority = .low
+            case let other:
+                throw priorityReader.failure(en: "'\(other)' is not a priority; use high, medium, low or null",
+                                             ko: "'\(other)'은(는) 우선순위가 아닙니다. high, medium, low, null 중 하나를 쓰세요")
+            }
+        }
+        let dueAt = try item.nullableTime("due_at")
+        let dueHasTime = try item.bool("due_has_time")
+        return Todo(id: try item.int("id", in: 1...Int64.max), uid: try item.uid(), title: title,
+                    note: TodoStore.storedNote(try item.nullableString("note")), priority: priority,
+                    tags: try tags(in: item), due: dueAt.map { Due(instant: $0, hasTime: dueHasTime) },
+                    createdAt: try item.time("created_at"), updatedAt: try item.time("updated_at"),
+                    doneAt: try item.nullableTime("done_at"))
+    }
+
+    /// A memo from an export, every field checked. Errors name the path.
+    public static func memo(from item: JSONReader) throws -> Memo {
+        let textReader = try item.nonNull("text")
+        let text = try textReader.string()
+        do {
+            try MemoStore.validate(text: text, isNew: true)
+        } catch {
+            throw textReader.failure(en: "a memo's text cannot be empty", ko: "메모 내용은 비어 있을 수 없습니다")
+        }
+        return Memo(id: try item.int("id", in: 1...Int64.max), uid: try item.uid(),
+                    title: MemoStore.storedTitle(try item.nullableString("title")), text: text,
+                    tags: try tags(in: item), isPinned: try item.bool("is_pinned"),
+                    createdAt: try item.time("created_at"), updatedAt: try item.time("updated_at"))
+    }
+
+    // MARK: Writing into a data home
+
+    /// Whether the data home holds no to-do and no memo.
+    public static func isEmpty(_ connection: Connection) throws -> Bool {
+        try connection.queryFirst("SELECT NOT EXISTS (SELECT 1 FROM todos) AND NOT EXISTS (SELECT 1 FROM memos)") {
+            $0.bool(0)
+        } ?? true
+    }
+
+    /// Whether a to-do with `uid` is stored.
+    public static func containsTodo(uid: String, in connection: Connection) throws -> Bool {
+        try connection.queryFirst("SELECT 1 FROM todos WHERE uid = ?", uid) { _ in true } ?? false
+    }
+
+    /// Whether a memo with `uid` is stored.
+    public static func containsMemo(uid: String, in connection: Connection) throws -> Bool {
+        try connection.queryFirst("SELECT 1 FROM memos WHERE uid = ?", uid) { _ in true } ?? false
+    }
+
+    /// Stores `todo` exactly as given (uid, times, done state, tags) under its
+    /// own id when `keepingID` (a restore), else under a new one, and returns
+    /// the id. Call inside a write transaction.
+    /// - Throws: `.duplicate` when a to-do has its uid.
+    @discardableResult
+    public static func insert(_ todo: Todo, keepingID: Bool, into connection: Connection) throws -> Int64 {
+        do {
+            try connection.execute("""
+                INSERT INTO todos (id, uid, title, note, priority, due_at, due_has_time, tags, created_at, updated_at,
+                    done_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, keepingID ? todo.id : nil, todo.uid, todo.title, todo.note, todo.priority?.rawValue,
+                todo.due?.instant.secondsSince1970, todo.due?.hasTime ?? false, Tags.joined(todo.tags),
+                todo.createdAt.secondsSince1970, todo.updatedAt.secondsSince1970, todo.doneAt?.secondsSince1970)
+        } catch let error as SQLiteError where error.isUniqueViolation(table: "todos", column: "uid") {
+            throw MemoError.duplicateUID(.todo, todo.uid)
+        }
+        let id = connection.lastInsertRowID
+        for tag in todo.tags {
+            try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", id, tag)
+        }
+        return id
+    }
+
+    /// Stores `memo` exactly as given under its own id when `keepingID`, else
+    /// under a new one, and returns the id. Call inside a write transaction.
+    /// - Throws: `.duplicate` when a memo has its uid.
+    @discardableResult
+    public static func insert(_ memo: Memo, keepingID: Bool, into connection: Connection) throws -> Int64 {
+        do {
+            try connection.execute("""
+                INSERT INTO memos (id, uid, title, text, is_pinned, tags, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, keepingID ? memo.id : nil, memo.uid, memo.title, memo.text, memo.isPinned,
+                Tags.joined(memo.tags), memo.createdAt.secondsSince1970, memo.updatedAt.secondsSince1970)
+        } catch let error as SQLiteError where error.isUniqueViolation(table: "memos", column: "uid") {
+            throw MemoError.duplicateUID(.memo, memo.uid)
+        }
+        let id = connection.lastInsertRowID
+        for tag in memo.tags {
+            try connection.execute("INSERT INTO memo_tags (memo_id, tag) VALUES (?, ?)", id, tag)
+        }
+        return id
+    }
+
+    // MARK: - Private
+
+    /// The `tags` member: strings exactly as `Tags.normalized` leaves them
+    /// (no `#`, no blanks, no repeats in any case).
+    private static func tags(in item: JSONReader) throws -> [String] {
+        let reader = try item.nonNull("tags")
+        let tags = try reader.elements().map { try $0.string() }
+        guard (try? Tags.normalized(tags)) == tags else {
+            throw reader.failure(en: "tags must be single words without '#', spaces, commas or repeats",
+                                 ko: "태그는 '#', 공백, 쉼표, 중복이 없는 한 단어여야 합니다")
+        }
+        return tags
+    }
+}

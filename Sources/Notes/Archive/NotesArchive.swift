@@ -1,0 +1,65 @@
+import MemoCore
+import SQLite
+
+/// To-dos and memos in memoapp's export document: every stored field, times
+/// as exact RFC 3339 (`Timestamp.exactRFC3339`), so that an import gives back
+/// the same rows.
+///
+///     {"id": 3, "uid": "…", "title": "Buy milk", "note": null, "priority": "high",
+///      "tags": ["home"], "due_at": "2026-11-30T14:59:59Z", "due_has_time": false,
+///      "created_at": "…", "updated_at": "…", "done_at": null}
+///     {"id": 1, "uid": "…", "title": null, "text": "…", "is_pinned": true,
+///      "tags": [], "created_at": "…", "updated_at": "…"}
+public enum NotesArchive {
+    /// The module's tables whose rows carry a uid.
+    public static let tablesWithUIDs = ["todos", "memos"]
+
+    /// Every to-do, by id. Call inside a read transaction, so that the whole
+    /// document is one snapshot.
+    public static func exportTodos(from connection: Connection) throws -> [JSON] {
+        try connection.query(TodoStore.selectSQL + " ORDER BY id", map: TodoStore.todo).map(json)
+    }
+
+    /// Every memo, by id, text whole. Call inside a read transaction.
+    public static func exportMemos(from connection: Connection) throws -> [JSON] {
+        try connection.query(
+            "SELECT id, uid, title, text, is_pinned, tags, created_at, updated_at FROM memos ORDER BY id"
+        ) { row in
+            json(Memo(id: row.int64(0), uid: row.string(1), title: row.optionalString(2), text: row.string(3),
+                      tags: Tags.split(row.string(5)), isPinned: row.bool(4),
+                      createdAt: Timestamp(secondsSince1970: row.double(6)),
+                      updatedAt: Timestamp(secondsSince1970: row.double(7))))
+        }
+    }
+
+    /// One to-do as the export writes it.
+    public static func json(_ todo: Todo) -> JSON {
+        .object([
+            ("id", .int(todo.id)),
+            ("uid", .string(todo.uid)),
+            ("title", .string(todo.title)),
+            ("note", .optional(todo.note)),
+            ("priority", .optional(todo.priority?.name)),
+            ("tags", .strings(todo.tags)),
+            ("due_at", .exactTime(todo.due?.instant)),
+            ("due_has_time", .bool(todo.due?.hasTime ?? false)),
+            ("created_at", .exactTime(todo.createdAt)),
+            ("updated_at", .exactTime(todo.updatedAt)),
+            ("done_at", .exactTime(todo.doneAt)),
+        ])
+    }
+
+    /// One memo as the export writes it.
+    public static func json(_ memo: Memo) -> JSON {
+        .object([
+            ("id", .int(memo.id)),
+            ("uid", .string(memo.uid)),
+            ("title", .optional(memo.title)),
+            ("text", .string(memo.text)),
+            ("is_pinned", .bool(memo.isPinned)),
+            ("tags", .strings(memo.tags)),
+            ("created_at", .exactTime(memo.createdAt)),
+            ("updated_at", .exactTime(memo.updatedAt)),
+        ])
+    }
+}

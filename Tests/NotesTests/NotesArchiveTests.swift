@@ -1,0 +1,133 @@
+import MemoCore
+@testable import Notes
+import SQLite
+import XCTest
+
+/// To-dos and memos out to the export's JSON and back: every field exact,
+/// bad values refused with their path.
+final class NotesArchiveTests: NotesTestCase {
+    /// The JSON as a parsed document would hold it: serialized and parsed
+    /// again, so that numbers and strings take the path a file takes.
+    private func reparsed(_ json: JSON, at path: JSONPath = JSONPath.root.appending(key: "todos").appending(index: 0))
+        throws -> JSONReader {
+        JSONReader(try JSON.parse(Array(json.serialized.utf8)), path: path, source: "export.json")
+    }
+
+    private func otherDatabase() throws -> Connection {
+        let other = try Connection(path: directory + "/other.db")
+        var migrator = Migrator()
+        migrator.register(NotesSchema.migrations)
+        try migrator.apply(to: other)
+        return other
+    }
+
+    private func failure(_ body: () throws -> Void) -> String? {
+        memoError(body).map { XCTAssertEqual($0.kind, .badInput); return $0.message.en }
+    }
+
+    func testEveryToDoFieldSurvivesExportAndImport() throws {
+        clock.current = Timestamp(secondsSince1970: 1_795_958_644.123456789)
+        let store = makeTodoStore()
+        let due = Due(instant: Timestamp(secondsSince1970: 1_796_000_000.5), hasTime: true)
+        let full = try store.add(NewTodo(title: "회의 🎉 \0 \"q\"", note: "line\nline", priority: .high,
+                                         tags: ["work", "집"], due: due))
+        clock.advance(0.000_123)
+        _ = try store.markDone(ids: [full.id])
+        let bare = try store.add(NewTodo(title: "bare"))
+        let exported = try NotesArchive.exportTodos(from: connection)
+        XCTAssertEqual(exported.count, 2)
+        let read = try exported.map { try NotesArchive.todo(from: try reparsed($0)) }
+        XCTAssertEqual(read, [try store.todo(id: full.id), bare])
+        XCTAssertNotNil(read[0].doneAt)
+
+        let other = try otherDatabase()
+        try other.writeTransaction {
+            for todo in read { try NotesArchive.insert(todo, keepingID: true, into: other) }
+        }
+        XCTAssertEqual(try NotesArchive.exportTodos(from: other), exported)
+        let copied = TodoStore(connection: other, clock: clock, calendar: seoul)
+        XCTAssertEqual(try copied.todos(matching: TodoQuery(status: .done, tag: "집")).map(\.id), [full.id])
+        // The search index took the rows too.
+        XCTAssertEqual(try NoteSearch(connection: other).search(try SearchQuery("회의")).hits.map(\.id), [full.id])
+    }
+
+    func testEveryMemoFieldSurvivesExportAndImport() throws {
+        clock.current = Timestamp(secondsSince1970: 1_795_958_644.987654321)
+        let store = makeMemoStore()
+        let big = String(repeating: "한글 emoji 🎉 and NUL \0 ", count: 40_000)
+        let first = try store.add(NewMemo(text: big, title: "큰 메모", tags: ["a", "B"], isPinned: true))
+        let second = try store.add(NewMemo(text: "plain"))
+        let exported = try NotesArchive.exportMemos(from: connection)
+        let read = try exported.map { try NotesArchive.memo(from: try reparsed($0)) }
+        XCTAssertEqual(read, [first, second])
+        let other = try otherDatabase()
+        try other.writeTransaction { for memo in read { try NotesArchive.insert(memo, keepingID: true, into: other) } }
+        XCTAssertEqual(try NotesArchive.exportMemos(from: other), exported)
+        XCTAssertEqual(Array(try MemoStore(connection: other).memo(id: first.id).text.utf8), Array(big.utf8))
+    }
+
+    func testInsertingWithoutKeepingTheIDGivesANewOneAndADuplicateUIDIsRefused() throws {
+        let store = makeTodoStore()
+        let existing = try store.add(NewTodo(title: "here already"))
+        let incoming = Todo(id: existing.id, uid: UUID4.random(), title: "incoming", tags: ["x"],
+                            createdAt: clock.now(), updatedAt: clock.now())
+        let id = try connection.writeTransaction { try NotesArchive.insert(incoming, keepingID: false, into: connection) }
+        XCTAssertEqual(id, existing.id + 1)
+        XCTAssertTrue(try NotesArchive.containsTodo(uid: incoming.uid, in: connection))
+        XCTAssertFalse(try NotesArchive.containsTodo(uid: UUID4.random(), in: connection))
+        let error = memoError {
+            try connection.writeTransaction { _ = try NotesArchive.insert(incoming, keepingID: false, into: connection) }
+        }
+        XCTAssertEqual(error?.kind, .duplicate)
+        XCTAssertEqual(try store.todos(matching: TodoQuery(status: .all)).count, 2)
+        assertSearchIndexesIntact()
+    }
+
+    func testEmptyMeansNoToDoAndNoMemo() throws {
+        XCTAssertTrue(try NotesArchive.isEmpty(connection))
+        let memo = try makeMemoStore().add(NewMemo(text: "m"))
+        XCTAssertFalse(try NotesArchive.isEmpty(connection))
+        try makeMemoStore().remove(ids: [memo.id])
+        XCTAssertTrue(try NotesArchive.isEmpty(connection))
+        _ = try makeTodoStore().add(NewTodo(title: "t"))
+        XCTAssertFalse(try NotesArchive.isEmpty(connection))
+    }
+
+    func testBadToDoFieldsAreRefusedNamingTheirPath() throws {
+        let good = NotesArchive.json(try makeTodoStore().add(NewTodo(title: "t", tags: ["a"])))
+        func with(_ key: String, _ value: JSON?) -> JSON {
+            guard case var .object(members) = good else { return good }
+            if let index = members.firstIndex(where: { $0.0 == key }) {
+                if let value { members[index].1 = value } else { members.remove(at: index) }
+            }
+            return .object(members)
+        }
+        let cases: [(JSON, String)] = [
+            (with("title", .string("  ")), "export.json: $.todos[0].title: a to-do needs a title"),
+            (with("title", nil), "export.json: $.todos[0].title: missing (null is allowed)"),
+            (with("title", .int(3)), "export.json: $.todos[0].title: expected a string, found an integer"),
+            (with("note", nil), "export.json: $.todos[0].note: missing (null is allowed)"),
+            (with("priority", .string("urgent")), "export.json: $.todos[0].priority: 'urgent' is not a priority; use high, medium, low or null"),
+            (with("tags", .strings(["#a"])), "export.json: $.todos[0].tags: tags must be single words without '#', spaces, commas or repeats"),
+            (with("tags", .strings(["a", "A"])), "export.json: $.todos[0].tags: tags must be single words without '#', spaces, commas or repeats"),
+            (with("tags", .array([.int(1)])), "export.json: $.todos[0].tags[0]: expected a string, found an integer"),
+            (with("created_at", .string("yesterday")), "export.json: $.todos[0].created_at: 'yesterday' is not an RFC 3339 time such as 2026-11-29T13:24:04Z"),
+            (with("created_at", .null), "export.json: $.todos[0].created_at: expected a time, found null"),
+            (with("due_has_time", .string("no")), "export.json: $.todos[0].due_has_time: expected true or false, found a string"),
+            (with("id", .int(0)), "export.json: $.todos[0].id: 0 is outside 1...9223372036854775807"),
+            (with("uid", .string("7")), "export.json: $.todos[0].uid: '7' is not a uid (a UUID: 8-4-4-4-12 lowercase hex digits)"),
+        ]
+        for (json, message) in cases {
+            XCTAssertEqual(failure { _ = try NotesArchive.todo(from: try self.reparsed(json)) }, message)
+        }
+    }
+
+    func testAMemoWithoutTextIsRefused() throws {
+        let memo = NotesArchive.json(try makeMemoStore().add(NewMemo(text: "m")))
+        guard case var .object(members) = memo else { return XCTFail() }
+        members[members.firstIndex { $0.0 == "text" }!].1 = .string(" \n\0")
+        let path = JSONPath.root.appending(key: "memos").appending(index: 2)
+        XCTAssertEqual(failure { _ = try NotesArchive.memo(from: try self.reparsed(.object(members), at: path)) },
+                       "export.json: $.memos[2].text: a memo's text cannot be empty")
+    }
+}
