@@ -17,9 +17,9 @@ let package = Package(
         .systemLibrary(name: "CSndFile", path: "Sources/CSndFile", providers: [.apt(["libsndfile1-dev"])]),
         // xxHash inlined from its header (Debian: libxxhash-dev): XXH3-128 checksums of stored audio.
         .systemLibrary(name: "CXXHash", path: "Sources/CXXHash", providers: [.apt(["libxxhash-dev"])]),
-        // libjansson through pkg-config (Debian: libjansson-dev): parsing JSON documents.
-        .systemLibrary(name: "CJansson", path: "Sources/CJansson", pkgConfig: "jansson",
-                       providers: [.apt(["libjansson-dev"])]),
+        // Jansson's header (Debian: libjansson-dev), not linked: MemoCore loads
+        // libjansson.so.4 when a command first reads JSON (imports, restore).
+        .systemLibrary(name: "CJansson", path: "Sources/CJansson", providers: [.apt(["libjansson-dev"])]),
         // Shared vocabulary: error kinds, localized text, the injectable clock, JSON values.
         .target(name: "MemoCore", dependencies: ["CJansson", "CXXHash"], path: "Sources/MemoCore"),
         // Thin SQLite layer: connection, statements, typed errors, transactions, migrations.

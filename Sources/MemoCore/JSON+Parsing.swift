@@ -22,6 +22,7 @@ extension JSON {
     }
 
     private static func parse(buffer: UnsafeBufferPointer<UInt8>) throws -> JSON {
+        let jansson = try LibJansson.loaded()
         // https://jansson.readthedocs.io/en/2.14/apiref.html#decoding
         let flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL
         var error = json_error_t()
@@ -30,42 +31,42 @@ extension JSON {
         let root: UnsafeMutablePointer<json_t>? = withUnsafePointer(to: &empty) { emptyPointer in
             let start = buffer.baseAddress ?? emptyPointer
             return start.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) {
-                json_loadb($0, buffer.count, Int(flags), &error)
+                jansson.loadb($0, buffer.count, Int(flags), &error)
             }
         }
         guard let root else { throw JSONSyntaxError(error) }
         // The tree is Jansson's until converted; children are borrowed from it.
-        defer { json_decref(root) }
-        return value(of: root)
+        defer { jansson.delete(root) }
+        return value(of: root, jansson)
     }
 
     /// Converts a Jansson value. Recursion is bounded by Jansson's depth limit.
-    private static func value(of node: UnsafeMutablePointer<json_t>) -> JSON {
+    private static func value(of node: UnsafeMutablePointer<json_t>, _ jansson: LibJansson) -> JSON {
         switch cjansson_type(node) {
         case JSON_OBJECT:
             var members: [(String, JSON)] = []
-            members.reserveCapacity(json_object_size(node))
-            var iterator = json_object_iter(node)
+            members.reserveCapacity(jansson.objectSize(node))
+            var iterator = jansson.objectIterator(node)
             while let current = iterator {
-                let key = string(json_object_iter_key(current), length: json_object_iter_key_len(current))
-                if let member = json_object_iter_value(current) { members.append((key, value(of: member))) }
-                iterator = json_object_iter_next(node, current)
+                let key = string(jansson.objectIteratorKey(current), length: jansson.objectIteratorKeyLength(current))
+                if let member = jansson.objectIteratorValue(current) { members.append((key, value(of: member, jansson))) }
+                iterator = jansson.objectIteratorNext(node, current)
             }
             return .object(members)
         case JSON_ARRAY:
-            let count = json_array_size(node)
+            let count = jansson.arraySize(node)
             var items: [JSON] = []
             items.reserveCapacity(count)
             for index in 0..<count {
-                if let item = json_array_get(node, index) { items.append(value(of: item)) }
+                if let item = jansson.arrayGet(node, index) { items.append(value(of: item, jansson)) }
             }
             return .array(items)
         case JSON_STRING:
-            return .string(string(json_string_value(node), length: json_string_length(node)))
+            return .string(string(jansson.stringValue(node), length: jansson.stringLength(node)))
         case JSON_INTEGER:
-            return .int(Int64(json_integer_value(node)))
+            return .int(Int64(jansson.integerValue(node)))
         case JSON_REAL:
-            return .double(json_real_value(node))
+            return .double(jansson.realValue(node))
         case JSON_TRUE:
             return .bool(true)
         case JSON_FALSE:

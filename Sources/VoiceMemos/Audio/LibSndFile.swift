@@ -5,13 +5,12 @@ import CSndFile
 import MemoCore
 
 /// libsndfile's functions, resolved from `libsndfile.so.1` the first time a
-/// voice command needs them instead of being linked.
+/// voice command needs them instead of being linked (see `SharedLibrary`).
 ///
 /// Linking libsndfile made every memoapp process, `memoapp todo add` as much
 /// as `memoapp voice import`, map and relocate it and the seven codec
 /// libraries it depends on (FLAC, Vorbis, Vorbisenc, Opus, Ogg, mpg123, LAME):
-/// most of a millisecond of every start. The declarations still come from
-/// libsndfile's own header (the CSndFile module); only the linking moved here.
+/// most of a millisecond of every start.
 /// Each property is the libsndfile function of the same name
 /// (http://libsndfile.github.io/libsndfile/api.html), e.g. `open` is `sf_open`.
 public struct LibSndFile: Sendable {
@@ -55,28 +54,25 @@ public struct LibSndFile: Sendable {
     let writefFloat: @convention(c) (OpaquePointer?, UnsafePointer<Float>?, sf_count_t) -> sf_count_t
     let seek: @convention(c) (OpaquePointer?, sf_count_t, Int32) -> sf_count_t
 
+    /// What needs libsndfile, as errors say it.
+    static let purpose = Localized(en: "voice commands (libsndfile)", ko: "음성 명령(libsndfile)")
+
     /// Loads `library` (a soname or path) and resolves every function above
     /// from it. The library stays loaded for the life of the process once
     /// every function resolved; it is unloaded again when one is missing.
     static func load(_ library: String) -> Result<LibSndFile, MemoError> {
-        guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = lastLoaderError()
-            return .failure(MemoError(
-                .internalFailure,
-                en: "voice commands need libsndfile, but \(library) cannot be loaded (\(reason)); "
-                    + "install the Debian package \(debianPackage)",
-                ko: "음성 명령에는 libsndfile이 필요한데 \(library)을(를) 불러올 수 없습니다 (\(reason)). "
-                    + "Debian 패키지 \(debianPackage)을(를) 설치하세요"))
-        }
-        do {
-            return .success(try LibSndFile(resolvingFrom: SymbolTable(handle: handle, library: library)))
-        } catch {
-            dlclose(handle)
-            return .failure(error)
+        Result { () throws(MemoError) in
+            let loaded = try SharedLibrary(library, debianPackage: debianPackage, purpose: purpose)
+            do throws(MemoError) {
+                return try LibSndFile(resolvingFrom: loaded)
+            } catch {
+                loaded.close()
+                throw error
+            }
         }
     }
 
-    private init(resolvingFrom symbols: SymbolTable) throws(MemoError) {
+    private init(resolvingFrom symbols: SharedLibrary) throws(MemoError) {
         open = try symbols.function("sf_open")
         openFD = try symbols.function("sf_open_fd")
         openVirtual = try symbols.function("sf_open_virtual")
@@ -94,32 +90,4 @@ public struct LibSndFile: Sendable {
         writefFloat = try symbols.function("sf_writef_float")
         seek = try symbols.function("sf_seek")
     }
-}
-
-// MARK: - Resolving
-
-/// The functions of one loaded library, by name.
-private struct SymbolTable {
-    let handle: UnsafeMutableRawPointer
-    let library: String
-
-    /// The function `name` as the C function type `F`, which must be its real
-    /// signature (the declarations in sndfile.h).
-    func function<F>(_ name: String) throws(MemoError) -> F {
-        guard let address = dlsym(handle, name) else {
-            let reason = lastLoaderError()
-            throw MemoError(
-                .internalFailure,
-                en: "\(library) has no function \(name) (\(reason)); "
-                    + "install the Debian package \(LibSndFile.debianPackage) from a current Debian release",
-                ko: "\(library)에 \(name) 함수가 없습니다 (\(reason)). "
-                    + "최신 Debian 릴리스의 \(LibSndFile.debianPackage) 패키지를 설치하세요")
-        }
-        return unsafeBitCast(address, to: F.self)
-    }
-}
-
-/// `dlerror()`'s text for the last failed `dlopen` or `dlsym`.
-private func lastLoaderError() -> String {
-    dlerror().map { String(cString: $0) } ?? "unknown reason"
 }
