@@ -47,12 +47,22 @@ public struct Migrator: Sendable {
     /// Brings the database up to date. A database that records steps this build
     /// does not know was made by a newer memoapp: it is refused before anything
     /// is written.
+    ///
+    /// The header's `user_version` holds `fingerprint`, written in the same
+    /// transaction that last found every step known and applied, so an
+    /// up-to-date database costs one header read here instead of two queries
+    /// (this runs at the start of every command). Any other value (0 from an
+    /// older memoapp, another list's fingerprint from a newer one) takes the
+    /// full check.
     public func apply(to connection: Connection) throws {
+        let fingerprint = fingerprint
+        if try connection.queryFirst("PRAGMA user_version", map: { $0.int(0) }) == Int(fingerprint) {
+            return
+        }
         let known = Set(migrations.map(\.name))
         let applied = try appliedNames(in: connection)
         try refuseUnknown(applied, known: known, path: connection.path)
         var appliedSet = Set(applied)
-        if appliedSet.count == known.count { return }
 
         if applied.isEmpty {
             try connection.writeTransaction {
@@ -75,8 +85,32 @@ public struct Migrator: Sendable {
             }
             appliedSet.insert(migration.name)
         }
-        // Re-check under the final state: a newer memoapp may have migrated meanwhile.
-        try refuseUnknown(try appliedNames(in: connection), known: known, path: connection.path)
+        // Re-check under the final state (a newer memoapp may have migrated
+        // meanwhile) and record the count in the same transaction, so the
+        // count is never written over a newer memoapp's steps.
+        try connection.writeTransaction {
+            let final = try appliedNames(in: connection)
+            try refuseUnknown(final, known: known, path: connection.path)
+            if final.count == migrations.count {
+                // A pragma takes no bound parameters; the value is our own number.
+                try connection.execute("PRAGMA user_version = \(fingerprint)")
+            }
+        }
+    }
+
+    /// A number for the ordered list of step names (32-bit FNV-1a, kept
+    /// positive and non-zero to fit `user_version` and differ from a new
+    /// database's 0): two lists that differ in any name or order get
+    /// different numbers but for a 1 in 2^31 chance.
+    public var fingerprint: Int32 {
+        var hash: UInt32 = 2_166_136_261
+        for migration in migrations {
+            for byte in migration.name.utf8 + [0x0A] {
+                hash = (hash ^ UInt32(byte)) &* 16_777_619
+            }
+        }
+        let positive = Int32(bitPattern: hash & 0x7FFF_FFFF)
+        return positive == 0 ? 1 : positive
     }
 
     private func refuseUnknown(_ applied: [String], known: Set<String>, path: String) throws {

@@ -94,7 +94,8 @@ final class BackupCorruptionEndToEndTests: XCTestCase {
     }
 
     func testADatabaseFromANewerMemoapp() throws {
-        sqlite3(backup + "/memoapp.db", "INSERT INTO schema_migrations (name) VALUES ('future.1-something')")
+        sqlite3(backup + "/memoapp.db",
+                "INSERT INTO schema_migrations (name) VALUES ('future.1-something'); PRAGMA user_version = 1")
         try refreshManifest(for: "memoapp.db")
         assertRefused(naming: ["memoapp.db", "newer memoapp", "future.1-something"], "newer schema")
     }

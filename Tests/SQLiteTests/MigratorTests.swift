@@ -154,4 +154,52 @@ final class MigratorTests: SQLiteTestCase {
         XCTAssertTrue(error?.message.contains("future.1") ?? false)
         XCTAssertFalse(try tableExists("a_1", in: try makeConnection()))
     }
+
+    // MARK: The up-to-date mark in the header
+
+    private func userVersion(_ connection: Connection) throws -> Int? {
+        try connection.queryFirst("PRAGMA user_version") { $0.int(0) }
+    }
+
+    func testAnUpToDateDatabaseCarriesTheListsFingerprint() throws {
+        let connection = try makeLoggedConnection()
+        let migrator = migrator([step("a.1"), step("a.2")])
+        try migrator.apply(to: connection)
+        XCTAssertEqual(try userVersion(connection), Int(migrator.fingerprint))
+        XCTAssertNotEqual(migrator.fingerprint, 0)
+    }
+
+    func testFingerprintsDifferForOtherNamesAndOtherOrders() {
+        let base = migrator([step("a.1"), step("b.1")]).fingerprint
+        XCTAssertNotEqual(base, migrator([step("b.1"), step("a.1")]).fingerprint)
+        XCTAssertNotEqual(base, migrator([step("a.1"), step("b.2")]).fingerprint)
+        XCTAssertNotEqual(base, migrator([step("a.1")]).fingerprint)
+        // Names are not merely concatenated: "a.1"+"b.1" is not "a.1b"+".1".
+        XCTAssertNotEqual(base, migrator([step("a.1b"), step(".1")]).fingerprint)
+        XCTAssertEqual(base, migrator([step("a.1"), step("b.1")]).fingerprint)
+    }
+
+    func testADatabaseMigratedBeforeTheMarkExistedGetsIt() throws {
+        let connection = try makeLoggedConnection()
+        let migrator = migrator([step("a.1"), step("a.2")])
+        try migrator.apply(to: connection)
+        try connection.execute("PRAGMA user_version = 0")
+        try migrator.apply(to: connection)
+        XCTAssertEqual(try userVersion(connection), Int(migrator.fingerprint))
+        XCTAssertEqual(try log(connection), ["a.1", "a.2"], "no step ran twice")
+    }
+
+    func testAMarkThatMatchesSkipsTheCheckAndOneThatDoesNotIsCheckedInFull() throws {
+        let connection = try makeLoggedConnection()
+        try migrator([step("a.1"), step("future.2")]).apply(to: connection)
+        // A build that knows only a.1 and finds a newer build's mark: refused.
+        let older = migrator([step("a.1")])
+        XCTAssertNotNil(assertThrowsSQLiteError(try older.apply(to: connection)))
+        XCTAssertNotEqual(try userVersion(connection), Int(older.fingerprint), "a refusal writes no mark")
+        // A later build with one more step applies it and moves the mark.
+        let later = migrator([step("a.1"), step("future.2"), step("future.3")])
+        try later.apply(to: connection)
+        XCTAssertEqual(try log(connection), ["a.1", "future.2", "future.3"])
+        XCTAssertEqual(try userVersion(connection), Int(later.fingerprint))
+    }
 }
