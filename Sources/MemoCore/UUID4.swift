@@ -61,7 +61,9 @@ public enum UUID4 {
         return bytes
     }
 
-    private static func format(_ bytes: [UInt8]) -> String {
+    /// The 16 bytes as `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lowercase (also
+    /// for the uids `DerivedUID` makes).
+    static func format(_ bytes: [UInt8]) -> String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(36)

@@ -43,16 +43,7 @@ extension DoctorExamination {
 
     /// The names in a folder (none when it cannot be read).
     static func names(in directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        (try? BackupFiles.names(in: directory)) ?? []
     }
 
     /// Whether a memoapp process with this id is alive (an editor may be open
