@@ -340,6 +340,8 @@ class Moves:
         new = {kind: len(after[kind]) for kind in KINDS}
         full = {kind: old[kind] + added.get(kind, 0) for kind in KINDS}
         self.part.check(new in (old, full), f"{name}: partly imported: {new} (before {old}, all {full})")
+        key = f"{name}: " + ("nothing added" if new == old else "all added" if new == full else "partly added")
+        self.seen[key] = self.seen.get(key, 0) + 1
         self.check_voice_rows(name, app)
         self.settle_voice(name, app)
         self.check_doctor(name, app)
