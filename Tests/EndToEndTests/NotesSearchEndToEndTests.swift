@@ -67,6 +67,13 @@ final class NotesSearchEndToEndTests: XCTestCase {
         XCTAssertEqual(hit["snippet"] as? String, "대한[민국] 만세")
         XCTAssertEqual(hit["is_pinned"] as? Bool, false)
         XCTAssertNotNil(hit["score"] as? Double)
+        // The hit names the same item `memo show` does, by its stable uid too.
+        let shown = app.run("memo", "show", "1", "--json").object()
+        XCTAssertNotNil(hit["uid"] as? String)
+        XCTAssertEqual(hit["uid"] as? String, shown["uid"] as? String)
+        // Exact path (1–2 characters) and trigram path both carry it.
+        let long = app.run("memo", "search", "대한민국", "--json").array().first ?? [:]
+        XCTAssertEqual(long["uid"] as? String, shown["uid"] as? String)
     }
 
     func testNothingFoundSaysSoInBothLanguages() {

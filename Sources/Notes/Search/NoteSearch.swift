@@ -41,6 +41,7 @@ public struct NoteSearch {
     /// A stored item as search reads it.
     private struct Candidate {
         var id: Int64
+        var uid: String?
         var title: String?
         var body: String?
         var tags: String
@@ -62,7 +63,7 @@ public struct NoteSearch {
             // a partial index) are also scanned exactly, ranked after the rest.
             let exactly = ["title", body, "tags"].map { "instr(lower(\($0)), ?3)" }.joined(separator: " OR ")
             sql = """
-                SELECT t.id, t.title, t.\(body), t.tags, \(flag), t.updated_at, hits.score
+                SELECT t.id, t.title, t.\(body), t.tags, \(flag), t.updated_at, hits.score, t.uid
                 FROM (SELECT rowid AS id, bm25(\(table)_fts, 10.0, 1.0, 5.0) AS score FROM \(table)_fts
                       WHERE \(table)_fts MATCH ?1
                       UNION ALL
@@ -92,7 +93,7 @@ public struct NoteSearch {
             let inTags = usesLike ? "tags LIKE ?3 ESCAPE '\\'" : needsFolding ? "instr(lower(tags), ?1)" : "instr(tags, ?1)"
             let inBody = contains(body)
             sql = """
-                SELECT t.id, t.title, t.\(body), t.tags, \(flag), t.updated_at, hits.score
+                SELECT t.id, t.title, t.\(body), t.tags, \(flag), t.updated_at, hits.score, t.uid
                 FROM (SELECT id, CASE WHEN \(inTitle) THEN 0 WHEN \(inTags) THEN 1 ELSE 2 END AS score
                       FROM \(table) WHERE \(inTitle) OR \(inTags) OR \(inBody)
                       ORDER BY score, updated_at DESC, id DESC LIMIT ?2) AS hits
@@ -103,8 +104,9 @@ public struct NoteSearch {
                 + (usesLike ? [.text(query.likePattern)] : [])
         }
         return try connection.query(sql, arguments: arguments) { row in
-            Candidate(id: row.int64(0), title: row.optionalString(1), body: row.optionalString(2),
-                      tags: row.string(3), flag: row.bool(4), updatedAt: row.double(5), score: row.double(6))
+            Candidate(id: row.int64(0), uid: row.optionalString(7), title: row.optionalString(1),
+                      body: row.optionalString(2), tags: row.string(3), flag: row.bool(4),
+                      updatedAt: row.double(5), score: row.double(6))
         }
     }
 
@@ -130,7 +132,7 @@ public struct NoteSearch {
             let text = candidate.title ?? candidate.body ?? candidate.tags
             snippet = Snippet.make(from: text, scalarCount: text.unicodeScalars.count, around: 0..<0, marks: [])
         }
-        return SearchHit(kind: kind, id: candidate.id, title: candidate.title,
+        return SearchHit(kind: kind, id: candidate.id, uid: candidate.uid, title: candidate.title,
                          isDone: kind == .todo && candidate.flag, isPinned: kind == .memo && candidate.flag,
                          updatedAt: Timestamp(secondsSince1970: candidate.updatedAt), score: candidate.score,
                          match: match, snippet: snippet)

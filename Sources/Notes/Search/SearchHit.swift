@@ -27,6 +27,9 @@ public struct SearchHit: Sendable {
     public var kind: ItemKind
     /// The item's id in its own table.
     public var id: Int64
+    /// The item's stable identity (nil only for a row inserted by hand that
+    /// no export has given one yet).
+    public var uid: String?
     /// The to-do's title, or the memo's title (nil when it has none).
     public var title: String?
     /// A to-do that is done; always false for memos.

@@ -65,6 +65,7 @@ enum SearchCommand {
         return .object([
             ("kind", .string("voice")),
             ("id", .int(hit.memo.id)),
+            ("uid", .string(hit.memo.uid)),
             ("title", .string(hit.memo.title)),
             ("field", .string("title")),
             ("match_start", first.map { .int($0.lowerBound) } ?? .null),
@@ -81,6 +82,7 @@ enum SearchCommand {
         var members: [(String, JSON)] = [
             ("kind", .string(hit.kind.rawValue)),
             ("id", .int(hit.id)),
+            ("uid", .optional(hit.uid)),
             ("title", .optional(hit.title)),
             ("field", .optional(hit.match?.field.rawValue)),
             ("match_start", hit.match.map { .int($0.start) } ?? .null),
