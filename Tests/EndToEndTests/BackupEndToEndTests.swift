@@ -181,6 +181,32 @@ final class BackupEndToEndTests: XCTestCase {
         XCTAssertEqual(fileTree(audioOnly.home).keys.sorted(), ["voice/", "voice/recording.wav"])
     }
 
+    func testARestoreStoppedBeforeItsDatabaseFinishesWhenRunAgainWithoutForce() throws {
+        let scene = BackupScene()
+        scene.backup()
+        // What a restore killed after installing the audio leaves: the
+        // backup's own files in voice/, no database.
+        let stopped = scene.otherApp("stopped")
+        try FileManager.default.createDirectory(atPath: stopped.home + "/voice", withIntermediateDirectories: true)
+        let backupVoice = scene.path("backup") + "/voice"
+        let names = try FileManager.default.contentsOfDirectory(atPath: backupVoice)
+        XCTAssertFalse(names.isEmpty, "the scene has voice memos")
+        for name in names {
+            try FileManager.default.copyItem(atPath: backupVoice + "/" + name, toPath: stopped.home + "/voice/" + name)
+        }
+        let result = stopped.run("restore", scene.path("backup"))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(visibleContent(of: stopped), visibleContent(of: scene.app))
+        XCTAssertEqual(voiceFiles(stopped), voiceFiles(scene.app))
+
+        // One file the backup does not bring, beside its files, is the user's: refused.
+        let mixed = scene.otherApp("mixed")
+        try FileManager.default.createDirectory(atPath: mixed.home + "/voice", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: backupVoice + "/" + names[0], toPath: mixed.home + "/voice/" + names[0])
+        XCTAssertTrue(FileManager.default.createFile(atPath: mixed.home + "/voice/recording.wav", contents: Data("RIFF".utf8)))
+        XCTAssertEqual(mixed.run("restore", scene.path("backup")).status, 5)
+    }
+
     func testRestoreWithForceReplacesTheDataAndRemovesAudioNoRestoredMemoNames() throws {
         let scene = BackupScene()
         scene.backup()

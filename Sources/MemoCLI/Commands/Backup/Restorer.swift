@@ -51,7 +51,7 @@ struct Restorer {
     let force: Bool
 
     func run(_ context: CommandContext) throws -> RestoreResult {
-        let state = HomeState.of(home)
+        let state = HomeState.of(home, restoring: backup.manifest)
         if case let .hasData(reason) = state, !force {
             throw MemoError(.invalidState,
                             en: "the data home \(home.path) already has data (\(reason.en)); restoring replaces all of it: add --force to do so",
@@ -167,8 +167,15 @@ enum HomeState {
     /// Looks without creating or changing anything: audio files in `voice/`,
     /// rows in any table but memoapp's own bookkeeping (migrations, the
     /// onboarding state), or a database that cannot be read (it may hold data).
-    static func of(_ home: DataHome) -> HomeState {
-        if VoiceLibraryInstaller.hasFiles(in: home.voiceDirectory) {
+    ///
+    /// Audio files with no database beside them that are all files of the
+    /// backup being restored (their names carry their checksums) are what a
+    /// restore of that backup stopped before its database went in leaves:
+    /// they do not count, so running the same restore again finishes the job.
+    /// Any other audio counts, since it may be the only copy of a recording.
+    static func of(_ home: DataHome, restoring manifest: BackupManifest) -> HomeState {
+        if VoiceLibraryInstaller.hasFiles(in: home.voiceDirectory)
+            && !(isDatabaseEmpty(home) && holdsOnlyFiles(of: manifest, in: home.voiceDirectory)) {
             return .hasData(Localized(en: "voice/ holds audio files", ko: "voice/에 오디오 파일이 있습니다"))
         }
         if isDatabaseEmpty(home) { return .empty }
@@ -199,6 +206,13 @@ enum HomeState {
         } catch {
             return .hasData(Localized(en: "its database cannot be read: \(error)", ko: "데이터베이스를 읽을 수 없습니다: \(error)"))
         }
+    }
+
+    /// Every visible file in `directory` is one `manifest` lists.
+    static func holdsOnlyFiles(of manifest: BackupManifest, in directory: String) -> Bool {
+        let listed = Set(manifest.voiceFiles.compactMap(\.voiceFileName))
+        guard let names = try? BackupFiles.names(in: directory) else { return false }
+        return names.allSatisfy { $0.hasPrefix(".") || listed.contains($0) }
     }
 
     /// No database file, or one with nothing in it or in its WAL (a first
