@@ -212,6 +212,30 @@ final class ExportImportEndToEndTests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("No such file or directory"), missing.stderr)
     }
 
+    func testAnExportKilledBeforeItsRenameIsSweptByTheNextExportToThatName() throws {
+        let homes = TransferHomes()
+        let app = homes.home("home")
+        app.object("todo", "add", "one")
+        let folder = homes.folder.path
+        let fileManager = FileManager.default
+        // What a killed `export -o out.json` leaves: a hidden temporary beside it.
+        let abandoned = folder + "/.out.json.9f3ab2c4d5e6f708.tmp"
+        XCTAssertTrue(fileManager.createFile(atPath: abandoned, contents: Data("{\"format\"".utf8)))
+        try fileManager.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: abandoned)
+        // One being written right now, and files that only look alike, stay.
+        let live = folder + "/.out.json.0123456789abcdef.tmp"
+        let notOurs = [folder + "/.out.json.notes.tmp", folder + "/.other.json.9f3ab2c4d5e6f708.tmp"]
+        for path in [live] + notOurs { XCTAssertTrue(fileManager.createFile(atPath: path, contents: Data())) }
+        for path in notOurs {
+            try fileManager.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: path)
+        }
+
+        XCTAssertEqual(app.run("export", "-o", homes.folder.appending("out.json")).status, 0)
+        XCTAssertFalse(fileManager.fileExists(atPath: abandoned), "the abandoned temporary is gone")
+        XCTAssertTrue(fileManager.fileExists(atPath: live), "a temporary younger than a minute may be a live export")
+        for path in notOurs { XCTAssertTrue(fileManager.fileExists(atPath: path), path) }
+    }
+
     func testImportReadsStandardInputAndRefusesMissingFiles() {
         let homes = TransferHomes()
         let source = homes.home("source")

@@ -50,6 +50,26 @@ enum AtomicFile {
             defer { close(directory) }
             try sync(directory, path)
         }
+        removeAbandonedTemporaries(of: name, in: folder)
+    }
+
+    /// A write killed before its rename leaves `.NAME.<hex>.tmp` beside NAME,
+    /// outside any data home, so nothing else would ever remove it. The next
+    /// successful write to the same name removes those older than a minute
+    /// (a write still running is younger: an export takes well under that).
+    static func removeAbandonedTemporaries(of name: String, in folder: String, olderThan seconds: Int = 60) {
+        guard let names = try? BackupFiles.names(in: folder) else { return }
+        let prefix = "." + name + "."
+        let now = time(nil)
+        for candidate in names where candidate.hasPrefix(prefix) && candidate.hasSuffix(".tmp") {
+            let middle = candidate.dropFirst(prefix.count).dropLast(4)
+            guard !middle.isEmpty, middle.allSatisfy(\.isHexDigit) else { continue }
+            let path = folder + "/" + candidate
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                  info.st_uid == getuid(), now - info.st_mtim.tv_sec > seconds else { continue }
+            unlink(path)
+        }
     }
 
     // MARK: - Private
