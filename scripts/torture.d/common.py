@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -192,3 +193,44 @@ class Part:
 
 def log(text):
     print(text, file=sys.stderr, flush=True)
+
+
+class Attacker:
+    """Runs a command either once to time it (calibration) or to kill it with
+    SIGKILL at a random moment within 1.2 times that time, and counts what
+    happened: per command (runs, killed), killed and finished in all. A
+    command that finished before its kill must have succeeded."""
+
+    def __init__(self, part):
+        self.part = part
+        self.timing = {}
+        self.per_command = {}
+        self.killed = 0
+        self.finished = 0
+
+    def attack(self, name, app, arguments, calibrate, stdin=subprocess.DEVNULL):
+        started = time.monotonic()
+        process = app.spawn(*arguments, stdin=stdin)
+        if not calibrate:
+            time.sleep(random.uniform(0, 1.2 * self.timing.get(name, 0.05)))
+            if process.poll() is None:
+                process.send_signal(signal.SIGKILL)
+        stdout, stderr = process.communicate()
+        result = Result(arguments, process.returncode, stdout, stderr, time.monotonic() - started)
+        if calibrate:
+            self.timing[name] = result.seconds
+            if result.status != 0:
+                raise RuntimeError("calibration run failed: " + result.describe())
+            return result
+        runs, killed = self.per_command.get(name, (0, 0))
+        self.per_command[name] = (runs + 1, killed + (result.status == -signal.SIGKILL))
+        if result.status == -signal.SIGKILL:
+            self.killed += 1
+        else:
+            self.finished += 1
+            if result.status != 0 or result.crashed:
+                self.part.fail(f"{name}: failed on its own: " + result.describe())
+        return result
+
+    def calibration_note(self):
+        return "calibration: " + ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in self.timing.items())

@@ -22,7 +22,6 @@ last). After each round:
 import os
 import random
 import shutil
-import signal
 import subprocess
 import time
 
@@ -46,7 +45,7 @@ def main():
         part.note("this build has no 'voice' command: voice import and record not exercised")
     for operation in operations:
         operation(calibrate=True)
-    part.note("calibration: " + ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in state.timing.items()))
+    part.note(state.calibration_note())
     for _ in range(rounds):
         part.rounds += 1
         random.choice(operations)()
@@ -66,18 +65,14 @@ def main():
     part.finish()
 
 
-class Ledger:
+class Ledger(common.Attacker):
     """What memoapp promised so far, and the pending uncertainty of the last round."""
 
     def __init__(self, app, part, work):
+        super().__init__(part)
         self.app = app
-        self.part = part
         self.work = work
-        self.timing = {}
-        self.killed = 0
-        self.finished = 0
         self.killed_but_applied = 0   # killed after its commit: shows the kills reach past the write
-        self.per_command = {}
         self.leftovers_seen = set()  # files a kill left in voice/, each removed by the next command
         self.open_todos = []
         self.done_todos = set()
@@ -269,30 +264,7 @@ class Ledger:
         """Runs the command; kills it at a random moment unless calibrating."""
         if name.startswith("voice") and self.voice_dirty:
             self.settle_voice()
-        started = time.monotonic()
-        process = self.app.spawn(*arguments, stdin=stdin)
-        if not calibrate:
-            time.sleep(random.uniform(0, 1.2 * self.timing.get(name, 0.05)))
-            if process.poll() is None:
-                process.send_signal(signal.SIGKILL)
-        stdout, stderr = process.communicate()
-        result = common.Result(arguments, process.returncode, stdout, stderr, time.monotonic() - started)
-        if calibrate:
-            self.timing[name] = result.seconds
-            if result.status != 0:
-                raise RuntimeError("calibration run failed: " + result.describe())
-        else:
-            runs, killed = self.per_command.get(name, (0, 0))
-            self.per_command[name] = (runs + 1, killed + (result.status == -signal.SIGKILL))
-        if calibrate:
-            pass
-        elif result.status == -signal.SIGKILL:
-            self.killed += 1
-        else:
-            self.finished += 1
-            if result.status != 0 or result.crashed:
-                self.part.fail("command failed on its own: " + result.describe())
-        return result
+        return super().attack(name, self.app, arguments, calibrate, stdin)
 
     def memo_text(self, length):
         self.memo_sequence += 1

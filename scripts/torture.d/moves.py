@@ -29,8 +29,6 @@ import json
 import os
 import random
 import shutil
-import signal
-import subprocess
 import time
 
 import common
@@ -54,7 +52,7 @@ def main():
         os.makedirs(moves.round_folder)
         operation(calibrate=True)
     moves.seen.clear()
-    part.note("calibration: " + ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in moves.timing.items()))
+    part.note(moves.calibration_note())
     for index in range(rounds):
         part.rounds += 1
         failures = len(part.failures)
@@ -98,17 +96,13 @@ def age_temporaries(home):
                     os.utime(os.path.join(folder, name), (past, past))
 
 
-class Moves:
+class Moves(common.Attacker):
     def __init__(self, arguments, part):
+        super().__init__(part)
         self.binary = arguments.binary
         self.work = arguments.work
-        self.part = part
         self.round_folder = os.path.join(self.work, "calibration")
         os.makedirs(self.round_folder, exist_ok=True)
-        self.timing = {}
-        self.per_command = {}
-        self.killed = 0
-        self.finished = 0
         self.seen = {}
         self.sequence = 0
         quick = arguments.quick
@@ -173,32 +167,6 @@ class Moves:
     @staticmethod
     def uids(document):
         return {kind: sorted(item["uid"] for item in document[kind]) for kind in KINDS}
-
-    # MARK: - Killing
-
-    def attack(self, name, app, arguments, calibrate):
-        started = time.monotonic()
-        process = app.spawn(*arguments)
-        if not calibrate:
-            time.sleep(random.uniform(0, 1.2 * self.timing.get(name, 0.05)))
-            if process.poll() is None:
-                process.send_signal(signal.SIGKILL)
-        stdout, stderr = process.communicate()
-        result = common.Result(arguments, process.returncode, stdout, stderr, time.monotonic() - started)
-        if calibrate:
-            self.timing[name] = result.seconds
-            if result.status != 0:
-                raise RuntimeError("calibration run failed: " + result.describe())
-            return result
-        runs, killed = self.per_command.get(name, (0, 0))
-        self.per_command[name] = (runs + 1, killed + (result.status == -signal.SIGKILL))
-        if result.status == -signal.SIGKILL:
-            self.killed += 1
-        else:
-            self.finished += 1
-            if result.status != 0 or result.crashed:
-                self.part.fail(f"{name}: failed on its own: " + result.describe())
-        return result
 
     def doctor_problems(self, app):
         """Doctor's problems as (check name, message); [] when it exits 0."""
