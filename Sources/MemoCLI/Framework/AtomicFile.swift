@@ -19,36 +19,31 @@ enum AtomicFile {
         }
         let folder = folder(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        let temporary = folder + "/." + name + "." + String(UInt64.random(in: .min ... .max), radix: 16) + ".tmp"
+        let temporary = folder + "/." + name + "." + FileSystem.randomToken() + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure("create", path) }
+        guard descriptor >= 0 else { throw FileSystem.storageError(.creating, path) }
         var isOpen = true
         do {
             var bytes = text
             try bytes.withUTF8 { buffer in
-                var done = 0
-                while done < buffer.count {
-                    let written = Glibc.write(descriptor, buffer.baseAddress! + done, buffer.count - done)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw failure("write", path)
-                    }
-                    done += written
-                }
+                guard let start = buffer.baseAddress else { return }
+                try FileSystem.writeAll(descriptor, start, count: buffer.count, path: path)
             }
-            try sync(descriptor, path)
+            try FileSystem.fsyncFile(descriptor, path: path)
             close(descriptor)
             isOpen = false
-            guard rename(temporary, path) == 0 else { throw failure("write", path) }
+            guard rename(temporary, path) == 0 else { throw FileSystem.storageError(.writing, path) }
         } catch {
             if isOpen { close(descriptor) }
             unlink(temporary)
             throw error
         }
+        // A folder that cannot be opened for reading (mode -wx) still took the
+        // rename; only its flush is skipped then.
         let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directory >= 0 {
             defer { close(directory) }
-            try sync(directory, path)
+            try FileSystem.fsyncFile(directory, path: path)
         }
         removeAbandonedTemporaries(of: name, in: folder)
     }
@@ -58,7 +53,7 @@ enum AtomicFile {
     /// successful write to the same name removes those older than a minute
     /// (a write still running is younger: an export takes well under that).
     static func removeAbandonedTemporaries(of name: String, in folder: String, olderThan seconds: Int = 60) {
-        guard let names = try? BackupFiles.names(in: folder) else { return }
+        guard let names = try? FileSystem.names(in: folder) else { return }
         let prefix = "." + name + "."
         let now = time(nil)
         for candidate in names where candidate.hasPrefix(prefix) && candidate.hasSuffix(".tmp") {
@@ -79,17 +74,5 @@ enum AtomicFile {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let folder = String(path[..<slash])
         return folder.isEmpty ? "/" : folder
-    }
-
-    private static func sync(_ descriptor: Int32, _ path: String) throws {
-        while fsync(descriptor) != 0 {
-            if errno != EINTR { throw failure("write", path) }
-        }
-    }
-
-    private static func failure(_ action: String, _ path: String, code: Int32 = errno) -> MemoError {
-        let reason = String(cString: strerror(code))
-        let ko = action == "create" ? "만들 수 없습니다" : "쓸 수 없습니다"
-        return MemoError(.storage, en: "cannot \(action) \(path): \(reason)", ko: "\(path)을(를) \(ko): \(reason)")
     }
 }

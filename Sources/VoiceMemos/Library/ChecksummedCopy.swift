@@ -32,7 +32,7 @@ public enum ChecksummedCopy {
             let count = read(source, buffer, bufferSize)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw FileSystem.storageError("read", sourcePath)
+                throw FileSystem.storageError(.reading, sourcePath)
             }
             if count == 0 { break }
             checksum.update(buffer, count: count)

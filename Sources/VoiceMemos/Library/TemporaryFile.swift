@@ -20,9 +20,9 @@ final class TemporaryFile {
         name = ".\(purpose)-\(FileSystem.randomToken()).\(fileExtension == "part" ? "part" : fileExtension + ".part")"
         path = directory + "/" + name
         descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw FileSystem.storageError("create", path) }
+        guard descriptor >= 0 else { throw FileSystem.storageError(.creating, path) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let failure = FileSystem.storageError("lock", path)
+            let failure = FileSystem.storageError(.locking, path)
             close(descriptor)
             unlink(path)
             throw failure

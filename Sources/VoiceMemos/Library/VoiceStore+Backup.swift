@@ -115,7 +115,7 @@ public final class VoiceBackupSource {
             }
             let targetPath = destination + "/" + entry.fileName
             let target = open(targetPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard target >= 0 else { throw FileSystem.storageError("create", targetPath) }
+            guard target >= 0 else { throw FileSystem.storageError(.creating, targetPath) }
             defer { close(target) }
             let copied = try ChecksummedCopy.copy(from: descriptor, sourcePath: sourcePath, to: target,
                                                   destinationPath: targetPath)

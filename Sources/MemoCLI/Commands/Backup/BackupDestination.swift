@@ -35,7 +35,7 @@ final class BackupDestination {
         if !exists { try DataHome.makeDirectory(given, mode: 0o700) }
         let descriptor = Glibc.open(given, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0, let path = BackupFiles.realPath(given) else {
-            let failure = BackupFiles.storageError(BackupFiles.reading, given)
+            let failure = FileSystem.storageError(.reading, given)
             if descriptor >= 0 { close(descriptor) }
             throw failure
         }
@@ -75,7 +75,7 @@ final class BackupDestination {
             throw MemoError(.invalidState, en: "another memoapp backup is writing into \(given)",
                             ko: "다른 memoapp 백업이 \(given)에 쓰고 있습니다")
         }
-        let names = try BackupFiles.names(in: path)
+        let names = try FileSystem.names(in: path)
         guard names.isEmpty else {
             let hint: Localized
             if names.contains(BackupManifest.fileName) {

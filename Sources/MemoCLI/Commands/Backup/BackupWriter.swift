@@ -56,7 +56,7 @@ struct BackupWriter {
     func write(from database: Connection, progress: ((Int, Int) -> Void)? = nil) throws -> BackupResult {
         let folder = try BackupDestination.open(destination, home: home)
         defer { folder.release() }
-        let work = folder.path + "/.memoapp-backup-\(BackupFiles.randomToken()).part"
+        let work = folder.path + "/.memoapp-backup-\(FileSystem.randomToken()).part"
         do {
             try BackupFiles.makeDirectory(work)
             let result = try build(in: work, from: database, finalPath: folder.path, progress: progress)
@@ -97,7 +97,7 @@ struct BackupWriter {
             let snapshot = try Connection(path: snapshotPath)
             try snapshot.vacuum(into: databasePath)
         }
-        for suffix in ["", "-wal", "-shm"] { try BackupFiles.removeFile(snapshotPath + suffix) }
+        for suffix in ["", "-wal", "-shm"] { try FileSystem.removeFile(snapshotPath + suffix) }
 
         let databaseSummary = try ChecksummedCopy.checksum(ofFileAt: databasePath)
         let contents = try BackupContents(counting: Connection(readingOnly: databasePath))
@@ -107,7 +107,7 @@ struct BackupWriter {
                 BackupManifest.Entry(path: BackupManifest.voicePrefix + $0.fileName, checksum: $0.checksum)
             })
         try BackupFiles.writeNewFile(work + "/" + BackupManifest.fileName, text: manifest.text)
-        try BackupFiles.fsyncDirectory(work)
+        try FileSystem.fsyncDirectory(work)
         return BackupResult(path: finalPath, contents: contents, databaseBytes: databaseSummary.size,
                             voiceFiles: copy.files, problems: copy.problems)
     }
@@ -115,13 +115,13 @@ struct BackupWriter {
     /// Moves the finished parts into the destination, MANIFEST last.
     private func publish(_ work: String, into folder: String) throws {
         for name in [BackupManifest.databasePath, BackupManifest.voiceFolder] {
-            try BackupFiles.rename(work + "/" + name, to: folder + "/" + name)
+            try FileSystem.rename(work + "/" + name, to: folder + "/" + name)
         }
-        try BackupFiles.fsyncDirectory(folder)
-        try BackupFiles.rename(work + "/" + BackupManifest.fileName, to: folder + "/" + BackupManifest.fileName)
-        try BackupFiles.fsyncDirectory(folder)
+        try FileSystem.fsyncDirectory(folder)
+        try FileSystem.rename(work + "/" + BackupManifest.fileName, to: folder + "/" + BackupManifest.fileName)
+        try FileSystem.fsyncDirectory(folder)
         rmdir(work)
-        try? BackupFiles.fsyncDirectory(folder)
+        try? FileSystem.fsyncDirectory(folder)
     }
 
     /// A full disk met while writing the copy is the destination's disk, not

@@ -93,9 +93,9 @@ struct Restorer {
     /// Copies the backup's database next to the live one (checking its bytes
     /// again), then puts it in place; `installed` runs once it is.
     private func installDatabase(installed: () -> Void) throws {
-        let temporaryPath = home.path + "/" + Restorer.temporaryPrefix + BackupFiles.randomToken() + ".part"
+        let temporaryPath = home.path + "/" + Restorer.temporaryPrefix + FileSystem.randomToken() + ".part"
         let output = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw BackupFiles.storageError(BackupFiles.creating, temporaryPath) }
+        guard output >= 0 else { throw FileSystem.storageError(.creating, temporaryPath) }
         // Locked while in use, so that a later restore can tell an abandoned one.
         _ = BackupFiles.tryLock(output)
         defer {
@@ -110,17 +110,17 @@ struct Restorer {
             throw MemoError(.badInput, en: "\(sourcePath) changed while it was being restored; nothing was restored",
                             ko: "\(sourcePath)이(가) 복원하는 동안 바뀌었습니다. 아무것도 복원하지 않았습니다")
         }
-        try BackupFiles.fsyncFile(output, path: temporaryPath)
+        try FileSystem.fsyncFile(output, path: temporaryPath)
 
         if let live = openLiveDatabase(pageSizeOf: temporaryPath) {
             try Connection(readingOnly: temporaryPath).backup(into: live)
             installed()
         } else {
-            try BackupFiles.removeFile(home.databasePath + "-wal")
-            try BackupFiles.removeFile(home.databasePath + "-shm")
-            try BackupFiles.rename(temporaryPath, to: home.databasePath)
+            try FileSystem.removeFile(home.databasePath + "-wal")
+            try FileSystem.removeFile(home.databasePath + "-shm")
+            try FileSystem.rename(temporaryPath, to: home.databasePath)
             installed()
-            try BackupFiles.fsyncDirectory(home.path)
+            try FileSystem.fsyncDirectory(home.path)
         }
     }
 
@@ -139,7 +139,7 @@ struct Restorer {
     /// Removes database copies that an interrupted restore left in the data
     /// home: unlocked and older than a few seconds.
     private func removeAbandonedTemporaries() {
-        guard let names = try? BackupFiles.names(in: home.path) else { return }
+        guard let names = try? FileSystem.names(in: home.path) else { return }
         for name in names where name.hasPrefix(Restorer.temporaryPrefix) && name.hasSuffix(".part") {
             let path = home.path + "/" + name
             let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
@@ -211,7 +211,7 @@ enum HomeState {
     /// Every visible file in `directory` is one `manifest` lists.
     static func holdsOnlyFiles(of manifest: BackupManifest, in directory: String) -> Bool {
         let listed = Set(manifest.voiceFiles.compactMap(\.voiceFileName))
-        guard let names = try? BackupFiles.names(in: directory) else { return false }
+        guard let names = try? FileSystem.names(in: directory) else { return false }
         return names.allSatisfy { $0.hasPrefix(".") || listed.contains($0) }
     }
 

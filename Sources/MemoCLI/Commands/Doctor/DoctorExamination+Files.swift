@@ -43,7 +43,7 @@ extension DoctorExamination {
 
     /// The names in a folder (none when it cannot be read).
     static func names(in directory: String) -> [String] {
-        (try? BackupFiles.names(in: directory)) ?? []
+        (try? FileSystem.names(in: directory)) ?? []
     }
 
     /// Whether a memoapp process with this id is alive (an editor may be open
