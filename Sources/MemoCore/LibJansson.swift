@@ -40,16 +40,9 @@ struct LibJansson: Sendable {
     let realValue: @convention(c) (UnsafePointer<json_t>?) -> Double
 
     static func load(_ library: String) -> Result<LibJansson, MemoError> {
-        Result { () throws(MemoError) in
-            let loaded = try SharedLibrary(library, debianPackage: debianPackage,
-                                           purpose: Localized(en: "reading JSON (Jansson)", ko: "JSON 읽기(Jansson)"))
-            do throws(MemoError) {
-                return try LibJansson(resolvingFrom: loaded)
-            } catch {
-                loaded.close()
-                throw error
-            }
-        }
+        SharedLibrary.load(library, debianPackage: debianPackage,
+                           purpose: Localized(en: "reading JSON (Jansson)", ko: "JSON 읽기(Jansson)"),
+                           resolving: LibJansson.init(resolvingFrom:))
     }
 
     private init(resolvingFrom symbols: SharedLibrary) throws(MemoError) {

@@ -50,10 +50,22 @@ public struct SharedLibrary {
         return unsafeBitCast(address, to: F.self)
     }
 
-    /// Unloads the library; for a library found lacking, whose functions were
-    /// never handed out.
-    public func close() {
-        dlclose(handle)
+    /// Opens `soname` and hands it to `resolve`, which takes the functions it
+    /// needs; a library lacking one is closed again. For a type's one-time
+    /// loader (`static let shared = …`), hence a `Result`.
+    public static func load<Functions>(
+        _ soname: String, debianPackage: String, purpose: Localized,
+        resolving resolve: (SharedLibrary) throws(MemoError) -> Functions
+    ) -> Result<Functions, MemoError> {
+        Result { () throws(MemoError) in
+            let library = try SharedLibrary(soname, debianPackage: debianPackage, purpose: purpose)
+            do throws(MemoError) {
+                return try resolve(library)
+            } catch {
+                dlclose(library.handle)
+                throw error
+            }
+        }
     }
 
     /// `dlerror()`'s text for the last failed `dlopen` or `dlsym`.

@@ -61,15 +61,8 @@ public struct LibSndFile: Sendable {
     /// from it. The library stays loaded for the life of the process once
     /// every function resolved; it is unloaded again when one is missing.
     static func load(_ library: String) -> Result<LibSndFile, MemoError> {
-        Result { () throws(MemoError) in
-            let loaded = try SharedLibrary(library, debianPackage: debianPackage, purpose: purpose)
-            do throws(MemoError) {
-                return try LibSndFile(resolvingFrom: loaded)
-            } catch {
-                loaded.close()
-                throw error
-            }
-        }
+        SharedLibrary.load(library, debianPackage: debianPackage, purpose: purpose,
+                           resolving: LibSndFile.init(resolvingFrom:))
     }
 
     private init(resolvingFrom symbols: SharedLibrary) throws(MemoError) {
