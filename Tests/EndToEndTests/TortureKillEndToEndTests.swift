@@ -85,10 +85,7 @@ final class TortureKillEndToEndTests: XCTestCase {
         }
         // Leftovers (temporaries, a renamed file not yet committed) go with the
         // next writing command, once older than the module's grace period.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: library)) ?? [] {
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
-                                                  ofItemAtPath: library + "/" + name)
-        }
+        try ageLeftovers(in: library)
         let small = folder.appending("small.wav")
         try HandMadeWAV.bytes(samples: [1, 2, 3, 4, 5, 6, 7, 8], channels: 1, rate: 8000).write(to: URL(fileURLWithPath: small))
         XCTAssertEqual(app.run("voice", "import", small).status, 0)

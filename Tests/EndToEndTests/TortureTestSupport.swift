@@ -97,3 +97,14 @@ final class TemporaryMount {
         return process.terminationStatus == 0
     }
 }
+
+/// Moves every file in `folder` an hour into the past: past the grace period
+/// in which memoapp leaves a temporary alone because a live command may be
+/// writing it, so the next command treats a killed command's leftovers as
+/// abandoned, as it would after any real pause.
+func ageLeftovers(in folder: String) throws {
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
+                                              ofItemAtPath: folder + "/" + name)
+    }
+}
