@@ -33,17 +33,11 @@ extension MemoStore {
         try connection.queryFirst("SELECT 1 FROM memos WHERE uid = ?", uid) { _ in true } ?? false
     }
 
+    /// The whole row, written by the same insert as an export's memos.
     private func insert(_ memo: ImportedMemo, now: Timestamp) throws -> Int64 {
-        let tags = try Tags.normalized(memo.tags)
         let created = memo.createdAt ?? now
-        try connection.execute("""
-            INSERT INTO memos (uid, title, text, is_pinned, tags, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?)
-            """, memo.uid, MemoStore.storedTitle(memo.title), memo.text, Tags.joined(tags),
-            created.secondsSince1970, created.secondsSince1970)
-        let id = connection.lastInsertRowID
-        for tag in tags {
-            try connection.execute("INSERT INTO memo_tags (memo_id, tag) VALUES (?, ?)", id, tag)
-        }
-        return id
+        let stored = Memo(id: 0, uid: memo.uid, title: MemoStore.storedTitle(memo.title), text: memo.text,
+                          tags: try Tags.normalized(memo.tags), createdAt: created, updatedAt: created)
+        return try NotesArchive.insert(stored, keepingID: false, into: connection)
     }
 }

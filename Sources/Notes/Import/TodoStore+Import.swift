@@ -38,21 +38,14 @@ extension TodoStore {
         try connection.queryFirst("SELECT 1 FROM todos WHERE uid = ?", uid) { _ in true } ?? false
     }
 
+    /// The whole row, written by the same insert as an export's to-dos.
     private func insert(_ todo: ImportedTodo, now: Timestamp) throws -> Int64 {
-        let tags = try Tags.normalized(todo.tags)
         let created = todo.createdAt ?? min(now, todo.doneAt ?? now)
         let done = todo.isDone ? todo.doneAt ?? todo.updatedAt ?? created : nil
-        let updated = todo.updatedAt ?? max(created, done ?? created)
-        try connection.execute("""
-            INSERT INTO todos (uid, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, todo.uid, todo.title, TodoStore.storedNote(todo.note), todo.priority?.rawValue,
-            todo.due?.instant.secondsSince1970, todo.due?.hasTime ?? false, Tags.joined(tags),
-            created.secondsSince1970, updated.secondsSince1970, done?.secondsSince1970)
-        let id = connection.lastInsertRowID
-        for tag in tags {
-            try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", id, tag)
-        }
-        return id
+        let stored = Todo(id: 0, uid: todo.uid, title: todo.title, note: TodoStore.storedNote(todo.note),
+                          priority: todo.priority, tags: try Tags.normalized(todo.tags), due: todo.due,
+                          createdAt: created, updatedAt: todo.updatedAt ?? max(created, done ?? created),
+                          doneAt: done)
+        return try NotesArchive.insert(stored, keepingID: false, into: connection)
     }
 }
