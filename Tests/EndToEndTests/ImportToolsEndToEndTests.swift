@@ -42,7 +42,7 @@ final class ImportToolsEndToEndTests: XCTestCase {
         let todoSh = try TodoTxtFolder(in: folder)
         todoSh("add", "Thank Mom for the meatballs @phone")
         todoSh("-t", "add", "회의록 작성 +업무 @사무실")
-        todoSh("add", "Pay rent due:2026-12-01 +home t:2026-11-25")
+        todoSh("add", "Pay rent due:2099-12-01 +home t:2099-11-25")
         todoSh("-t", "add", "Plain task")
         todoSh("add", "Later thing")
         todoSh("pri", "1", "A")
@@ -77,9 +77,9 @@ final class ImportToolsEndToEndTests: XCTestCase {
         XCTAssertEqual(minutes["created_at"] as? String, created + "T00:00:00Z", "todo.sh -t dated it (TZ is UTC)")
 
         let rent = todo(titled: "Pay rent +home", in: todos)
-        XCTAssertEqual(rent["due_local"] as? String, "2026-12-01")
+        XCTAssertEqual(rent["due_local"] as? String, "2099-12-01")
         XCTAssertEqual(rent["due_has_time"] as? Bool, false)
-        XCTAssertEqual(rent["note"] as? String, "t:2026-11-25")
+        XCTAssertEqual(rent["note"] as? String, "t:2099-11-25")
         XCTAssertEqual(rent["tags"] as? [String], ["+home"])
 
         let plain = todo(titled: "Plain task", in: todos)
@@ -150,9 +150,9 @@ final class ImportToolsEndToEndTests: XCTestCase {
 
     func testTaskwarriorExportImportsEveryField() throws {
         let task = try TaskwarriorFolder(in: folder)
-        task("add", "Buy milk", "due:2026-12-01", "priority:H", "project:home", "+errand", "+shop")
+        task("add", "Buy milk", "due:2099-12-01", "priority:H", "project:home", "+errand", "+shop")
         task("add", "회의록 작성 😀", "project:work.q4", "priority:L")
-        task("add", "water plants", "due:2026-12-01", "recur:weekly")
+        task("add", "water plants", "due:2099-12-01", "recur:weekly")
         task("add", "to delete")
         task("add", "waiting one", "wait:2030-01-01")
         task("1", "annotate", "first note")
@@ -182,7 +182,7 @@ final class ImportToolsEndToEndTests: XCTestCase {
         XCTAssertEqual(milk["uid"] as? String, uuid("Buy milk"))
         XCTAssertEqual(milk["priority"] as? String, "high")
         XCTAssertEqual(milk["tags"] as? [String], ["project:home", "errand", "shop"])
-        XCTAssertEqual(milk["due_local"] as? String, "2026-12-01", "Taskwarrior's midnight is the date typed")
+        XCTAssertEqual(milk["due_local"] as? String, "2099-12-01", "Taskwarrior's midnight is the date typed")
         let note = try XCTUnwrap(milk["note"] as? String)
         let noteLines = note.split(separator: "\n").map(String.init)
         XCTAssertEqual(noteLines.count, 2, note)

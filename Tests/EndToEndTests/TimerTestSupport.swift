@@ -21,6 +21,21 @@ final class BackgroundMemoapp {
 
     var isRunning: Bool { process.isRunning }
 
+    /// Waits until `timer wait` sleeps towards its deadline: it has read the
+    /// timer once and installed its signal handlers, so a pause, a cancel or a
+    /// Ctrl-C from now on is one it meets while waiting. A condition read from
+    /// /proc, not a guess at how long start-up takes on a loaded machine.
+    func waitUntilSleeping(timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date().addingTimeInterval(timeout)
+        let pid = process.processIdentifier
+        while process.isRunning && Date() < deadline {
+            let channel = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
+            if channel.contains("nanosleep") { return }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        XCTFail("memoapp \(process.arguments ?? []) never went to sleep", file: file, line: line)
+    }
+
     /// Waits for the exit (failing the test after `timeout` seconds) and returns what it did.
     func finish(timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line) -> BackgroundResult {
         let deadline = Date().addingTimeInterval(timeout)

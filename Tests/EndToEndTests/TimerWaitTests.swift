@@ -35,13 +35,15 @@ final class TimerWaitTests: XCTestCase {
     func testWaitWithoutAnIdWaitsForTheNewestRunningCountdownAndPrintsJSON() {
         _ = memoapp.run(["timer", "start", "1h"])
         _ = memoapp.run(["timer", "start"])  // a stopwatch, newer, is not waited for
-        _ = memoapp.run(["timer", "start", "0.5s"])
         _ = memoapp.run(["timer", "start", "10m"])
-        _ = memoapp.run(["timer", "pause", "4"])
+        _ = memoapp.run(["timer", "pause", "3"])
+        // Started last, just before the wait: it has to outlast one process
+        // start, so it gets seconds of headroom, not a fraction of one.
+        _ = memoapp.run(["timer", "start", "3s"])
         let result = memoapp.run(["timer", "wait", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let timer = result.object()
-        XCTAssertEqual(timer["id"] as? Int, 3)
+        XCTAssertEqual(timer["id"] as? Int, 4)
         XCTAssertEqual(timer["state"] as? String, "finished")
         XCTAssertEqual(timer["remaining"] as? Double, 0)
     }
@@ -54,38 +56,60 @@ final class TimerWaitTests: XCTestCase {
     }
 
     func testWaitingOnAPausedCountdownLastsUntilItIsResumedAndEnds() throws {
-        _ = memoapp.run(["timer", "start", "1s"])
-        _ = memoapp.run(["timer", "pause", "1"])
-        let wait = try BackgroundMemoapp(memoapp, ["timer", "wait", "1", "--json"])
-        Thread.sleep(forTimeInterval: 1.5)
+        let seconds = pausedCountdown()
+        let wait = try BackgroundMemoapp(memoapp, ["timer", "wait", "--json", String(seconds.id)])
+        wait.waitUntilSleeping()
+        // Longer than what was left: a wait that ignored the pause would have ended.
+        Thread.sleep(forTimeInterval: seconds.duration + 0.5)
         XCTAssertTrue(wait.isRunning, "a paused countdown does not end")
-        XCTAssertEqual(memoapp.timerJSON("timer", "status", "1")["state"] as? String, "paused")
-        _ = memoapp.run(["timer", "resume", "1"])
+        XCTAssertEqual(memoapp.timerJSON("timer", "status", String(seconds.id))["state"] as? String, "paused")
+        _ = memoapp.run(["timer", "resume", String(seconds.id)])
         let result = wait.finish()
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.object["state"] as? String, "finished")
-        XCTAssertEqual(result.object["elapsed"] as? Double, 1)
+        XCTAssertEqual(result.object["elapsed"] as? Double, seconds.duration)
     }
 
     func testAPauseDuringTheWaitPushesTheEndBack() throws {
-        _ = memoapp.run(["timer", "start", "1s"])
-        let wait = try BackgroundMemoapp(memoapp, ["timer", "wait", "1", "--json"])
-        Thread.sleep(forTimeInterval: 0.3)
-        _ = memoapp.run(["timer", "pause", "1"])
-        Thread.sleep(forTimeInterval: 1.2)
-        XCTAssertTrue(wait.isRunning, "the wait noticed the pause")
-        _ = memoapp.run(["timer", "resume", "1"])
-        let result = wait.finish()
-        XCTAssertEqual(result.status, 0, result.stderr)
-        let created = try XCTUnwrap(timerTime(result.object["created_at"]))
-        let ended = try XCTUnwrap(timerTime(result.object["ended_at"]))
-        XCTAssertGreaterThan(ended.timeIntervalSince(created), 2, "it ended after the pause, not at start + 1 s")
+        for duration in [2.0, 8.0, 30.0] {
+            let id = memoapp.timerJSON("timer", "start", "\(Int(duration))s")["id"] as? Int ?? 0
+            let wait = try BackgroundMemoapp(memoapp, ["timer", "wait", String(id), "--json"])
+            wait.waitUntilSleeping()
+            guard memoapp.run(["timer", "pause", String(id)]).status == 0 else {
+                // It ended before the pause arrived (a very slow machine): not
+                // what this test is about; try again with more headroom.
+                _ = wait.finish()
+                continue
+            }
+            Thread.sleep(forTimeInterval: duration + 0.2)
+            XCTAssertTrue(wait.isRunning, "the wait noticed the pause")
+            _ = memoapp.run(["timer", "resume", String(id)])
+            let result = wait.finish()
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let created = try XCTUnwrap(timerTime(result.object["created_at"]))
+            let ended = try XCTUnwrap(timerTime(result.object["ended_at"]))
+            XCTAssertGreaterThan(ended.timeIntervalSince(created), 2 * duration,
+                                 "it ended after the pause, not at start + \(duration) s")
+            return
+        }
+        XCTFail("no countdown could be paused before it ended")
+    }
+
+    /// A countdown paused before it could end: the shortest of a few durations
+    /// whose pause arrived in time (one second unless the machine is very slow).
+    private func pausedCountdown(file: StaticString = #filePath, line: UInt = #line) -> (id: Int, duration: Double) {
+        for duration in [1.0, 4.0, 16.0] {
+            let id = memoapp.timerJSON("timer", "start", "\(Int(duration))s", file: file, line: line)["id"] as? Int ?? 0
+            if memoapp.run(["timer", "pause", String(id)]).status == 0 { return (id, duration) }
+        }
+        XCTFail("no countdown could be paused before it ended", file: file, line: line)
+        return (0, 0)
     }
 
     func testCancellingTheTimerEndsTheWaitWithExit5() throws {
         _ = memoapp.run(["timer", "start", "30s"])
         let wait = try BackgroundMemoapp(memoapp, ["timer", "wait", "1"])
-        Thread.sleep(forTimeInterval: 0.3)
+        wait.waitUntilSleeping()
         _ = memoapp.run(["timer", "cancel", "1"])
         let result = wait.finish()
         XCTAssertEqual(result.status, 5)
@@ -119,7 +143,7 @@ final class TimerWaitTests: XCTestCase {
     func testInterruptingTheWaitLeavesTheTimerRunning() throws {
         _ = memoapp.run(["timer", "start", "1m"])
         let wait = try BackgroundMemoapp(memoapp, ["timer", "wait", "1"])
-        Thread.sleep(forTimeInterval: 0.5)
+        wait.waitUntilSleeping()
         kill(wait.process.processIdentifier, SIGINT)
         let result = wait.finish()
         XCTAssertEqual(result.status, 130)

@@ -84,7 +84,7 @@ final class TortureMovesEndToEndTests: XCTestCase {
         let app = Memoapp(home: folder.appending("home"))
         app.onboard()
         XCTAssertEqual(app.run("todo", "add", "before").status, 0)
-        let lines = (0..<2000).map { "(A) 할 일 \($0) +집 due:2026-12-0\($0 % 9 + 1)\n" }.joined()
+        let lines = (0..<2000).map { "(A) 할 일 \($0) +집 due:2099-12-0\($0 % 9 + 1)\n" }.joined()
         let file = folder.appending("todo.txt")
         try Data(lines.utf8).write(to: URL(fileURLWithPath: file))
         for (round, delay) in delays.enumerated() {
