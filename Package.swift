@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependencies flow one way: system libraries -> MemoCore -> SQLite -> feature
-// modules -> MemoCLI -> memoapp. No package beyond the toolchain.
+// modules -> MemoKit (the application layer) -> MemoAPI (the wire format) ->
+// front ends (MemoCLI) -> memoapp. No package beyond the toolchain.
 let package = Package(
     name: "memoapp",
     products: [
@@ -33,8 +34,19 @@ let package = Package(
                 path: "Sources/VoiceMemos"),
         // Countdowns and stopwatches that live in the database, not in a process.
         .target(name: "Timers", dependencies: ["MemoCore", "SQLite"], path: "Sources/Timers"),
-        // Argument parsing, commands, text and JSON rendering, terminal handling.
-        .target(name: "MemoCLI", dependencies: ["MemoCore", "SQLite", "Onboarding", "Notes", "VoiceMemos", "Timers"],
+        // The application layer every front end shares: the data home, the schema, the
+        // onboarding gate, error classification, and the use cases (backup, restore,
+        // export, import, doctor, search across features). Nothing in it prints.
+        .target(name: "MemoKit", dependencies: ["MemoCore", "SQLite", "Onboarding", "Notes", "VoiceMemos", "Timers"],
+                path: "Sources/MemoKit"),
+        // The wire format: the JSON of every item, list, result and error, as pure
+        // functions. The CLI's --json and the server's bodies are these documents.
+        .target(name: "MemoAPI", dependencies: ["MemoCore", "MemoKit", "Onboarding", "Notes", "VoiceMemos", "Timers"],
+                path: "Sources/MemoAPI"),
+        // The command line: parse, call the application layer, render text or the wire
+        // format, map error kinds to exit codes; terminal handling.
+        .target(name: "MemoCLI", dependencies: ["MemoCore", "MemoKit", "MemoAPI", "Onboarding", "Notes", "VoiceMemos",
+                                                "Timers"],
                 path: "Sources/MemoCLI"),
         // The executable: a few lines that hand argv to MemoCLI.
         .executableTarget(name: "memoapp", dependencies: ["MemoCLI"], path: "Sources/memoapp"),
@@ -52,6 +64,8 @@ let package = Package(
         .testTarget(name: "VoiceMemosTests", dependencies: ["VoiceMemos", "TestSupport"],
                     linkerSettings: [.linkedLibrary("sndfile")]),
         .testTarget(name: "TimersTests", dependencies: ["Timers", "TestSupport"]),
+        .testTarget(name: "MemoKitTests", dependencies: ["MemoKit", "TestSupport"]),
+        .testTarget(name: "MemoAPITests", dependencies: ["MemoAPI", "TestSupport"]),
         .testTarget(name: "MemoCLITests", dependencies: ["MemoCLI", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ]

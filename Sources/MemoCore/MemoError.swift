@@ -1,5 +1,6 @@
-/// What kind of failure a module reports. The CLI maps each kind to one exit
-/// code and one stable `error.code` word (CONVENTIONS.md, "Exit codes").
+/// What kind of failure a module reports. Each front end maps a kind to one
+/// outcome of its own (the command line to an exit code, the server to an
+/// HTTP status); `code` is the stable English word both show as `error.code`.
 public enum ErrorKind: String, Sendable, CaseIterable {
     case internalFailure = "internal"
     case onboardingRequired = "onboarding_required"
@@ -10,20 +11,12 @@ public enum ErrorKind: String, Sendable, CaseIterable {
     case badInput = "bad_input"
     case noInput = "no_input"
     case storage = "storage"
-
-    /// The process exit status for this kind (sysexits.h numbers where they exist).
-    public var exitCode: Int32 {
-        switch self {
-        case .internalFailure: return 1
-        case .onboardingRequired: return 3
-        case .notFound: return 4
-        case .invalidState, .duplicate: return 5
-        case .usage: return 64
-        case .badInput: return 65
-        case .noInput: return 66
-        case .storage: return 74
-        }
-    }
+    /// Missing or wrong credentials (the server's token or session).
+    case unauthorized = "unauthorized"
+    /// A request or upload larger than the limit set for it.
+    case tooLarge = "too_large"
+    /// Stopped by the user (Ctrl-C) while waiting or recording.
+    case interrupted = "interrupted"
 
     /// The stable English word for JSON's `error.code`.
     public var code: String { rawValue }
@@ -31,17 +24,36 @@ public enum ErrorKind: String, Sendable, CaseIterable {
 
 /// The one error type feature modules throw for failures a user can meet.
 /// Storage failures come as `SQLiteError` from the SQLite layer instead.
+///
+/// Messages say what went wrong in the words of the data, never which flag
+/// or route would get past it: a front end adds that itself, keyed on `hint`.
 public struct MemoError: Error, Sendable, CustomStringConvertible {
-    public let kind: ErrorKind
-    public let message: Localized
+    /// A way past a failure that only a front end can word ("add --force",
+    /// "POST /api/v1/onboarding/skip"). Modules declare their own as static
+    /// members in extensions; front ends look them up by value.
+    public struct Hint: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
 
-    public init(_ kind: ErrorKind, _ message: Localized) {
-        self.kind = kind
-        self.message = message
+        /// Finishing (or skipping) the onboarding opens the gate.
+        public static let completeOnboarding = Hint(rawValue: "complete_onboarding")
+        /// Repeating the request with the option that replaces or overrides
+        /// what is there (a file, a data home with data).
+        public static let force = Hint(rawValue: "force")
     }
 
-    public init(_ kind: ErrorKind, en: String, ko: String) {
-        self.init(kind, Localized(en: en, ko: ko))
+    public let kind: ErrorKind
+    public let message: Localized
+    public let hint: Hint?
+
+    public init(_ kind: ErrorKind, _ message: Localized, hint: Hint? = nil) {
+        self.kind = kind
+        self.message = message
+        self.hint = hint
+    }
+
+    public init(_ kind: ErrorKind, hint: Hint? = nil, en: String, ko: String) {
+        self.init(kind, Localized(en: en, ko: ko), hint: hint)
     }
 
     public var description: String { "\(kind.code): \(message.en)" }

@@ -16,12 +16,23 @@ final class ErrorReportTests: XCTestCase {
     func testEveryMemoErrorKindExitsWithItsCode() {
         let expected: [ErrorKind: Int32] = [
             .internalFailure: 1, .onboardingRequired: 3, .notFound: 4, .invalidState: 5, .duplicate: 5,
-            .usage: 64, .badInput: 65, .noInput: 66, .storage: 74,
+            .usage: 64, .badInput: 65, .noInput: 66, .storage: 74, .unauthorized: 1, .tooLarge: 1,
+            .interrupted: 130,
         ]
         for kind in ErrorKind.allCases {
             let report = ErrorReport(MemoError(kind, en: "x", ko: "엑스"), language: .en)
             XCTAssertEqual(report.exitCode, expected[kind], "\(kind)")
             XCTAssertEqual(report.kind, kind)
+        }
+    }
+
+    func testNoKindExitsWithSuccessOrAShellReservedCode() {
+        for kind in ErrorKind.allCases {
+            let code = ErrorReport.exitCode(for: kind)
+            XCTAssertNotEqual(code, 0, "\(kind)")
+            XCTAssertNotEqual(code, 2, "\(kind)")
+            // 128 + a signal's number is how a shell reports a signal: only Ctrl-C's.
+            XCTAssertTrue(code < 126 || (kind == .interrupted && code == 128 + SIGINT), "\(kind)")
         }
     }
 
@@ -58,8 +69,8 @@ final class ErrorReportTests: XCTestCase {
                       readOnly.message)
         let corrupt = ErrorReport(SQLiteError(code: 11, message: "database disk image is malformed"), language: .en)
         XCTAssertEqual(corrupt.exitCode, 74)
-        XCTAssertEqual(corrupt.message, "the database is damaged or is not memoapp's; run 'memoapp doctor': "
-                       + "database disk image is malformed [SQLITE_CORRUPT]")
+        XCTAssertEqual(corrupt.message, "the database is damaged or is not memoapp's: "
+                       + "database disk image is malformed [SQLITE_CORRUPT]; run 'memoapp doctor'")
         let koreanCorrupt = ErrorReport(SQLiteError(code: 26, message: "file is not a database"), language: .ko)
         XCTAssertTrue(koreanCorrupt.message.contains("'memoapp doctor'를 실행하세요"), koreanCorrupt.message)
     }

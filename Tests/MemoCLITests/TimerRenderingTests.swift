@@ -33,8 +33,8 @@ final class TimerRenderingTests: XCTestCase {
     }
 
     func testHangulTakesTwoColumns() {
-        XCTAssertEqual(TimerRendering.displayWidth("tea"), 3)
-        XCTAssertEqual(TimerRendering.displayWidth("라면"), 4)
-        XCTAssertEqual(TimerRendering.displayWidth("카운트다운 1"), 12)
+        XCTAssertEqual(TerminalText.displayWidth("tea"), 3)
+        XCTAssertEqual(TerminalText.displayWidth("라면"), 4)
+        XCTAssertEqual(TerminalText.displayWidth("카운트다운 1"), 12)
     }
 }

@@ -1,24 +1,26 @@
 import MemoCore
 import XCTest
 
-/// The exit-code table of CONVENTIONS.md, checked kind by kind.
+/// The stable code words of every error kind, and what a MemoError carries.
 final class ErrorKindTests: XCTestCase {
-    /// The contract's table, written out independently of the implementation.
-    private let table: [(ErrorKind, Int32, String)] = [
-        (.internalFailure, 1, "internal"),
-        (.onboardingRequired, 3, "onboarding_required"),
-        (.notFound, 4, "not_found"),
-        (.invalidState, 5, "invalid_state"),
-        (.duplicate, 5, "duplicate"),
-        (.usage, 64, "usage"),
-        (.badInput, 65, "bad_input"),
-        (.noInput, 66, "no_input"),
-        (.storage, 74, "storage"),
+    /// The contract's words, written out independently of the implementation.
+    private let table: [(ErrorKind, String)] = [
+        (.internalFailure, "internal"),
+        (.onboardingRequired, "onboarding_required"),
+        (.notFound, "not_found"),
+        (.invalidState, "invalid_state"),
+        (.duplicate, "duplicate"),
+        (.usage, "usage"),
+        (.badInput, "bad_input"),
+        (.noInput, "no_input"),
+        (.storage, "storage"),
+        (.unauthorized, "unauthorized"),
+        (.tooLarge, "too_large"),
+        (.interrupted, "interrupted"),
     ]
 
-    func testEveryKindHasItsExitCodeAndCodeWord() {
-        for (kind, exitCode, code) in table {
-            XCTAssertEqual(kind.exitCode, exitCode, "\(kind)")
+    func testEveryKindHasItsCodeWord() {
+        for (kind, code) in table {
             XCTAssertEqual(kind.code, code, "\(kind)")
         }
     }
@@ -36,26 +38,20 @@ final class ErrorKindTests: XCTestCase {
         }
     }
 
-    func testNoKindExitsWithSuccessOrAShellReservedCode() {
-        for kind in ErrorKind.allCases {
-            XCTAssertNotEqual(kind.exitCode, 0, "\(kind)")
-            XCTAssertNotEqual(kind.exitCode, 2, "\(kind)")
-            XCTAssertLessThan(kind.exitCode, 126, "\(kind)")
-        }
-    }
-
     func testMemoErrorKeepsKindAndBothMessages() {
         let error = MemoError(.notFound, en: "no to-do 7", ko: "할일 7이 없습니다")
         XCTAssertEqual(error.kind, .notFound)
         XCTAssertEqual(error.message.en, "no to-do 7")
         XCTAssertEqual(error.message.ko, "할일 7이 없습니다")
+        XCTAssertNil(error.hint)
         XCTAssertEqual(error.description, "not_found: no to-do 7")
     }
 
-    func testMemoErrorFromLocalizedIsTheSame() {
+    func testMemoErrorFromLocalizedIsTheSameAndKeepsItsHint() {
         let message = Localized(en: "busy", ko: "사용 중")
-        let error = MemoError(.invalidState, message)
+        let error = MemoError(.invalidState, message, hint: .force)
         XCTAssertEqual(error.message, message)
-        XCTAssertEqual(error.kind.exitCode, 5)
+        XCTAssertEqual(error.kind, .invalidState)
+        XCTAssertEqual(error.hint, .force)
     }
 }

@@ -1,4 +1,5 @@
 import MemoCore
+import MemoKit
 import Onboarding
 
 /// Bare `memoapp`: the splash, then the route the original app takes: the
@@ -25,15 +26,14 @@ enum MainScreen {
                           + context.style.dim(context.text(en: "to-dos · memos · voice memos · timers",
                                                            ko: "할일 · 메모 · 음성메모 · 타이머")) + "\n\n")
         }
-        switch Route(isOnboardingCompleted: try context.isOnboardingCompleted()) {
+        switch Route(isOnboardingCompleted: try OnboardingGate.isOpen(context.workspace)) {
         case .onboarding:
             if context.streams.isInputTerminal, context.streams.isOutputTerminal, !context.isJSON {
                 try OnboardCommand.runInteractive(context)
                 return
             }
-            throw MemoError(.onboardingRequired,
-                            en: "welcome! finish the onboarding first: run 'memoapp onboard'",
-                            ko: "환영합니다! 먼저 온보딩을 마치세요: 'memoapp onboard'를 실행하세요")
+            throw MemoError(.onboardingRequired, hint: .completeOnboarding,
+                            en: "welcome! finish the onboarding first", ko: "환영합니다! 먼저 온보딩을 마치세요")
         case .main:
             let sections = try sectionMakers.map { try $0(context) }
             context.emit(json: .object(sections.map { ($0.key, $0.json) }),

@@ -1,4 +1,5 @@
 import MemoCore
+import MemoKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,11 +67,7 @@ public struct App {
         do {
             let isGated = invocation.commands.dropFirst().allSatisfy { $0.access == .gated }
                 && invocation.commands.count > 1
-            if isGated, try !context.isOnboardingCompleted() {
-                throw MemoError(.onboardingRequired,
-                                en: "finish the onboarding first: run 'memoapp onboard'",
-                                ko: "먼저 온보딩을 마치세요: 'memoapp onboard'를 실행하세요")
-            }
+            if isGated { try OnboardingGate.check(context.workspace) }
             guard let body = invocation.command.body else {
                 throw UsageError(Localized(en: "missing subcommand", ko: "하위 명령이 필요합니다"),
                                  path: invocation.path)

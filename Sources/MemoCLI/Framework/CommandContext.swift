@@ -1,5 +1,5 @@
 import MemoCore
-import Onboarding
+import MemoKit
 import SQLite
 
 /// Everything a command body needs from the outside world: the language, the
@@ -11,12 +11,13 @@ public final class CommandContext {
     public let environment: [String: String]
     public let clock: WallClock
     public let streams: StandardStreams
-    public let home: DataHome
+    /// The data home and its database, shared with the application layer's use cases.
+    public let workspace: Workspace
+    public var home: DataHome { workspace.home }
     /// The status the process exits with when the body returns normally; a body
     /// that reports problems without failing (verify, doctor) sets it.
     public var exitStatus: Int32 = 0
 
-    private var openedDatabase: Connection?
     private var pendingOutput = ""
 
     init(globals: GlobalOptions, environment: [String: String], streams: StandardStreams, clock: WallClock) {
@@ -27,7 +28,7 @@ public final class CommandContext {
         self.environment = environment
         self.clock = clock
         self.streams = streams
-        self.home = DataHome.resolve(explicit: globals.home, environment: environment)
+        self.workspace = Workspace(home: DataHome.resolve(explicit: globals.home, environment: environment), clock: clock)
     }
 
     // MARK: Text
@@ -84,25 +85,7 @@ public final class CommandContext {
     /// The database, opened once per invocation with every module's migrations
     /// applied. Creates the data home (0700) and the database file (0600).
     public func database() throws -> Connection {
-        if let openedDatabase { return openedDatabase }
-        try home.create()
-        try home.createDatabaseFile()
-        let connection = try Connection(path: home.databasePath)
-        try Schema.migrator.apply(to: connection)
-        openedDatabase = connection
-        return connection
-    }
-
-    /// Closes the database early (before a long wait, so no lock is held).
-    public func closeDatabase() {
-        openedDatabase = nil
-    }
-
-    /// Whether onboarding is completed, without creating anything when the
-    /// data home does not exist yet.
-    func isOnboardingCompleted() throws -> Bool {
-        guard home.hasDatabase else { return false }
-        return try OnboardingStore(connection: database()).state().isCompleted
+        try workspace.database()
     }
 }
 

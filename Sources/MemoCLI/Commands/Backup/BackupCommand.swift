@@ -1,4 +1,6 @@
+import MemoAPI
 import MemoCore
+import MemoKit
 import VoiceMemos
 
 /// `memoapp backup DIR`: a consistent copy of the whole data home while
@@ -30,47 +32,25 @@ enum BackupCommand {
     }
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let writer = BackupWriter(home: context.home, destination: arguments.positional("DIR") ?? "")
+        let writer = BackupWriter(workspace: context.workspace, destination: arguments.positional("DIR") ?? "")
         let bar = ProgressBar(context: context, label: "backup")
         let result: BackupResult
         do {
             defer { bar.finish() }
-            result = try writer.write(from: context.database()) { done, total in bar.update(Int64(done), of: Int64(total)) }
+            result = try writer.write { done, total in bar.update(Int64(done), of: Int64(total)) }
         }
         if !result.problems.isEmpty { context.exitStatus = 1 }
-        context.emit(json: json(result, context), text: text(result, context))
-    }
-
-    static func json(_ result: BackupResult, _ context: CommandContext) -> JSON {
-        .object([
-            ("path", .string(result.path)),
-            ("ok", .bool(result.problems.isEmpty)),
-        ] + result.contents.jsonMembers + [
-            ("database_bytes", .int(result.databaseBytes)),
-            ("voice_files", .int(result.voiceFiles.count)),
-            ("voice_bytes", .int(result.voiceBytes)),
-            ("bytes", .int(result.databaseBytes + result.voiceBytes)),
-            ("problems", problemsJSON(result.problems, context)),
-        ])
-    }
-
-    static func problemsJSON(_ problems: [VerificationProblem], _ context: CommandContext) -> JSON {
-        .array(problems.map { problem in
-            .object([("kind", .string(problem.kind.rawValue)),
-                     ("memo_id", problem.memoID.map { .int($0) } ?? .null),
-                     ("file", .string(problem.fileName)),
-                     ("message", .string(context.text(problem.message)))])
-        })
+        context.emit(json: WireFormat.backup(result, in: context.language), text: text(result, context))
     }
 
     private static func text(_ result: BackupResult, _ context: CommandContext) -> String {
         let total = VoiceCommand.byteCount(result.databaseBytes + result.voiceBytes)
         let files = result.voiceFiles.count
         var lines = [
-            context.text(en: "Backed up to \(result.path): \(result.contents.text(in: .en)) (\(files) audio file\(files == 1 ? "" : "s")); \(total) in all.",
-                         ko: "\(result.path)에 백업했습니다: \(result.contents.text(in: .ko)) (오디오 파일 \(files)개), 모두 \(total)."),
-            context.style.dim(context.text(en: "Check it any time: cd \(DoctorExamination.shellQuoted(result.path)) && xxh128sum -c MANIFEST",
-                                           ko: "언제든 확인하려면: cd \(DoctorExamination.shellQuoted(result.path)) && xxh128sum -c MANIFEST")),
+            context.text(en: "Backed up to \(result.path): \(BackupCommand.contents(result.contents, in: .en)) (\(files) audio file\(files == 1 ? "" : "s")); \(total) in all.",
+                         ko: "\(result.path)에 백업했습니다: \(BackupCommand.contents(result.contents, in: .ko)) (오디오 파일 \(files)개), 모두 \(total)."),
+            context.style.dim(context.text(en: "Check it any time: cd \(ShellText.quoted(result.path)) && xxh128sum -c MANIFEST",
+                                           ko: "언제든 확인하려면: cd \(ShellText.quoted(result.path)) && xxh128sum -c MANIFEST")),
         ]
         if !result.problems.isEmpty {
             lines += result.problems.map { context.style.red("✗") + " " + context.text($0.message) }
@@ -78,5 +58,15 @@ enum BackupCommand {
                                       ko: "음성 메모 \(result.problems.count)개를 기록대로 백업하지 못했습니다. 'memoapp voice verify'를 실행하세요."))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `3 to-dos, 1 memo, 0 voice memos, 2 timers`.
+    static func contents(_ contents: BackupContents, in language: Language) -> String {
+        func counted(_ count: Int, _ en: String, _ ko: String) -> String {
+            language == .ko ? "\(ko) \(count)개" : "\(count) \(en)\(count == 1 ? "" : "s")"
+        }
+        return [counted(contents.todos, "to-do", "할 일"), counted(contents.memos, "memo", "메모"),
+                counted(contents.voiceMemos, "voice memo", "음성 메모"), counted(contents.timers, "timer", "타이머")]
+            .joined(separator: ", ")
     }
 }

@@ -1,4 +1,6 @@
+import MemoAPI
 import MemoCore
+import MemoKit
 
 /// `memoapp restore DIR [--force]`: brings a backup back into the data home
 /// (see `VerifiedBackup` for the checks and `Restorer` for the order).
@@ -36,22 +38,8 @@ enum RestoreCommand {
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let backup = try VerifiedBackup.verify(arguments.positional("DIR") ?? "")
-        let result = try Restorer(home: context.home, backup: backup, force: arguments.flag("force")).run(context)
-        context.emit(json: json(result), text: text(result, context))
-    }
-
-    static func json(_ result: RestoreResult) -> JSON {
-        .object([
-            ("home", .string(result.home)),
-            ("from", .string(result.backup.path)),
-            ("replaced", .bool(result.replacedData)),
-        ] + result.contents.jsonMembers + [
-            ("database_bytes", .int(result.backup.databaseBytes)),
-            ("voice_files", .int(result.backup.manifest.voiceFiles.count)),
-            ("voice_bytes", .int(result.backup.voiceBytes)),
-            ("bytes", .int(result.backup.databaseBytes + result.backup.voiceBytes)),
-            ("removed_files", .strings(result.removedFiles)),
-        ])
+        let result = try Restorer(workspace: context.workspace, backup: backup, force: arguments.flag("force")).run()
+        context.emit(json: WireFormat.restore(result), text: text(result, context))
     }
 
     private static func text(_ result: RestoreResult, _ context: CommandContext) -> String {
@@ -59,8 +47,8 @@ enum RestoreCommand {
             ? context.text(en: "onboarding completed", ko: "온보딩 완료")
             : context.text(en: "onboarding not completed yet: run 'memoapp onboard'", ko: "온보딩 미완료: 'memoapp onboard'를 실행하세요")
         var lines = [context.text(
-            en: "Restored \(result.backup.path) into \(result.home): \(result.contents.text(in: .en)); \(onboarding).",
-            ko: "\(result.backup.path)을(를) \(result.home)에 복원했습니다: \(result.contents.text(in: .ko)). \(onboarding).")]
+            en: "Restored \(result.backup.path) into \(result.home): \(BackupCommand.contents(result.contents, in: .en)); \(onboarding).",
+            ko: "\(result.backup.path)을(를) \(result.home)에 복원했습니다: \(BackupCommand.contents(result.contents, in: .ko)). \(onboarding).")]
         if result.replacedData {
             let removed = result.removedFiles.count
             lines.append(context.style.dim(context.text(

@@ -1,8 +1,9 @@
+import MemoAPI
 import MemoCore
+import MemoKit
 
-/// `memoapp doctor`: checks the data home, the database and the voice library,
-/// says what is wrong and how to fix it. Runs before onboarding too (a broken
-/// database is often why onboarding cannot finish), and creates nothing.
+/// `memoapp doctor`: what is wrong with the data home and how to fix it
+/// (see `DoctorExamination`).
 enum DoctorCommand {
     static func make() -> Command {
         Command(
@@ -25,8 +26,40 @@ enum DoctorCommand {
 
     static func run(_ context: CommandContext) {
         let report = DoctorExamination(home: context.home).run()
-        context.emit(json: report.json(in: context.language),
-                     text: report.text(in: context.language, style: context.style))
-        context.exitStatus = report.exitStatus
+        context.emit(json: WireFormat.doctor(report, in: context.language), text: text(report, context))
+        context.exitStatus = report.isDatabaseUnusable ? ErrorReport.exitCode(for: .storage)
+            : report.problemCount == 0 ? 0 : 1
+    }
+
+    /// A line per check (its word, title and summary), its problems with their
+    /// fixes beneath, and a closing count.
+    static func text(_ report: DoctorReport, _ context: CommandContext) -> String {
+        let style = context.style
+        let titleWidth = report.checks.map { TerminalText.displayWidth(context.text($0.title)) }.max() ?? 0
+        var lines = [style.bold("memoapp doctor") + " — " + report.home]
+        for check in report.checks {
+            let word: String
+            switch check.status {
+            case .ok: word = style.green(context.text(en: "ok     ", ko: "정상   "))
+            case .problem: word = style.red(context.text(en: "PROBLEM", ko: "문제   "))
+            case .skipped: word = style.yellow(context.text(en: "skipped", ko: "건너뜀 "))
+            }
+            let title = context.text(check.title)
+            if let summary = check.summary.map(context.text) {
+                let padding = String(repeating: " ", count: titleWidth - TerminalText.displayWidth(title))
+                lines.append("\(word)  \(title)\(padding)  \(summary)")
+            } else {
+                lines.append("\(word)  \(title)")
+            }
+            for finding in check.findings {
+                lines.append("         - " + context.text(finding.problem))
+                lines.append("           " + style.dim(context.text(en: "fix: ", ko: "해결: ") + context.text(finding.fix)))
+            }
+        }
+        let count = report.problemCount
+        lines.append(count == 0
+            ? context.text(en: "All is well.", ko: "모두 정상입니다.")
+            : context.text(en: count == 1 ? "1 problem found." : "\(count) problems found.", ko: "문제 \(count)개를 찾았습니다."))
+        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -1,4 +1,5 @@
 import MemoCore
+import MemoKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,7 @@ enum MemoTextInput {
     static func edit(_ initialText: String, _ context: CommandContext) throws -> String {
         let editor = ["VISUAL", "EDITOR"].lazy.compactMap { context.environment[$0] }.first { !$0.isEmpty } ?? "vi"
         _ = try context.database()  // creates the data home
-        var template = Array((context.home.path + "/\(editorFilePrefix)\(getpid())-XXXXXX.txt").utf8CString)
+        var template = Array((context.home.path + "/\(EditorFileName.prefix)\(getpid())-XXXXXX.txt").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard descriptor >= 0 else {
             throw MemoError(.storage, en: "cannot make a temporary file in \(context.home.path)",
@@ -57,20 +58,6 @@ enum MemoTextInput {
         }
         if bytes.last == 0x0A, initialText.utf8.last != 0x0A { bytes.removeLast() }
         return try decode(bytes, source: Localized(en: "the edited file", ko: "편집한 파일"))
-    }
-
-    /// The editor's file is `.memo-edit-<pid>-XXXXXX.txt`: the process id lets
-    /// `memoapp doctor` tell a file whose memoapp was killed from one being edited.
-    static let editorFilePrefix = ".memo-edit-"
-
-    /// Whether a name in the data home is an editor file of `edit`.
-    static func isEditorFileName(_ name: String) -> Bool {
-        name.hasPrefix(editorFilePrefix) && name.hasSuffix(".txt")
-    }
-
-    /// The id of the memoapp process that made an editor file, when its name has one.
-    static func processID(inEditorFileName name: String) -> Int32? {
-        Int32(name.dropFirst(editorFilePrefix.count).prefix { $0 != "-" })
     }
 
     // MARK: - Private

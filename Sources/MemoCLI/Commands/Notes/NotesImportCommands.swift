@@ -1,4 +1,6 @@
+import MemoAPI
 import MemoCore
+import MemoKit
 import Notes
 
 /// `memoapp todo import --from todotxt|taskwarrior FILE…` and
@@ -6,11 +8,7 @@ import Notes
 /// is written, then everything goes in in one transaction, so a malformed file
 /// imports nothing. Items imported before (the same uid) are not added again.
 enum NotesImportCommands {
-    /// The formats `todo import --from` reads.
-    enum TodoFormat: String, CaseIterable {
-        case todotxt
-        case taskwarrior
-    }
+    typealias TodoFormat = ToolImport.TodoFormat
 
     static let dryRun = Option.flag("dry-run", help: Localized(en: "check the files and count; change nothing",
                                                                ko: "파일을 검사하고 세기만 함; 아무것도 바꾸지 않음"))
@@ -74,36 +72,43 @@ enum NotesImportCommands {
                                        ko: "파일 형식을 정하세요: --from todotxt 또는 --from taskwarrior"),
                              path: arguments.path)
         }
-        let inputs = try arguments.positionals("FILE").map(ImportInput.read)
-        var todos: [ImportedTodo] = []
-        var skipped = 0
-        try ImportReport.nothingImported {
-            for input in inputs {
-                switch format {
-                case .todotxt:
-                    todos += try TodoTxtReader(calendar: context.calendar).todos(in: input.bytes, source: input.path)
-                case .taskwarrior:
-                    let result = try TaskwarriorReader(calendar: context.calendar).tasks(in: input.bytes,
-                                                                                          source: input.path)
-                    todos += result.todos
-                    skipped += result.skipped
-                }
-            }
-        }
-        let isDryRun = arguments.flag("dry-run")
-        let outcome = try context.todoStore().importTodos(todos, dryRun: isDryRun)
-        ImportReport.emit(outcome, skipped: format == .taskwarrior ? skipped : nil, dryRun: isDryRun,
-                          noun: ImportReport.Noun(one: "to-do", many: "to-dos", korean: "할 일"), context: context)
+        let result = try ToolImport.importTodos(from: arguments.positionals("FILE"), format: format,
+                                                dryRun: arguments.flag("dry-run"), into: context.workspace)
+        report(result, noun: Noun(one: "to-do", many: "to-dos", korean: "할 일"), context)
     }
 
     static func runMemoImport(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let inputs = try arguments.positionals("FILE").map(ImportInput.read)
-        let memos = try ImportReport.nothingImported {
-            try inputs.map { try MemoFileReader.memo(in: $0.bytes, source: $0.path, modifiedAt: $0.modifiedAt) }
+        let result = try ToolImport.importMemos(from: arguments.positionals("FILE"), dryRun: arguments.flag("dry-run"),
+                                                into: context.workspace)
+        report(result, noun: Noun(one: "memo", many: "memos", korean: "메모"), context)
+    }
+
+    // MARK: - Report
+
+    /// What is counted, in both languages.
+    struct Noun {
+        let one: String
+        let many: String
+        let korean: String
+    }
+
+    /// Counts in words, or the wire format's document.
+    static func report(_ result: ToolImport.Result, noun: Noun, _ context: CommandContext) {
+        let outcome = result.outcome
+        let kind = outcome.addedCount == 1 ? noun.one : noun.many
+        var en = (result.isDryRun ? "Would add" : "Added") + " \(outcome.addedCount) \(kind); \(outcome.alreadyPresent) already present"
+        var ko = "\(noun.korean) \(outcome.addedCount)개를 " + (result.isDryRun ? "추가할 수 있습니다" : "추가했습니다")
+            + ". \(outcome.alreadyPresent)개는 이미 있습니다"
+        if let skipped = result.skipped, skipped > 0 {
+            en += "; \(skipped) skipped (deleted, or recurring templates)"
+            ko += ". \(skipped)개는 건너뛰었습니다 (지운 것 또는 반복 원본)"
         }
-        let isDryRun = arguments.flag("dry-run")
-        let outcome = try context.memoStore().importMemos(memos, dryRun: isDryRun)
-        ImportReport.emit(outcome, skipped: nil, dryRun: isDryRun,
-                          noun: ImportReport.Noun(one: "memo", many: "memos", korean: "메모"), context: context)
+        en += "."
+        ko += "."
+        if result.isDryRun {
+            en += " Nothing was changed (--dry-run)."
+            ko += " 아무것도 바꾸지 않았습니다 (--dry-run)."
+        }
+        context.emit(json: WireFormat.toolImport(result), text: context.text(en: en, ko: ko))
     }
 }

@@ -103,27 +103,15 @@ enum TimerRendering {
              mainFigure(snapshot, context), snapshot.timer.label ?? ""]
         }
         let widths = (0..<header.count).map { column in
-            ([header] + rows).map { displayWidth($0[column]) }.max() ?? 0
+            ([header] + rows).map { TerminalText.displayWidth($0[column]) }.max() ?? 0
         }
         return ([header] + rows).enumerated().map { index, row in
             let line = zip(row, widths).map { cell, width in
-                cell + String(repeating: " ", count: width - displayWidth(cell))
+                cell + String(repeating: " ", count: width - TerminalText.displayWidth(cell))
             }.joined(separator: "  ")
             let trimmed = String(line.reversed().drop { $0 == " " }.reversed())
             return index == 0 ? context.style.dim(trimmed) : trimmed
         }.joined(separator: "\n")
-    }
-
-    /// Columns a text takes on a terminal: Hangul and other wide characters take two.
-    static func displayWidth(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { width, scalar in
-            let value = scalar.value
-            let isWide = (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
-                || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
-                || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
-                || (0xFFE0...0xFFE6).contains(value) || (0x1F300...0x1FAFF).contains(value)
-            return width + (isWide ? 2 : 1)
-        }
     }
 
     // MARK: - Private

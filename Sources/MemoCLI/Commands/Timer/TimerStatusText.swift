@@ -33,10 +33,10 @@ enum TimerStatusText {
         if timer.spans.count > 1 {
             fields.append((Localized(en: "Pauses", ko: "일시정지"), String(timer.spans.count - 1)))
         }
-        let width = fields.map { TimerRendering.displayWidth(context.text($0.0)) }.max() ?? 0
+        let width = fields.map { TerminalText.displayWidth(context.text($0.0)) }.max() ?? 0
         for (name, value) in fields {
             let label = context.text(name) + ":"
-            lines.append(label + String(repeating: " ", count: width + 2 - TimerRendering.displayWidth(label)) + value)
+            lines.append(label + String(repeating: " ", count: width + 2 - TerminalText.displayWidth(label)) + value)
         }
         if !timer.laps.isEmpty {
             lines.append(context.text(en: "Laps:", ko: "랩:"))

@@ -119,9 +119,9 @@ private final class LiveLine {
         var name = TimerRendering.name(timer)
         // The icon counts as two columns: terminals disagree on emoji widths,
         // and a line that wraps can no longer be redrawn in place.
-        let fixed = 2 + 1 + 2 + 2 + 2 + TimerRendering.displayWidth(status)
-        let barWidth = max(5, min(40, width - fixed - TimerRendering.displayWidth(name)))
-        while TimerRendering.displayWidth(name) > max(1, width - fixed - barWidth), !name.isEmpty { name.removeLast() }
+        let fixed = 2 + 1 + 2 + 2 + 2 + TerminalText.displayWidth(status)
+        let barWidth = max(5, min(40, width - fixed - TerminalText.displayWidth(name)))
+        while TerminalText.displayWidth(name) > max(1, width - fixed - barWidth), !name.isEmpty { name.removeLast() }
         let filled = Int((fraction * Double(barWidth)).rounded(.down))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
         let text = "\(icon) \(name)  [\(context.style.cyan(bar))]  \(status)"

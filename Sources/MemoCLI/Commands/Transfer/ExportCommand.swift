@@ -1,4 +1,6 @@
+import MemoAPI
 import MemoCore
+import MemoKit
 
 /// `memoapp export [--output FILE]`: everything in the data home as one JSON
 /// document (see `ExportDocument`), to stdout or to a file written whole.
@@ -36,8 +38,7 @@ enum ExportCommand {
         }
         try AtomicFile.write(text, to: output)
         if context.isJSON {
-            context.emit(json: .object([("output", .string(output)), ("bytes", .int(text.utf8.count))]
-                                        + ExportDocument.counts(of: document)),
+            context.emit(json: WireFormat.exportSummary(output: output, bytes: text.utf8.count, document: document),
                          text: "")
         }
     }

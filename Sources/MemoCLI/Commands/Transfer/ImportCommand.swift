@@ -1,4 +1,6 @@
+import MemoAPI
 import MemoCore
+import MemoKit
 import VoiceMemos
 #if canImport(Glibc)
 import Glibc
@@ -38,35 +40,11 @@ enum ImportCommand {
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let path = arguments.positional("FILE") ?? "-"
-        // A mistyped folder would only show as audio not found, after the fact.
-        for folder in arguments.values("audio") where !isFolder(folder) {
-            throw MemoError(.noInput, en: "--audio \(folder): no such folder", ko: "--audio \(folder): 그런 폴더가 없습니다")
-        }
+        let importer = try DocumentImport(workspace: context.workspace, audioFolders: arguments.values("audio"))
         let isStandardInput = path == "-"
-        let bytes = isStandardInput ? context.streams.readAllInput() : try readFile(path)
+        let bytes = isStandardInput ? context.streams.readAllInput() : try InputFile.read(path).bytes
         let source = isStandardInput ? context.text(en: "standard input", ko: "표준 입력") : path
-        let document = try ImportDocument(bytes: bytes, source: source)
-
-        let connection = try context.database()
-        var folders = arguments.values("audio")
-        folders.append(context.home.voiceDirectory)
-        if !isStandardInput { folders.append(AtomicFile.folder(of: path) + "/voice") }
-        let audio = VoiceAudioImport(directory: context.home.voiceDirectory, searchFolders: folders)
-        // Audio is copied before the write lock is taken (it may be large);
-        // memos already here need none. The transaction checks again.
-        for item in document.voiceMemos where try !VoiceArchive.contains(uid: item.uid, in: connection) {
-            try audio.stage(item)
-        }
-        let report: DocumentImportReport
-        do {
-            report = try connection.writeTransaction {
-                try ImportWriter.write(document, audio: audio, into: connection)
-            }
-        } catch {
-            audio.finish(committed: false)
-            throw error
-        }
-        audio.finish(committed: true)
+        let report = try importer.run(bytes: bytes, source: source, besideFile: isStandardInput ? nil : path)
         emit(report, context)
     }
 
@@ -82,18 +60,7 @@ enum ImportCommand {
                 ko: "음성 메모 \(missing.count)개를 건너뛰었습니다. 오디오를 찾지 못했습니다: \(titles) "
                     + "(오디오가 있는 폴더를 --audio DIR로 지정해 다시 가져오세요)"))
         }
-        func counts(_ counts: DocumentImportReport.Counts) -> [(String, JSON)] {
-            [("added", .int(counts.added)), ("already_present", .int(counts.alreadyPresent))]
-        }
-        let json = JSON.object([
-            ("restored", .bool(report.isRestore)),
-            ("todos", .object(counts(report.todos))),
-            ("memos", .object(counts(report.memos))),
-            ("voice_memos", .object(counts(report.voiceMemos) + [
-                ("audio_missing", .int(missing.count)), ("audio_missing_titles", .strings(missing)),
-            ])),
-            ("timers", .object(counts(report.timers))),
-        ])
+        let json = WireFormat.documentImport(report)
         let rows: [(Localized, DocumentImportReport.Counts, Int)] = [
             (Localized(en: "to-dos", ko: "할 일"), report.todos, 0),
             (Localized(en: "memos", ko: "메모"), report.memos, 0),
@@ -113,37 +80,5 @@ enum ImportCommand {
             lines.append(line)
         }
         context.emit(json: json, text: lines.joined(separator: "\n"))
-    }
-
-    private static func isFolder(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    /// The whole file at `path`; `.noInput` (exit 66) when it cannot be read.
-    private static func readFile(_ path: String) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw unreadable(path) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw MemoError(.noInput, en: "\(path) is not a file", ko: "\(path)은(는) 파일이 아닙니다")
-        }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(Int(status.st_size))
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw unreadable(path) }
-            if count == 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return bytes
-    }
-
-    private static func unreadable(_ path: String) -> MemoError {
-        let reason = String(cString: strerror(errno))
-        return MemoError(.noInput, en: "cannot read \(path): \(reason)", ko: "\(path)을(를) 읽을 수 없습니다: \(reason)")
     }
 }

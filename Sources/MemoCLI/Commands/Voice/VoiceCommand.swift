@@ -93,29 +93,6 @@ enum VoiceCommand {
         return "\(bytes) B"
     }
 
-    /// Runs `body` with file descriptor 2 pointed at /dev/null: codecs inside
-    /// libsndfile (mpg123) print their own warnings about broken input on
-    /// stderr, while memoapp's contract is one line (or one JSON object) there.
-    /// `body` gets the real stderr, for a progress bar.
-    static func withCodecWarningsSilenced<T>(_ body: (Int32) throws -> T) rethrows -> T {
-        fflush(stderr)
-        let original = dup(STDERR_FILENO)
-        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        guard original >= 0, null >= 0 else {
-            if original >= 0 { close(original) }
-            if null >= 0 { close(null) }
-            return try body(STDERR_FILENO)
-        }
-        dup2(null, STDERR_FILENO)
-        close(null)
-        defer {
-            fflush(stderr)
-            dup2(original, STDERR_FILENO)
-            close(original)
-        }
-        return try body(original)
-    }
-
     static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
         let padding = String(repeating: " ", count: max(0, width - text.count))
         return right ? padding + text : text + padding

@@ -15,7 +15,7 @@ enum VoiceEditCommands {
                               Positional("DEST", kind: .path, help: Localized(en: "file to write", ko: "저장할 파일"))],
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
-                    let result = try VoiceCommand.withCodecWarningsSilenced { _ in try store.export(id: VoiceCommand.id(arguments), to: arguments.positional("DEST") ?? "",
+                    let result = try CodecWarnings.silenced { _ in try store.export(id: VoiceCommand.id(arguments), to: arguments.positional("DEST") ?? "",
                                                   format: arguments.value("format").flatMap(ExportFormat.init(rawValue:)),
                                                   overwrite: arguments.flag("force")) }
                     context.emit(json: .object([
@@ -38,7 +38,7 @@ enum VoiceEditCommands {
                     let start = try time(arguments, "start")
                     let end = try time(arguments, "end")
                     let store = try VoiceCommand.store(context)
-                    let memo = try VoiceCommand.withCodecWarningsSilenced { _ in
+                    let memo = try CodecWarnings.silenced { _ in
                         try store.trim(id: VoiceCommand.id(arguments), start: start, end: end)
                     }
                     context.emit(json: VoiceCommand.json(memo, store: store),
@@ -78,7 +78,7 @@ enum VoiceEditCommands {
                                               ko: "저장된 파일 검사: 존재, 디코딩, 체크섬, 남은 파일"),
                 body: { context, _ in
                     let store = try VoiceCommand.store(context)
-                    let problems = try VoiceCommand.withCodecWarningsSilenced { realError in
+                    let problems = try CodecWarnings.silenced { realError in
                         let bar = ProgressBar(context: context, label: "verify", descriptor: realError)
                         defer { bar.finish() }
                         return try store.verify { done, total in bar.update(Int64(done), of: Int64(total)) }

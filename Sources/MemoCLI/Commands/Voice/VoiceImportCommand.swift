@@ -1,3 +1,4 @@
+import MemoAPI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,20 +54,20 @@ enum VoiceImportCommand {
                 imported += 1
             } catch {
                 let (kind, message) = describe(error, context)
-                if worst.map({ kind.exitCode > $0.exitCode }) ?? true { worst = kind }
+                if worst.map({ ErrorReport.exitCode(for: kind) > ErrorReport.exitCode(for: $0) }) ?? true { worst = kind }
                 results.append(.object([("file", .string(file)), ("imported", .bool(false)),
-                                        ("error", .object([("code", .string(kind.code)), ("message", .string(message))]))]))
+                                        ("error", ErrorEnvelope.error(code: kind.code, message: message))]))
                 lines.append(context.style.red("✗") + " \(message)")
             }
         }
         lines.append(context.text(en: "\(imported) of \(files.count) imported", ko: "\(files.count)개 중 \(imported)개 가져옴"))
         context.emit(json: .array(results), text: lines.joined(separator: "\n"))
-        if let worst { context.exitStatus = worst.exitCode }
+        if let worst { context.exitStatus = ErrorReport.exitCode(for: worst) }
     }
 
     private static func importOne(_ file: String, store: VoiceStore, options: ImportOptions,
                                   context: CommandContext) throws -> VoiceMemo {
-        try VoiceCommand.withCodecWarningsSilenced { realError in
+        try CodecWarnings.silenced { realError in
             let bar = ProgressBar(context: context, label: VoiceStoreName.base(file), descriptor: realError)
             defer { bar.finish() }
             return try store.importFile(at: file, options: options) { done, total in bar.update(done, of: total) }
@@ -97,7 +98,7 @@ final class ProgressBar {
     private var isShown = false
     private var lastDrawn = -1
 
-    /// - Parameter descriptor: where stderr really is (see `withCodecWarningsSilenced`).
+    /// - Parameter descriptor: where stderr really is (see `CodecWarnings.silenced`).
     init(context: CommandContext, label: String, descriptor: Int32 = STDERR_FILENO) {
         self.label = label
         self.descriptor = descriptor

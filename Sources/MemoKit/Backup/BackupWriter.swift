@@ -6,16 +6,16 @@ import Glibc
 #endif
 
 /// What `memoapp backup` made.
-struct BackupResult {
+public struct BackupResult: Sendable {
     /// The backup folder, absolute.
-    let path: String
-    let contents: BackupContents
-    let databaseBytes: Int64
-    let voiceFiles: [CopiedVoiceFile]
+    public let path: String
+    public let contents: BackupContents
+    public let databaseBytes: Int64
+    public let voiceFiles: [CopiedVoiceFile]
     /// Voice memos whose file was missing or changed (see `VoiceBackupCopy`).
-    let problems: [VerificationProblem]
+    public let problems: [VerificationProblem]
 
-    var voiceBytes: Int64 { voiceFiles.reduce(0) { $0 + $1.size } }
+    public var voiceBytes: Int64 { voiceFiles.reduce(0) { $0 + $1.size } }
 }
 
 /// Writes a backup of a data home into a folder: `memoapp.db` (a compact
@@ -39,21 +39,29 @@ struct BackupResult {
 /// database and `voice/` are renamed into place, and `MANIFEST`, flushed to
 /// the disk, last. A backup without a MANIFEST is not one: restore refuses it.
 /// A failure removes what this run wrote.
-struct BackupWriter {
-    let home: DataHome
+public struct BackupWriter {
+    public let workspace: Workspace
     /// The destination folder as the user named it: new or empty.
-    let destination: String
+    public let destination: String
+
+    public init(workspace: Workspace, destination: String) {
+        self.workspace = workspace
+        self.destination = destination
+    }
+
+    var home: DataHome { workspace.home }
 
     /// Descriptors kept free for SQLite (two connections, their journals),
     /// the standard streams and the libraries.
-    static let reservedDescriptors = 128
+    public static let reservedDescriptors = 128
 
-    /// Runs the backup from `database` (the data home's database, migrated).
+    /// Runs the backup of the workspace's data home.
     /// - Throws: `.invalidState` when the destination is not a new or empty
     ///   folder or lies inside the data home; `.storage` when reading or
     ///   writing fails (a full disk says so).
     /// - Parameter progress: called with each audio file copied and their number.
-    func write(from database: Connection, progress: ((Int, Int) -> Void)? = nil) throws -> BackupResult {
+    public func write(progress: ((Int, Int) -> Void)? = nil) throws -> BackupResult {
+        let database = try workspace.database()
         let folder = try BackupDestination.open(destination, home: home)
         defer { folder.release() }
         let work = folder.path + "/.memoapp-backup-\(FileSystem.randomToken()).part"
@@ -75,7 +83,7 @@ struct BackupWriter {
                        progress: ((Int, Int) -> Void)?) throws -> BackupResult {
         let snapshotPath = work + "/snapshot.db"
         let voicePath = work + "/" + BackupManifest.voiceFolder
-        let reader = try Connection(path: home.databasePath)
+        let reader = try MemoDatabase.connect(home.databasePath)
         let budget = BackupFiles.availableDescriptors(reserve: BackupWriter.reservedDescriptors)
         let (source, copiedUnderLock): (VoiceBackupSource, VoiceBackupCopy?) = try reader.readTransaction {
             let held = try database.writeTransaction { () -> (VoiceBackupSource, VoiceBackupCopy?) in
@@ -94,13 +102,13 @@ struct BackupWriter {
         // compact, self-contained file the backup keeps.
         let databasePath = work + "/" + BackupManifest.databasePath
         do {
-            let snapshot = try Connection(path: snapshotPath)
+            let snapshot = try MemoDatabase.connect(snapshotPath)
             try snapshot.vacuum(into: databasePath)
         }
         for suffix in ["", "-wal", "-shm"] { try FileSystem.removeFile(snapshotPath + suffix) }
 
         let databaseSummary = try ChecksummedCopy.checksum(ofFileAt: databasePath)
-        let contents = try BackupContents(counting: Connection(readingOnly: databasePath))
+        let contents = try BackupContents(counting: MemoDatabase.connectReadingOnly(databasePath))
         let manifest = BackupManifest(
             database: BackupManifest.Entry(path: BackupManifest.databasePath, checksum: databaseSummary.checksum),
             voiceFiles: copy.files.map {
@@ -126,7 +134,7 @@ struct BackupWriter {
 
     /// A full disk met while writing the copy is the destination's disk, not
     /// the data home's (which is what the generic storage message says).
-    static func explained(_ error: Error, destination: String) -> Error {
+    public static func explained(_ error: Error, destination: String) -> Error {
         guard let failure = error as? SQLiteError, failure.isDiskFull else { return error }
         return MemoError(.storage,
                          en: "the disk holding \(destination) is full; no backup was made (\(failure.message))",

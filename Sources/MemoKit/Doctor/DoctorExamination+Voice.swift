@@ -12,13 +12,10 @@ extension DoctorExamination {
             let sndfile = try LibSndFile.loaded()
             check.summary = Localized(verbatim: "\(sndfile.version) (\(LibSndFile.soname))")
         } catch {
-            let report = ErrorReport(error, language: .en)
-            let korean = ErrorReport(error, language: .ko)
             audioLibraryUnavailable = true
             check.add(DoctorFinding(
-                en: report.message, ko: korean.message,
-                fixEn: "sudo apt-get install \(LibSndFile.debianPackage)",
-                fixKo: "sudo apt-get install \(LibSndFile.debianPackage)"))
+                problem: Failure(error).message,
+                fix: Localized(verbatim: "sudo apt-get install \(LibSndFile.debianPackage)")))
         }
     }
 
@@ -44,14 +41,13 @@ extension DoctorExamination {
                 return check.skip(because: Localized(en: "its tables are not set up (see migrations)",
                                                      ko: "테이블이 준비되지 않았습니다 (마이그레이션 참고)"))
             }
-            problems = try VoiceCommand.withCodecWarningsSilenced { _ in try store.verify() }
+            problems = try CodecWarnings.silenced { _ in try store.verify() }
             count = try store.memos().count
         } catch {
-            let report = ErrorReport(error, language: .en)
-            let korean = ErrorReport(error, language: .ko)
+            let message = Failure(error).message
             check.add(DoctorFinding(
-                en: "the voice library could not be checked: \(report.message)",
-                ko: "음성 라이브러리를 검사할 수 없습니다: \(korean.message)",
+                en: "the voice library could not be checked: \(message.en)",
+                ko: "음성 라이브러리를 검사할 수 없습니다: \(message.ko)",
                 fixEn: "see the checks above; then run 'memoapp voice verify'",
                 fixKo: "위의 검사 결과를 보고 'memoapp voice verify'를 실행하세요"))
             return
@@ -75,7 +71,7 @@ extension DoctorExamination {
     }
 
     private static func fix(for problem: VerificationProblem, home: DataHome) -> Localized {
-        let path = shellQuoted(home.voiceDirectory + "/" + problem.fileName)
+        let path = ShellText.quoted(home.voiceDirectory + "/" + problem.fileName)
         let id = problem.memoID.map(String.init) ?? "ID"
         switch problem.kind {
         case .missingFile, .undecodable:

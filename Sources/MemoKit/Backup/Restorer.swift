@@ -6,16 +6,16 @@ import Glibc
 #endif
 
 /// What `memoapp restore` did.
-struct RestoreResult {
+public struct RestoreResult: Sendable {
     /// The data home, as resolved.
-    let home: String
-    let backup: VerifiedBackup
+    public let home: String
+    public let backup: VerifiedBackup
     /// What the restored database holds (after migrations).
-    let contents: BackupContents
-    /// The data home had data, which the backup replaced (--force).
-    let replacedData: Bool
+    public let contents: BackupContents
+    /// The data home had data, which the backup replaced.
+    public let replacedData: Bool
     /// Audio files of the replaced data that no restored memo names, removed.
-    let removedFiles: [String]
+    public let removedFiles: [String]
 }
 
 /// Brings a verified backup into a data home (created, 0700, when absent).
@@ -44,18 +44,27 @@ struct RestoreResult {
 /// with the old, unlinked file and its WAL, and whatever it writes then is
 /// lost: stop other memoapp processes before restoring over a damaged
 /// database.
-struct Restorer {
-    let home: DataHome
-    let backup: VerifiedBackup
+public struct Restorer {
+    public let workspace: Workspace
+    public let backup: VerifiedBackup
     /// Replace a data home that has data.
-    let force: Bool
+    public let force: Bool
 
-    func run(_ context: CommandContext) throws -> RestoreResult {
+    public init(workspace: Workspace, backup: VerifiedBackup, force: Bool) {
+        self.workspace = workspace
+        self.backup = backup
+        self.force = force
+    }
+
+    var home: DataHome { workspace.home }
+
+    public func run() throws -> RestoreResult {
         let state = HomeState.of(home, restoring: backup.manifest)
         if case let .hasData(reason) = state, !force {
             throw MemoError(.invalidState,
-                            en: "the data home \(home.path) already has data (\(reason.en)); restoring replaces all of it: add --force to do so",
-                            ko: "데이터 폴더 \(home.path)에 이미 데이터가 있습니다 (\(reason.ko)). 복원하면 모두 바뀝니다: 그래도 하려면 --force를 붙이세요")
+                            hint: .force,
+                            en: "the data home \(home.path) already has data (\(reason.en)), and restoring replaces all of it",
+                            ko: "데이터 폴더 \(home.path)에 이미 데이터가 있습니다 (\(reason.ko)). 복원하면 모두 바뀝니다")
         }
         let homeExisted = BackupFiles.kind(of: home.path) != .absent
         try home.create()
@@ -79,9 +88,9 @@ struct Restorer {
             }
             throw error
         }
-        let connection = try context.database()
+        let connection = try workspace.database()
         let removed = try VoiceStore(connection: connection, directory: home.voiceDirectory,
-                                     clock: context.clock).removeLeftovers()
+                                     clock: workspace.clock).removeLeftovers()
         return RestoreResult(home: home.path, backup: backup, contents: try BackupContents(counting: connection),
                              replacedData: state.hasData, removedFiles: removed)
     }
@@ -113,7 +122,7 @@ struct Restorer {
         try FileSystem.fsyncFile(output, path: temporaryPath)
 
         if let live = openLiveDatabase(pageSizeOf: temporaryPath) {
-            try Connection(readingOnly: temporaryPath).backup(into: live)
+            try MemoDatabase.connectReadingOnly(temporaryPath).backup(into: live)
             installed()
         } else {
             try FileSystem.removeFile(home.databasePath + "-wal")
@@ -128,8 +137,8 @@ struct Restorer {
     /// has content, opens as memoapp's, and has the copy's page size.
     private func openLiveDatabase(pageSizeOf copyPath: String) -> Connection? {
         guard !HomeState.isDatabaseEmpty(home) else { return nil }
-        guard let live = try? Connection(path: home.databasePath),
-              let copy = try? Connection(readingOnly: copyPath),
+        guard let live = try? MemoDatabase.connect(home.databasePath),
+              let copy = try? MemoDatabase.connectReadingOnly(copyPath),
               let livePageSize = try? live.queryFirst("PRAGMA page_size", map: { $0.int(0) }),
               let copyPageSize = try? copy.queryFirst("PRAGMA page_size", map: { $0.int(0) }),
               livePageSize == copyPageSize else { return nil }
@@ -180,7 +189,7 @@ enum HomeState {
         }
         if isDatabaseEmpty(home) { return .empty }
         do {
-            let connection = try Connection(path: home.databasePath)
+            let connection = try MemoDatabase.connect(home.databasePath)
             let tables = try connection.query("""
                 SELECT name FROM pragma_table_list
                 WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'

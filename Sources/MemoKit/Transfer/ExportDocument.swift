@@ -19,19 +19,19 @@ import VoiceMemos
 /// number needs to come back bit for bit (`Timestamp.exactRFC3339`).
 /// `last_ids` are the AUTOINCREMENT counters, so that a restore never gives
 /// again an id the exported home had given to an item since removed.
-enum ExportDocument {
+public enum ExportDocument {
     /// The value of `format`.
-    static let format = "memoapp-export"
+    public static let format = "memoapp-export"
     /// The version of the document's layout this memoapp writes and reads.
-    static let formatVersion: Int64 = 1
+    public static let formatVersion: Int64 = 1
     /// The tables whose counters `last_ids` carries, by their document key.
-    static let counterTables = ["todos", "memos", "voice_memos"]
+    public static let counterTables = ["todos", "memos", "voice_memos"]
 
     /// The whole document, read in one read transaction, so that it is one
     /// consistent snapshot while other processes write. Rows inserted by hand
     /// without a uid get one first (a write only when there are such rows, so
     /// a read-only home exports too).
-    static func make(connection: Connection, exportedAt: Timestamp) throws -> JSON {
+    public static func make(connection: Connection, exportedAt: Timestamp) throws -> JSON {
         let tables = NotesArchive.tablesWithUIDs + VoiceArchive.tablesWithUIDs + TimerArchive.tablesWithUIDs
         if try tables.contains(where: { try connection.countRowsWithoutUID(in: $0) > 0 }) {
             try connection.writeTransaction {
@@ -56,7 +56,7 @@ enum ExportDocument {
     }
 
     /// How many items of each kind `document` holds, for summaries.
-    static func counts(of document: JSON) -> [(String, JSON)] {
+    public static func counts(of document: JSON) -> [(String, JSON)] {
         guard case let .object(members) = document else { return [] }
         return ["todos", "memos", "voice_memos", "timers"].map { key in
             let items = members.first { $0.0 == key }?.1

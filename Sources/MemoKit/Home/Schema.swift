@@ -6,8 +6,8 @@ import VoiceMemos
 
 /// Every module's migrations, in the order they apply. Each module owns its
 /// tables; this list only composes them into memoapp's one database.
-enum Schema {
-    static let migrator: Migrator = {
+public enum Schema {
+    public static let migrator: Migrator = {
         var migrator = Migrator()
         migrator.register(OnboardingStore.migrations)
         migrator.register(NotesSchema.migrations)

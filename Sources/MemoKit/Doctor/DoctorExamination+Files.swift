@@ -14,16 +14,16 @@ extension DoctorExamination {
         guard hasHome else {
             return check.skip(because: Localized(en: "there is no data home", ko: "데이터 폴더가 없습니다"))
         }
-        for name in DoctorExamination.names(in: home.path) where MemoTextInput.isEditorFileName(name) {
-            if let pid = MemoTextInput.processID(inEditorFileName: name), DoctorExamination.isMemoappRunning(pid) {
+        for name in DoctorExamination.names(in: home.path) where EditorFileName.matches(name) {
+            if let pid = EditorFileName.processID(in: name), DoctorExamination.isMemoappRunning(pid) {
                 continue
             }
             let path = home.path + "/" + name
             check.add(DoctorFinding(
                 en: "\(path): the text of a memo edit that was interrupted",
                 ko: "\(path): 중단된 메모 편집의 내용입니다",
-                fixEn: "look inside and keep what you need, then remove it: rm \(DoctorExamination.shellQuoted(path))",
-                fixKo: "내용을 확인해 필요한 것을 챙긴 뒤 지우세요: rm \(DoctorExamination.shellQuoted(path))"))
+                fixEn: "look inside and keep what you need, then remove it: rm \(ShellText.quoted(path))",
+                fixKo: "내용을 확인해 필요한 것을 챙긴 뒤 지우세요: rm \(ShellText.quoted(path))"))
         }
         for leftover in voiceTemporaries {
             let path = home.voiceDirectory + "/" + leftover
@@ -31,8 +31,8 @@ extension DoctorExamination {
                 en: "\(path): a temporary file of an interrupted voice import, record or trim",
                 ko: "\(path): 중단된 음성 가져오기, 녹음 또는 자르기의 임시 파일입니다",
                 fixEn: "the next voice import, record, trim or rm removes it; or remove it now: rm "
-                    + DoctorExamination.shellQuoted(path),
-                fixKo: "다음 음성 import, record, trim, rm이 지웁니다. 지금 지우려면: rm " + DoctorExamination.shellQuoted(path)))
+                    + ShellText.quoted(path),
+                fixKo: "다음 음성 import, record, trim, rm이 지웁니다. 지금 지우려면: rm " + ShellText.quoted(path)))
         }
         if check.status == .ok {
             check.summary = Localized(en: "none left behind", ko: "남은 것 없음")

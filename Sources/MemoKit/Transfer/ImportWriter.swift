@@ -6,21 +6,21 @@ import Timers
 import VoiceMemos
 
 /// What an import did, per kind of item.
-struct DocumentImportReport {
+public struct DocumentImportReport: Sendable {
     /// Added and skipped items of one kind.
-    struct Counts {
-        var added = 0
-        var alreadyPresent = 0
+    public struct Counts: Sendable {
+        public var added = 0
+        public var alreadyPresent = 0
     }
 
     /// True when the data home was empty: ids, counters and onboarding kept.
-    var isRestore = false
-    var todos = Counts()
-    var memos = Counts()
-    var voiceMemos = Counts()
-    var timers = Counts()
+    public var isRestore = false
+    public var todos = Counts()
+    public var memos = Counts()
+    public var voiceMemos = Counts()
+    public var timers = Counts()
     /// Titles of voice memos left out because their audio was not found.
-    var voiceMemosWithoutAudio: [String] = []
+    public var voiceMemosWithoutAudio: [String] = []
 }
 
 /// Writes a checked `ImportDocument` into a data home, inside one write
@@ -29,8 +29,8 @@ struct DocumentImportReport {
 /// and the onboarding state. Otherwise each item whose uid is not stored yet
 /// is added under a new id, and the rest are counted as already present, so
 /// importing a file twice adds nothing the second time.
-enum ImportWriter {
-    static func write(_ document: ImportDocument, audio: VoiceAudioImport,
+public enum ImportWriter {
+    public static func write(_ document: ImportDocument, audio: VoiceAudioImport,
                       into connection: Connection) throws -> DocumentImportReport {
         var report = DocumentImportReport()
         report.isRestore = try NotesArchive.isEmpty(connection) && TimerArchive.isEmpty(connection)

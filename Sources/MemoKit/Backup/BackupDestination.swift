@@ -10,9 +10,9 @@ import Glibc
 /// A folder that holds anything is refused with `.invalidState` (exit 5),
 /// as `voice export` refuses an existing file: the command line is right,
 /// the folder is not in a state that allows it.
-final class BackupDestination {
+public final class BackupDestination {
     /// The folder, absolute, links resolved.
-    let path: String
+    public let path: String
     private var descriptor: Int32
     private let wasCreated: Bool
 
@@ -25,7 +25,7 @@ final class BackupDestination {
     deinit { release() }
 
     /// Creates or checks the folder named `given` and locks it.
-    static func open(_ given: String, home: DataHome) throws -> BackupDestination {
+    public static func open(_ given: String, home: DataHome) throws -> BackupDestination {
         var info = stat()
         let exists = stat(given, &info) == 0
         if exists && (info.st_mode & S_IFMT) != S_IFDIR {
@@ -50,7 +50,7 @@ final class BackupDestination {
     }
 
     /// Closes the folder, which releases the lock.
-    func release() {
+    public func release() {
         if descriptor >= 0 {
             close(descriptor)
             descriptor = -1
@@ -59,7 +59,7 @@ final class BackupDestination {
 
     /// After a failure: removes the folder when this backup made it (it is
     /// empty again by then; a folder that is not stays).
-    func removeIfCreated() {
+    public func removeIfCreated() {
         if wasCreated { rmdir(path) }
     }
 

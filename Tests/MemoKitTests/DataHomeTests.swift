@@ -1,6 +1,6 @@
 import Foundation
 import MemoCore
-@testable import MemoCLI
+@testable import MemoKit
 import TestSupport
 import XCTest
 

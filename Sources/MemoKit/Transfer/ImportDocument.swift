@@ -11,16 +11,16 @@ import VoiceMemos
 /// uids used twice, counters below an id. Any problem is bad input (exit 65)
 /// naming the JSON path, or the line and column when the JSON itself is
 /// broken.
-struct ImportDocument {
-    var onboarding: OnboardingState
-    var lastIDs: [String: Int64]
-    var todos: [Todo]
-    var memos: [Memo]
-    var voiceMemos: [VoiceArchive.Item]
-    var timers: [TimerRecord]
+public struct ImportDocument {
+    public var onboarding: OnboardingState
+    public var lastIDs: [String: Int64]
+    public var todos: [Todo]
+    public var memos: [Memo]
+    public var voiceMemos: [VoiceArchive.Item]
+    public var timers: [TimerRecord]
 
     /// Reads the document in `bytes`; `source` (the file's name) starts every message.
-    init(bytes: [UInt8], source: String) throws {
+    public init(bytes: [UInt8], source: String) throws {
         let root = try JSONReader(parsing: bytes, source: source)
         _ = try root.members()
         let format = try root.nonNull("format")
@@ -62,7 +62,7 @@ struct ImportDocument {
     }
 
     /// Every item, by the order of the document.
-    var itemCount: Int { todos.count + memos.count + voiceMemos.count + timers.count }
+    public var itemCount: Int { todos.count + memos.count + voiceMemos.count + timers.count }
 
     // MARK: - Private
 

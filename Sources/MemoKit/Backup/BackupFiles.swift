@@ -6,13 +6,13 @@ import Glibc
 /// The file operations only backup and restore need, beside the shared ones
 /// in `FileSystem`; each failure is a `MemoError` naming the path and the
 /// system's reason.
-enum BackupFiles {
+public enum BackupFiles {
     /// What is at a path, without following a symbolic link.
-    enum Kind {
+    public enum Kind {
         case absent, directory, regularFile, other
     }
 
-    static func kind(of path: String) -> Kind {
+    public static func kind(of path: String) -> Kind {
         var status = stat()
         guard lstat(path, &status) == 0 else { return .absent }
         switch status.st_mode & S_IFMT {
@@ -24,7 +24,7 @@ enum BackupFiles {
 
     /// Removes a folder this process made and everything in it, best effort,
     /// never following a symbolic link out of it.
-    static func removeTree(_ path: String) {
+    public static func removeTree(_ path: String) {
         if kind(of: path) == .directory, let names = try? FileSystem.names(in: path) {
             for name in names { removeTree(path + "/" + name) }
             rmdir(path)
@@ -34,12 +34,12 @@ enum BackupFiles {
     }
 
     /// Creates `path` (mode 0700); it must not exist.
-    static func makeDirectory(_ path: String) throws {
+    public static func makeDirectory(_ path: String) throws {
         guard mkdir(path, 0o700) == 0 else { throw FileSystem.storageError(.creating, path) }
     }
 
     /// Writes `text` into a new file (mode 0600) and flushes it to the disk.
-    static func writeNewFile(_ path: String, text: String) throws {
+    public static func writeNewFile(_ path: String, text: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FileSystem.storageError(.creating, path) }
         defer { close(descriptor) }
@@ -53,7 +53,7 @@ enum BackupFiles {
 
     /// The whole content of a regular file (not through a symbolic link), or
     /// nil when it is larger than `limit`.
-    static func contents(of path: String, limit: Int) throws -> [UInt8]? {
+    public static func contents(of path: String, limit: Int) throws -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { throw FileSystem.storageError(.reading, path) }
         defer { close(descriptor) }
@@ -72,7 +72,7 @@ enum BackupFiles {
     }
 
     /// The absolute path with every link resolved, or nil when it does not exist.
-    static func realPath(_ path: String) -> String? {
+    public static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -80,14 +80,14 @@ enum BackupFiles {
 
     /// Takes an exclusive lock on an open file or folder without waiting;
     /// false when another process holds it.
-    static func tryLock(_ descriptor: Int32) -> Bool {
+    public static func tryLock(_ descriptor: Int32) -> Bool {
         flock(descriptor, LOCK_EX | LOCK_NB) == 0
     }
 
     /// Raises the soft limit on open files to the hard one and returns how
     /// many files this process may still open, keeping `reserve` for SQLite,
     /// the standard streams and libraries.
-    static func availableDescriptors(reserve: Int) -> Int {
+    public static func availableDescriptors(reserve: Int) -> Int {
         var limit = rlimit()
         guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
         if limit.rlim_cur < limit.rlim_max {

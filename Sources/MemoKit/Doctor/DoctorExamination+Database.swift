@@ -13,7 +13,7 @@ extension DoctorExamination {
         var check = DoctorCheck(DoctorExamination.databaseTitle.0, title: DoctorExamination.databaseTitle.1)
         defer { report.checks.append(check) }
         let path = home.databasePath
-        let quoted = DoctorExamination.shellQuoted(path)
+        let quoted = ShellText.quoted(path)
         var info = stat()
         guard stat(path, &info) == 0 else {
             check.add(DoctorFinding(
@@ -50,7 +50,7 @@ extension DoctorExamination {
         }
         let opened: Connection
         do {
-            opened = try Connection(path: path)
+            opened = try MemoDatabase.connect(path)
             let unknown = try Schema.migrator.appliedNames(in: opened)
                 .filter { name in !Schema.migrator.migrations.contains { $0.name == name } }
             if !unknown.isEmpty {
@@ -84,7 +84,7 @@ extension DoctorExamination {
         var check = DoctorCheck("integrity", title: Localized(en: "integrity", ko: "무결성"))
         defer { report.checks.append(check) }
         guard let connection else { return check.skip(because: skipReason) }
-        let quoted = DoctorExamination.shellQuoted(home.databasePath)
+        let quoted = ShellText.quoted(home.databasePath)
         let fix = Localized(
             en: "stop writing to it; keep a copy (cp \(quoted)* to a safe place), then restore your backup or "
                 + "recover what SQLite can: sqlite3 \(quoted) .recover | sqlite3 recovered.db",
@@ -139,9 +139,9 @@ extension DoctorExamination {
                     ($0.string(0), $0.optionalString(1) ?? "rowid")
                 }
                 let delete = columns.map { from, to in
-                    "sqlite3 \(DoctorExamination.shellQuoted(home.databasePath)) \"DELETE FROM \(group.table) WHERE "
+                    "sqlite3 \(ShellText.quoted(home.databasePath)) \"DELETE FROM \(group.table) WHERE "
                         + "\(from) NOT IN (SELECT \(to) FROM \(group.parent))\""
-                } ?? "sqlite3 \(DoctorExamination.shellQuoted(home.databasePath)) 'PRAGMA foreign_key_check'"
+                } ?? "sqlite3 \(ShellText.quoted(home.databasePath)) 'PRAGMA foreign_key_check'"
                 check.add(DoctorFinding(
                     en: "\(count) \(count == 1 ? "row" : "rows") of \(group.table) \(count == 1 ? "points" : "point") at \(group.parent) rows that do not exist",
                     ko: "\(group.table)의 행 \(count)개가 없는 \(group.parent) 행을 가리킵니다",
@@ -233,8 +233,8 @@ extension DoctorExamination {
             return DoctorFinding(
                 en: "the disk holding the data home is full, so SQLite cannot open the database: \(detail)",
                 ko: "데이터 폴더가 있는 디스크가 가득 차서 SQLite가 데이터베이스를 열 수 없습니다: \(detail)",
-                fixEn: "free some space on that disk (df -h \(shellQuoted(home)))",
-                fixKo: "그 디스크의 공간을 확보하세요 (df -h \(shellQuoted(home)))")
+                fixEn: "free some space on that disk (df -h \(ShellText.quoted(home)))",
+                fixKo: "그 디스크의 공간을 확보하세요 (df -h \(ShellText.quoted(home)))")
         }
         if error.isReadOnly {
             return DoctorFinding(

@@ -6,12 +6,12 @@ import Glibc
 #endif
 
 /// A backup folder that passed every check `verify` makes.
-struct VerifiedBackup {
+public struct VerifiedBackup: Sendable {
     /// The folder, absolute.
-    let path: String
-    let manifest: BackupManifest
-    let databaseBytes: Int64
-    let voiceBytes: Int64
+    public let path: String
+    public let manifest: BackupManifest
+    public let databaseBytes: Int64
+    public let voiceBytes: Int64
 
     func filePath(_ entry: BackupManifest.Entry) -> String { path + "/" + entry.path }
 
@@ -22,7 +22,7 @@ struct VerifiedBackup {
     /// `PRAGMA integrity_check`.
     /// - Throws: `.noInput` when `directory` is missing or unreadable;
     ///   `.badInput` naming the file for anything else.
-    static func verify(_ directory: String) throws -> VerifiedBackup {
+    public static func verify(_ directory: String) throws -> VerifiedBackup {
         var info = stat()
         guard stat(directory, &info) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -84,7 +84,7 @@ struct VerifiedBackup {
 
     private static func checkDatabase(_ databasePath: String) throws {
         do {
-            let connection = try Connection(readingOnly: databasePath)
+            let connection = try MemoDatabase.connectReadingOnly(databasePath)
             let applicationID = try connection.applicationID
             guard applicationID == Connection.memoappApplicationID else {
                 throw refusal(en: "\(databasePath) is not a memoapp database (application_id \(applicationID))",

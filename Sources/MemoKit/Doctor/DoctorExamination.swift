@@ -7,7 +7,7 @@ import Glibc
 /// One doctor run over a data home: each check in turn, later ones using what
 /// earlier ones found (the open database). Reads only: it creates nothing,
 /// repairs nothing, and tells the user how to repair what it finds.
-final class DoctorExamination {
+public final class DoctorExamination {
     let home: DataHome
     var report: DoctorReport
     /// The database, once `checkDatabase` has opened it.
@@ -24,13 +24,13 @@ final class DoctorExamination {
     /// libsndfile could not be loaded, so no voice memo can be decoded.
     var audioLibraryUnavailable = false
 
-    init(home: DataHome) {
+    public init(home: DataHome) {
         self.home = home
         self.report = DoctorReport(home: home.path)
     }
 
     /// Runs every check, in order.
-    func run() -> DoctorReport {
+    public func run() -> DoctorReport {
         let hasHome = checkDataHome()
         if hasHome {
             checkPermissions()
@@ -69,8 +69,8 @@ final class DoctorExamination {
                 check.add(DoctorFinding(
                     en: "the data home \(home.path) does not exist",
                     ko: "데이터 폴더 \(home.path)이 없습니다",
-                    fixEn: "run 'memoapp onboard' to create it, or point --home or $MEMOAPP_HOME at your data home",
-                    fixKo: "'memoapp onboard'를 실행해 만들거나, --home 또는 $MEMOAPP_HOME으로 데이터 폴더를 지정하세요"))
+                    fixEn: "run 'memoapp onboard' to create it, or point MEMOAPP_HOME at your data home",
+                    fixKo: "'memoapp onboard'를 실행해 만들거나, MEMOAPP_HOME으로 데이터 폴더를 지정하세요"))
             } else {
                 let reason = String(cString: strerror(code))
                 check.add(DoctorFinding(
@@ -85,8 +85,8 @@ final class DoctorExamination {
             check.add(DoctorFinding(
                 en: "\(home.path) exists but is not a folder",
                 ko: "\(home.path)이 있지만 폴더가 아닙니다",
-                fixEn: "move that file away, or point --home at another folder",
-                fixKo: "그 파일을 옮기거나, --home으로 다른 폴더를 지정하세요"))
+                fixEn: "move that file away, or point MEMOAPP_HOME at another folder",
+                fixKo: "그 파일을 옮기거나, MEMOAPP_HOME으로 다른 폴더를 지정하세요"))
             return false
         }
         if let finding = DoctorExamination.ownerFinding(home.path, info) {
@@ -105,8 +105,8 @@ final class DoctorExamination {
                 check.add(DoctorFinding(
                     en: "the disk holding the data home is full (\(free) bytes free): writes will fail",
                     ko: "데이터 폴더가 있는 디스크가 가득 찼습니다 (남은 공간 \(free)바이트): 저장이 실패합니다",
-                    fixEn: "free some space on it (df -h \(DoctorExamination.shellQuoted(home.path)))",
-                    fixKo: "공간을 확보하세요 (df -h \(DoctorExamination.shellQuoted(home.path)))"))
+                    fixEn: "free some space on it (df -h \(ShellText.quoted(home.path)))",
+                    fixKo: "공간을 확보하세요 (df -h \(ShellText.quoted(home.path)))"))
             }
         }
         check.summary = Localized(verbatim: home.path)
@@ -148,8 +148,8 @@ final class DoctorExamination {
                 check.add(DoctorFinding(
                     en: "\(path) has mode \(have); it should be \(want) (\(who.en))",
                     ko: "\(path)의 권한이 \(have)입니다 (맞는 권한: \(want), \(who.ko))",
-                    fixEn: "chmod \(want.dropFirst()) \(DoctorExamination.shellQuoted(path))",
-                    fixKo: "chmod \(want.dropFirst()) \(DoctorExamination.shellQuoted(path))"))
+                    fixEn: "chmod \(want.dropFirst()) \(ShellText.quoted(path))",
+                    fixKo: "chmod \(want.dropFirst()) \(ShellText.quoted(path))"))
             }
             if path != home.path, let finding = DoctorExamination.ownerFinding(path, info) {
                 check.add(finding)
@@ -172,32 +172,13 @@ final class DoctorExamination {
         return DoctorFinding(
             en: "\(path) belongs to user id \(info.st_uid), not to you (\(user))",
             ko: "\(path)의 소유자가 본인(\(user))이 아니라 사용자 id \(info.st_uid)입니다",
-            fixEn: "sudo chown -R \(user) \(shellQuoted(path))",
-            fixKo: "sudo chown -R \(user) \(shellQuoted(path))")
+            fixEn: "sudo chown -R \(user) \(ShellText.quoted(path))",
+            fixKo: "sudo chown -R \(user) \(ShellText.quoted(path))")
     }
 
     /// `0644`-style.
     static func octal(_ mode: mode_t) -> String {
         let digits = String(mode, radix: 8)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
-
-    /// A path as the shell would need it in a fix the user copies.
-    static func shellQuoted(_ path: String) -> String {
-        let plain = path.unicodeScalars.allSatisfy { scalar in
-            scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "/._-+,:@%".unicodeScalars.contains(scalar)
-        }
-        return plain ? path : "'" + path.replacingAll("'", with: "'\\''") + "'"
-    }
-}
-
-extension String {
-    /// Every `target` replaced (no Foundation in Sources/).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
-        }
-        return result
     }
 }

@@ -9,41 +9,41 @@ import VoiceMemos
 /// its audio files: a MANIFEST naming anything else (`../`, an absolute
 /// path, a hidden file) is refused, so that a restore never reads or writes
 /// outside the backup and the data home.
-struct BackupManifest: Equatable {
+public struct BackupManifest: Equatable, Sendable {
     /// One file of the backup.
-    struct Entry: Equatable {
+    public struct Entry: Equatable, Sendable {
         /// The path inside the backup folder, e.g. `voice/3-<hex>.flac`.
-        let path: String
+        public let path: String
         /// XXH3-128 of its bytes, 32 lowercase hex digits.
-        let checksum: String
+        public let checksum: String
 
         /// The audio file's name for a `voice/` entry, nil for the database.
-        var voiceFileName: String? {
+        public var voiceFileName: String? {
             path.hasPrefix(BackupManifest.voicePrefix) ? String(path.dropFirst(BackupManifest.voicePrefix.count)) : nil
         }
     }
 
-    static let fileName = "MANIFEST"
-    static let databasePath = "memoapp.db"
-    static let voiceFolder = "voice"
-    static let voicePrefix = voiceFolder + "/"
+    public static let fileName = "MANIFEST"
+    public static let databasePath = "memoapp.db"
+    public static let voiceFolder = "voice"
+    public static let voicePrefix = voiceFolder + "/"
     /// A MANIFEST of a million voice files is about 80 MB; more is not one of ours.
-    static let maximumSize = 128 << 20
+    public static let maximumSize = 128 << 20
 
     /// The database's line.
-    let database: Entry
+    public let database: Entry
     /// The audio files' lines, in the order written.
-    let voiceFiles: [Entry]
+    public let voiceFiles: [Entry]
 
     /// The text to write: the database first, then the audio files.
-    var text: String {
+    public var text: String {
         ([database] + voiceFiles).map { "\($0.checksum)  \($0.path)\n" }.joined()
     }
 
     /// Reads a MANIFEST's text, refusing anything this version does not write.
     /// - Parameter name: how to call the file in messages (its path).
     /// - Throws: `.badInput` naming the line and what is wrong with it.
-    static func parse(_ bytes: [UInt8], name: String) throws -> BackupManifest {
+    public static func parse(_ bytes: [UInt8], name: String) throws -> BackupManifest {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw problem(name, en: "is not UTF-8 text", ko: "UTF-8 텍스트가 아닙니다")
         }

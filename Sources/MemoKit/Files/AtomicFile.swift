@@ -7,12 +7,12 @@ import Glibc
 /// a temporary file in the same folder (so the rename cannot cross disks),
 /// fsync, rename over the name, fsync of the folder. A failure removes the
 /// temporary and leaves whatever was at the name before.
-enum AtomicFile {
+public enum AtomicFile {
     /// Writes `text` to `path` (mode 0600: exports hold private notes),
     /// replacing a file that is there.
     /// - Throws: `.invalidState` when `path` is a folder; `.storage` when the
     ///   folder is missing or cannot be written, or the disk is full.
-    static func write(_ text: String, to path: String) throws {
+    public static func write(_ text: String, to path: String) throws {
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw MemoError(.invalidState, en: "\(path) is a folder; name a file", ko: "\(path)은(는) 폴더입니다. 파일 이름을 쓰세요")
@@ -52,7 +52,7 @@ enum AtomicFile {
     /// outside any data home, so nothing else would ever remove it. The next
     /// successful write to the same name removes those older than a minute
     /// (a write still running is younger: an export takes well under that).
-    static func removeAbandonedTemporaries(of name: String, in folder: String, olderThan seconds: Int = 60) {
+    public static func removeAbandonedTemporaries(of name: String, in folder: String, olderThan seconds: Int = 60) {
         guard let names = try? FileSystem.names(in: folder) else { return }
         let prefix = "." + name + "."
         let now = time(nil)
@@ -70,7 +70,7 @@ enum AtomicFile {
     // MARK: - Private
 
     /// The folder part of a path ("." for a bare name).
-    static func folder(of path: String) -> String {
+    public static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let folder = String(path[..<slash])
         return folder.isEmpty ? "/" : folder

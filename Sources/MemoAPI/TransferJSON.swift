@@ -1,0 +1,59 @@
+import MemoCore
+import MemoKit
+import VoiceMemos
+
+extension WireFormat {
+    /// What a backup or a restore holds: `"todos", "memos", "voice_memos",
+    /// "timers", "onboarded"`, as members of the result's object.
+    static func contents(_ contents: BackupContents) -> [(String, JSON)] {
+        [("todos", .int(contents.todos)), ("memos", .int(contents.memos)), ("voice_memos", .int(contents.voiceMemos)),
+         ("timers", .int(contents.timers)), ("onboarded", .bool(contents.isOnboarded))]
+    }
+
+    /// `backup`: where it went, what it holds, its size, and each voice memo
+    /// whose file could not be copied as recorded.
+    public static func backup(_ result: BackupResult, in language: Language) -> JSON {
+        .object([
+            ("path", .string(result.path)),
+            ("ok", .bool(result.problems.isEmpty)),
+        ] + contents(result.contents) + [
+            ("database_bytes", .int(result.databaseBytes)),
+            ("voice_files", .int(result.voiceFiles.count)),
+            ("voice_bytes", .int(result.voiceBytes)),
+            ("bytes", .int(result.databaseBytes + result.voiceBytes)),
+            ("problems", verificationProblems(result.problems, in: language)),
+        ])
+    }
+
+    /// `restore`: into which home, from where, whether data was replaced,
+    /// what the home holds now, and the audio files of the replaced data removed.
+    public static func restore(_ result: RestoreResult) -> JSON {
+        .object([
+            ("home", .string(result.home)),
+            ("from", .string(result.backup.path)),
+            ("replaced", .bool(result.replacedData)),
+        ] + contents(result.contents) + [
+            ("database_bytes", .int(result.backup.databaseBytes)),
+            ("voice_files", .int(result.backup.manifest.voiceFiles.count)),
+            ("voice_bytes", .int(result.backup.voiceBytes)),
+            ("bytes", .int(result.backup.databaseBytes + result.backup.voiceBytes)),
+            ("removed_files", .strings(result.removedFiles)),
+        ])
+    }
+
+    /// `export -o FILE`'s summary: the file, its size and how many items of each kind.
+    public static func exportSummary(output: String, bytes: Int, document: JSON) -> JSON {
+        .object([("output", .string(output)), ("bytes", .int(bytes))] + ExportDocument.counts(of: document))
+    }
+
+    /// A voice memo whose file is missing, damaged or changed, or a file no
+    /// memo names: `{"kind", "memo_id", "file", "message"}`.
+    public static func verificationProblems(_ problems: [VerificationProblem], in language: Language) -> JSON {
+        .array(problems.map { problem in
+            .object([("kind", .string(problem.kind.rawValue)),
+                     ("memo_id", problem.memoID.map { .int($0) } ?? .null),
+                     ("file", .string(problem.fileName)),
+                     ("message", .string(problem.message.text(in: language)))])
+        })
+    }
+}

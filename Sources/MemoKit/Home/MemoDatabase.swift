@@ -1,0 +1,32 @@
+import MemoCore
+import SQLite
+
+/// The one place memoapp's databases are opened, so that every front end and
+/// use case opens them the same way: memoapp's application id claimed (an
+/// empty file becomes memoapp's, another program's database is refused), WAL,
+/// foreign keys on, a busy timeout of a few seconds.
+public enum MemoDatabase {
+    /// Opens the database at `path` for reading and writing, creating it when
+    /// absent. Migrations are not applied here: `open(in:)` does that for a
+    /// data home's database.
+    public static func connect(_ path: String) throws -> Connection {
+        try Connection(path: path)
+    }
+
+    /// Opens a database that must not be written (a backup's copy, a snapshot
+    /// being checked).
+    public static func connectReadingOnly(_ path: String) throws -> Connection {
+        try Connection(readingOnly: path)
+    }
+
+    /// The data home's database, ready to use: the folder created (0700), the
+    /// file created (0600) before SQLite opens it, every module's migrations
+    /// applied.
+    public static func open(in home: DataHome) throws -> Connection {
+        try home.create()
+        try home.createDatabaseFile()
+        let connection = try connect(home.databasePath)
+        try Schema.migrator.apply(to: connection)
+        return connection
+    }
+}

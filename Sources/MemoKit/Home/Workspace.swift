@@ -1,0 +1,55 @@
+import MemoCore
+import Notes
+import Onboarding
+import SQLite
+import Timers
+import VoiceMemos
+
+/// One front end's use of one data home, for as long as it runs: where the
+/// home is, its database (opened and migrated on first use, then kept), the
+/// clock, and the feature stores over that database.
+///
+/// A single-threaded front end (the command line) keeps one; every use case
+/// takes what it needs from it.
+public final class Workspace {
+    public let home: DataHome
+    public let clock: WallClock
+    private var openedDatabase: Connection?
+
+    public init(home: DataHome, clock: WallClock = SystemWallClock()) {
+        self.home = home
+        self.clock = clock
+    }
+
+    /// The database, opened once with every module's migrations applied.
+    /// Creates the data home (0700) and the database file (0600).
+    public func database() throws -> Connection {
+        if let openedDatabase { return openedDatabase }
+        let connection = try MemoDatabase.open(in: home)
+        openedDatabase = connection
+        return connection
+    }
+
+    /// The process's local time zone; `TZ` decides, as everywhere on Linux.
+    public var calendar: SystemLocalCalendar { SystemLocalCalendar() }
+
+    public func todoStore() throws -> TodoStore {
+        TodoStore(connection: try database(), clock: clock, calendar: calendar)
+    }
+
+    public func memoStore() throws -> MemoStore {
+        MemoStore(connection: try database(), clock: clock)
+    }
+
+    public func voiceStore() throws -> VoiceStore {
+        VoiceStore(connection: try database(), directory: home.voiceDirectory, clock: clock)
+    }
+
+    public func timerStore() throws -> TimerStore {
+        TimerStore(connection: try database(), clock: SystemTimerClock())
+    }
+
+    public func onboardingStore() throws -> OnboardingStore {
+        OnboardingStore(connection: try database())
+    }
+}

@@ -1,0 +1,62 @@
+import MemoCore
+import VoiceMemos
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads an export document into a data home: restored exactly into an empty
+/// one, else the items whose uid is not there yet are added with new ids.
+/// The whole document is checked before anything is stored; voice memo audio
+/// is found by checksum in the search folders and copied in before the write
+/// lock is taken; then one transaction writes every row.
+public struct DocumentImport {
+    public let workspace: Workspace
+    /// Folders to look in for voice memo audio, in order, before the data
+    /// home's own `voice/`.
+    public let audioFolders: [String]
+
+    /// - Throws: `.noInput` when an audio folder does not exist: a mistyped
+    ///   folder would otherwise show only as audio not found, after the fact.
+    public init(workspace: Workspace, audioFolders: [String]) throws {
+        for folder in audioFolders where !DocumentImport.isFolder(folder) {
+            throw MemoError(.noInput, en: "\(folder): no such folder", ko: "\(folder): 그런 폴더가 없습니다")
+        }
+        self.workspace = workspace
+        self.audioFolders = audioFolders
+    }
+
+    /// Imports `bytes`, the document read from `source` (a path, or a name for
+    /// standard input used in messages). `besideFile`, when the document came
+    /// from a file, is that file's path: a `voice/` folder beside it is
+    /// searched last (a backup's `voice/` works).
+    /// - Throws: `.badInput` naming the JSON path when the document is malformed.
+    public func run(bytes: [UInt8], source: String, besideFile: String? = nil) throws -> DocumentImportReport {
+        let document = try ImportDocument(bytes: bytes, source: source)
+        let connection = try workspace.database()
+        var folders = audioFolders
+        folders.append(workspace.home.voiceDirectory)
+        if let besideFile { folders.append(AtomicFile.folder(of: besideFile) + "/voice") }
+        let audio = VoiceAudioImport(directory: workspace.home.voiceDirectory, searchFolders: folders)
+        // Audio is copied before the write lock is taken (it may be large);
+        // memos already here need none. The transaction checks again.
+        for item in document.voiceMemos where try !VoiceArchive.contains(uid: item.uid, in: connection) {
+            try audio.stage(item)
+        }
+        let report: DocumentImportReport
+        do {
+            report = try connection.writeTransaction {
+                try ImportWriter.write(document, audio: audio, into: connection)
+            }
+        } catch {
+            audio.finish(committed: false)
+            throw error
+        }
+        audio.finish(committed: true)
+        return report
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+}
