@@ -9,3 +9,10 @@ import MemoCore
 /// a missing value as null, never an absent key; the same thing under the same
 /// key everywhere.
 public enum WireFormat {}
+
+extension WireFormat {
+    /// `--version`: `{"name": "memoapp", "version": …}`.
+    public static func version(_ version: String) -> JSON {
+        .object([("name", .string("memoapp")), ("version", .string(version))])
+    }
+}

@@ -29,6 +29,19 @@ public struct Timestamp: Hashable, Comparable, Sendable {
             + ":" + pad2(Int(parts.tm_sec)) + "Z"
     }
 
+    /// RFC 3339 in UTC with milliseconds (truncated, never rounded up into
+    /// the next second), e.g. `2026-11-29T13:24:04.250Z`: the precision every
+    /// JSON document shows, so that one value reads the same everywhere.
+    public var rfc3339Milliseconds: String {
+        let whole = clampedSeconds
+        // A clamped (out-of-range or non-finite) value shows no fraction.
+        let fraction = secondsSince1970.rounded(.down) == Double(whole) ? secondsSince1970 - Double(whole) : 0
+        let millis = min(999, max(0, Int((fraction * 1000).rounded(.down))))
+        let text = Timestamp(secondsSince1970: Double(whole)).rfc3339
+        return String(text.dropLast()) + "." + String(repeating: "0", count: millis < 10 ? 2 : millis < 100 ? 1 : 0)
+            + String(millis) + "Z"
+    }
+
     /// Local date and time for people, e.g. `2026-11-29 22:24`.
     public var localMinute: String {
         var seconds = clampedSeconds

@@ -88,7 +88,8 @@ public indirect enum JSON: Equatable, Sendable {
 extension JSON {
     public static func int(_ value: Int) -> JSON { .int(Int64(value)) }
     public static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
-    public static func optional(_ value: Timestamp?) -> JSON { value.map { .string($0.rfc3339) } ?? .null }
-    public static func time(_ value: Timestamp) -> JSON { .string(value.rfc3339) }
+    public static func optional(_ value: Timestamp?) -> JSON { value.map(time) ?? .null }
+    /// A time as every document shows it: RFC 3339 UTC with milliseconds.
+    public static func time(_ value: Timestamp) -> JSON { .string(value.rfc3339Milliseconds) }
     public static func strings(_ values: [String]) -> JSON { .array(values.map(JSON.string)) }
 }

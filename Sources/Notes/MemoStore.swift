@@ -115,15 +115,16 @@ public final class MemoStore {
         }
     }
 
-    /// Removes the memos and returns their ids. One unknown id: nothing is removed.
+    /// Removes the memos and returns them as they were. One unknown id: nothing is removed.
     @discardableResult
-    public func remove(ids: [Int64]) throws -> [Int64] {
+    public func remove(ids: [Int64]) throws -> [Memo] {
         try connection.writeTransaction {
             let ids = try connection.existingIDs(ids, of: .memo)
+            let removed = try ids.map(memo(id:))
             for id in ids {
                 try connection.execute("DELETE FROM memos WHERE id = ?", id)
             }
-            return ids
+            return removed
         }
     }
 

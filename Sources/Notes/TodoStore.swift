@@ -138,11 +138,12 @@ public final class TodoStore {
         }
     }
 
-    /// Removes every done to-do and returns how many there were.
-    public func clearDone() throws -> Int {
+    /// Removes every done to-do and returns them as they were.
+    public func clearDone() throws -> [Todo] {
         try connection.writeTransaction {
+            let removed = try todos(matching: TodoQuery(status: .done, sort: .created))
             try connection.execute("DELETE FROM todos WHERE done_at IS NOT NULL")
-            return connection.changes
+            return removed
         }
     }
 

@@ -48,7 +48,7 @@ final class ImportMemoFilesEndToEndTests: XCTestCase {
         let memos = allMemos()
         XCTAssertEqual(memos.map { $0["text"] as? String }, [markdown, setext, plain])
         XCTAssertEqual(memos.map { $0["title"] as? String }, ["회의록 Meeting", "Plan", nil])
-        XCTAssertEqual(memos[0]["created_at"] as? String, "2023-11-14T22:13:20Z", "the file's modification time")
+        XCTAssertEqual(memos[0]["created_at"] as? String, "2023-11-14T22:13:20.000Z", "the file's modification time")
         XCTAssertEqual(app.run("memo", "show", "1").status, 0)
     }
 

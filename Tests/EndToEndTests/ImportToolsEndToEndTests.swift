@@ -74,7 +74,7 @@ final class ImportToolsEndToEndTests: XCTestCase {
         XCTAssertEqual(minutes["priority"] as? String, "medium")
         XCTAssertEqual(minutes["tags"] as? [String], ["+업무", "@사무실"])
         let created = try XCTUnwrap(lines.first { $0.contains("회의록") }).split(separator: " ")[1]
-        XCTAssertEqual(minutes["created_at"] as? String, created + "T00:00:00Z", "todo.sh -t dated it (TZ is UTC)")
+        XCTAssertEqual(minutes["created_at"] as? String, created + "T00:00:00.000Z", "todo.sh -t dated it (TZ is UTC)")
 
         let rent = todo(titled: "Pay rent +home", in: todos)
         XCTAssertEqual(rent["due_local"] as? String, "2099-12-01")
@@ -84,8 +84,8 @@ final class ImportToolsEndToEndTests: XCTestCase {
 
         let plain = todo(titled: "Plain task", in: todos)
         XCTAssertEqual(plain["is_done"] as? Bool, true)
-        XCTAssertEqual(plain["done_at"] as? String, doneWords[1] + "T00:00:00Z")
-        XCTAssertEqual(plain["created_at"] as? String, doneWords[2] + "T00:00:00Z")
+        XCTAssertEqual(plain["done_at"] as? String, doneWords[1] + "T00:00:00.000Z")
+        XCTAssertEqual(plain["created_at"] as? String, doneWords[2] + "T00:00:00.000Z")
 
         let later = todo(titled: "Later thing", in: todos)
         XCTAssertEqual(later["priority"] as? String, "low")
@@ -315,6 +315,6 @@ final class ImportToolsEndToEndTests: XCTestCase {
     private func rfc3339(fromTaskwarrior text: String) -> String {
         let c = Array(text)
         return String(c[0..<4]) + "-" + String(c[4..<6]) + "-" + String(c[6..<8]) + "T" + String(c[9..<11]) + ":"
-            + String(c[11..<13]) + ":" + String(c[13..<15]) + "Z"
+            + String(c[11..<13]) + ":" + String(c[13..<15]) + ".000Z"
     }
 }

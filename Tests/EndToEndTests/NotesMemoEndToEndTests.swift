@@ -177,8 +177,9 @@ final class NotesMemoEndToEndTests: XCTestCase {
             XCTAssertEqual(result.stdout, "")
         }
         XCTAssertEqual(memoCount(), 2)
-        let removed = app.run("memo", "rm", "1", "2", "--json").array()
+        let removed = app.run("memo", "rm", "1", "2", "--json").object()["removed"] as? [[String: Any]] ?? []
         XCTAssertEqual(removed.compactMap { $0["id"] as? Int }, [1, 2])
+        XCTAssertEqual(removed.map { $0["text"] as? String }, ["a", "b"], "the removed memos, in full")
         XCTAssertEqual(memoCount(), 0)
         XCTAssertEqual(app.run("memo", "add", "c", "--json").object()["id"] as? Int, 3)
         XCTAssertEqual(app.run("memo", "rm", "3").stdout, "Removed memo #3\n")

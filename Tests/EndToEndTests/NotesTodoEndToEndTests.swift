@@ -57,13 +57,13 @@ final class NotesTodoEndToEndTests: XCTestCase {
         XCTAssertEqual(added["priority"] as? String, "high")
         XCTAssertEqual(added["tags"] as? [String], ["집", "shop"])
         XCTAssertEqual(added["note"] as? String, "2 L \"fresh\"")
-        XCTAssertEqual(added["due_at"] as? String, "2099-12-31T18:30:00Z", "TZ=UTC in tests")
+        XCTAssertEqual(added["due_at"] as? String, "2099-12-31T18:30:00.000Z", "TZ=UTC in tests")
         XCTAssertEqual(added["due_local"] as? String, "2099-12-31 18:30")
         XCTAssertEqual(added["due_has_time"] as? Bool, true)
         XCTAssertEqual(added["is_done"] as? Bool, false)
         XCTAssertEqual(added["is_overdue"] as? Bool, false)
         XCTAssertTrue(added["done_at"] is NSNull)
-        XCTAssertNotNil((added["created_at"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) })
+        XCTAssertNotNil((added["created_at"] as? String).flatMap(documentTime))
 
         let shown = app.run("todo", "show", "1", "--json").object()
         XCTAssertEqual(shown["title"] as? String, "우유 사기 🥛")
@@ -87,12 +87,12 @@ final class NotesTodoEndToEndTests: XCTestCase {
             XCTAssertEqual(result.status, 0, "\(when): \(result.stderr)")
         }
         let dated = app.run("todo", "add", "t", "--due", "2030-01-02", "--json").object()
-        XCTAssertEqual(dated["due_at"] as? String, "2030-01-02T23:59:59Z")
+        XCTAssertEqual(dated["due_at"] as? String, "2030-01-02T23:59:59.000Z")
         XCTAssertEqual(dated["due_local"] as? String, "2030-01-02")
         XCTAssertEqual(dated["due_has_time"] as? Bool, false)
         let seoul = app.run(["todo", "add", "t", "--due", "2030-01-02 09:00", "--json"],
                             environment: ["TZ": "Asia/Seoul"]).object()
-        XCTAssertEqual(seoul["due_at"] as? String, "2030-01-02T00:00:00Z", "read in the local time zone")
+        XCTAssertEqual(seoul["due_at"] as? String, "2030-01-02T00:00:00.000Z", "read in the local time zone")
     }
 
     func testABadWhenIsExit64NamingTheFormsAndAddsNothing() {
@@ -198,11 +198,13 @@ final class NotesTodoEndToEndTests: XCTestCase {
     func testRemoveAndClearAndIDsAreNeverReused() {
         let app = onboarded()
         let ids = (1...5).map { add("t\($0)") }
-        XCTAssertEqual(app.run("todo", "rm", String(ids[4]), "--json").array().first?["id"] as? Int, ids[4])
+        let removed = app.run("todo", "rm", String(ids[4]), "--json").object()["removed"] as? [[String: Any]]
+        XCTAssertEqual(removed?.map { $0["id"] as? Int }, [ids[4]], "the removed to-do, in full")
+        XCTAssertEqual(removed?.first?["title"] as? String, "t5")
         _ = app.run("todo", "done", String(ids[0]), String(ids[1]))
         let cleared = app.run("todo", "clear")
         XCTAssertEqual(cleared.stdout, "Removed 2 done to-dos.\n")
-        XCTAssertEqual(app.run("todo", "clear", "--json").object()["removed"] as? Int, 0)
+        XCTAssertEqual((app.run("todo", "clear", "--json").object()["removed"] as? [Any])?.count, 0)
         _ = app.run("todo", "done", String(ids[2]))
         XCTAssertEqual(app.run("todo", "clear", "--lang", "ko").stdout, "완료한 할 일 1개를 지웠습니다.\n")
         XCTAssertEqual(allTodos().compactMap { $0["id"] as? Int }, [ids[3]])

@@ -31,7 +31,7 @@ final class OnboardingEndToEndTests: XCTestCase {
         status = started.object()
         XCTAssertEqual(status["completed"] as? Bool, true)
         let completedAt = status["completed_at"] as? String
-        XCTAssertNotNil(completedAt.flatMap { ISO8601DateFormatter().date(from: $0) }, "RFC 3339: \(completedAt ?? "nil")")
+        XCTAssertNotNil(completedAt.flatMap(documentTime), "RFC 3339: \(completedAt ?? "nil")")
 
         // Completion persists, with its first time.
         let again = app.run("onboard", "status", "--json").object()

@@ -75,8 +75,5 @@ extension Memoapp {
 
 /// Parses the RFC 3339 times timers print (with milliseconds).
 func timerTime(_ value: Any?) -> Date? {
-    guard let text = value as? String else { return nil }
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.date(from: text)
+    (value as? String).flatMap(documentTime)
 }

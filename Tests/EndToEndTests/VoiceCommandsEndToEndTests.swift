@@ -135,7 +135,7 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(home.app.run("voice", "rm", "1", "7").status, 4)
         XCTAssertEqual(home.libraryFiles.count, 2)
         let removed = home.app.run("voice", "rm", "1", "2", "--json")
-        XCTAssertEqual(removed.object()["removed"] as? [Int], [1, 2])
+        XCTAssertEqual((removed.object()["removed"] as? [[String: Any]])?.map { $0["id"] as? Int }, [1, 2])
         XCTAssertEqual(home.libraryFiles, [])
         XCTAssertEqual(home.memos().count, 0)
     }

@@ -26,7 +26,7 @@ final class GateTests: XCTestCase {
             })],
             body: { context, _ in
                 log.names.append("probe")
-                let database = try context.database()
+                let database = try context.workspace.database()
                 try database.execute("CREATE TABLE IF NOT EXISTS probe_runs (at REAL)")
                 try database.execute("INSERT INTO probe_runs VALUES (?)", context.clock.now().secondsSince1970)
                 context.emit(json: .object([("ran", .bool(true))]), text: "probe ran")
@@ -174,6 +174,6 @@ final class GateTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let home = run.jsonObject()["home"] as? [String: Any]
         XCTAssertEqual(home?["path"] as? String, app.homePath)
-        XCTAssertEqual(home?["onboarded_at"] as? String, "2026-11-29T13:24:04Z")
+        XCTAssertEqual(home?["onboarded_at"] as? String, "2026-11-29T13:24:04.000Z")
     }
 }

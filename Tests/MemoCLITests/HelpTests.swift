@@ -1,5 +1,6 @@
 import MemoCore
 @testable import MemoCLI
+import MemoKit
 import XCTest
 
 final class HelpTests: XCTestCase {

@@ -24,14 +24,6 @@ final class TimerRenderingTests: XCTestCase {
         XCTAssertEqual(TimerRendering.clock(3599.99, tenths: true), "59:59.9")
     }
 
-    func testJSONTimesAreRFC3339WithMilliseconds() {
-        XCTAssertEqual(TimerRendering.time(Timestamp(secondsSince1970: 1_800_000_000.25)),
-                       .string("2027-01-15T08:00:00.250Z"))
-        XCTAssertEqual(TimerRendering.time(Timestamp(secondsSince1970: 1_800_000_000.9996)),
-                       .string("2027-01-15T08:00:00.999Z"), "truncated, never rolled into the next second")
-        XCTAssertEqual(TimerRendering.time(Timestamp(secondsSince1970: 0)), .string("1970-01-01T00:00:00.000Z"))
-    }
-
     func testHangulTakesTwoColumns() {
         XCTAssertEqual(TerminalText.displayWidth("tea"), 3)
         XCTAssertEqual(TerminalText.displayWidth("라면"), 4)

@@ -125,8 +125,8 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(JSON.optional(nil as String?), .null)
         XCTAssertEqual(JSON.optional("x" as String?), .string("x"))
         XCTAssertEqual(JSON.optional(nil as Timestamp?), .null)
-        XCTAssertEqual(JSON.optional(Timestamp(secondsSince1970: 0)), .string("1970-01-01T00:00:00Z"))
-        XCTAssertEqual(JSON.time(Timestamp(secondsSince1970: 86_400.9)), .string("1970-01-02T00:00:00Z"))
+        XCTAssertEqual(JSON.optional(Timestamp(secondsSince1970: 0)), .string("1970-01-01T00:00:00.000Z"))
+        XCTAssertEqual(JSON.time(Timestamp(secondsSince1970: 86_400.9)), .string("1970-01-02T00:00:00.899Z"))
         XCTAssertEqual(JSON.strings(["a", "b"]), .array([.string("a"), .string("b")]))
     }
 

@@ -68,4 +68,21 @@ final class TimestampTests: XCTestCase {
         XCTAssertEqual(Timestamp(secondsSince1970: 1e300).rfc3339, "9999-12-31T23:59:59Z")
         XCTAssertFalse(Timestamp(secondsSince1970: .infinity).localMinute.isEmpty)
     }
+
+    func testJSONTimesAreRFC3339WithMilliseconds() {
+        XCTAssertEqual(JSON.time(Timestamp(secondsSince1970: 1_800_000_000.25)), .string("2027-01-15T08:00:00.250Z"))
+        XCTAssertEqual(JSON.time(Timestamp(secondsSince1970: 1_800_000_000.9996)), .string("2027-01-15T08:00:00.999Z"),
+                       "truncated, never rolled into the next second")
+        XCTAssertEqual(JSON.time(Timestamp(secondsSince1970: 0)), .string("1970-01-01T00:00:00.000Z"))
+        XCTAssertEqual(JSON.time(Timestamp(secondsSince1970: -0.5)), .string("1969-12-31T23:59:59.500Z"))
+        XCTAssertEqual(JSON.optional(Timestamp(secondsSince1970: 1.005)), .string("1970-01-01T00:00:01.004Z"),
+                       "1.005 is stored as 1.00499…")
+        XCTAssertEqual(JSON.optional(nil as Timestamp?), .null)
+    }
+
+    func testJSONTimesOfValuesOutOfRangeAreClampedWithoutAFraction() {
+        XCTAssertEqual(JSON.time(Timestamp(secondsSince1970: .infinity)), .string("9999-12-31T23:59:59.000Z"))
+        XCTAssertEqual(JSON.time(Timestamp(secondsSince1970: .nan)), .string("0001-01-01T00:00:00.000Z"))
+        XCTAssertEqual(JSON.time(Timestamp(secondsSince1970: 1e300)), .string("9999-12-31T23:59:59.000Z"))
+    }
 }

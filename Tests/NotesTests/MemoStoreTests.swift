@@ -98,7 +98,7 @@ final class MemoStoreTests: NotesTestCase {
         XCTAssertEqual(error?.kind, .notFound)
         XCTAssertEqual(error?.message.ko, "id 404인 메모가 없습니다")
         XCTAssertEqual(try store.count(), 2)
-        XCTAssertEqual(try store.remove(ids: [b, a, b]), [b, a])
+        XCTAssertEqual(try store.remove(ids: [b, a, b]).map(\.id), [b, a])
         XCTAssertEqual(try store.count(), 0)
         XCTAssertEqual(try connection.queryFirst("SELECT count(*) FROM memo_tags") { $0.int(0) }, 0)
         XCTAssertEqual(try store.add(NewMemo(text: "c")).id, 3)

@@ -109,8 +109,8 @@ final class TodoStoreTests: NotesTestCase {
         let store = makeTodoStore()
         let ids = try (1...5).map { try store.add(NewTodo(title: "t\($0)")).id }
         _ = try store.markDone(ids: [ids[1], ids[3]])
-        XCTAssertEqual(try store.clearDone(), 2)
-        XCTAssertEqual(try store.clearDone(), 0)
+        XCTAssertEqual(try store.clearDone().map(\.id), [ids[1], ids[3]])
+        XCTAssertEqual(try store.clearDone().count, 0)
         XCTAssertEqual(try store.todos(matching: TodoQuery(status: .all)).map(\.id), [ids[0], ids[2], ids[4]])
         assertSearchIndexesIntact()
     }

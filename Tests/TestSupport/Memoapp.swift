@@ -148,3 +148,12 @@ public struct Memoapp {
         XCTAssertEqual(result.status, 0, "onboard skip failed: \(result.stderr)", file: file, line: line)
     }
 }
+
+/// A time as every memoapp document shows it (RFC 3339 UTC with
+/// milliseconds, `2026-11-29T13:24:04.250Z`), or nil for any other text.
+public func documentTime(_ text: String) -> Date? {
+    guard text.count == 24, text.hasSuffix("Z") else { return nil }
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.date(from: text)
+}

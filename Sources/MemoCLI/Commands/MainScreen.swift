@@ -1,3 +1,4 @@
+import MemoAPI
 import MemoCore
 import MemoKit
 import Onboarding
@@ -42,14 +43,12 @@ enum MainScreen {
     }
 
     static func dataHomeSection(_ context: CommandContext) throws -> Section {
-        let onboarding = try OnboardingStore(connection: context.database()).state()
+        let onboarding = try context.workspace.onboardingStore().state()
         let since = onboarding.completedAt.map { $0.localMinute } ?? "-"
         let text = context.text(en: "Data home: \(context.home.path)\nOnboarded: \(since)",
                                 ko: "데이터 폴더: \(context.home.path)\n온보딩 완료: \(since)")
-        return Section(key: "home", json: .object([
-            ("path", .string(context.home.path)),
-            ("onboarded_at", .optional(onboarding.completedAt)),
-        ]), text: text)
+        return Section(key: "home", json: WireFormat.homeOverview(path: context.home.path,
+                                                                  onboardedAt: onboarding.completedAt), text: text)
     }
 
     private static func trimmingNewlines(_ text: String) -> String {

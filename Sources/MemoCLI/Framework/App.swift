@@ -1,3 +1,4 @@
+import MemoAPI
 import MemoCore
 import MemoKit
 #if canImport(Glibc)
@@ -60,7 +61,7 @@ public struct App {
         }
         if invocation.globals.wantsVersion {
             streams.writeOutput(context.isJSON
-                ? JSON.object([("name", .string("memoapp")), ("version", .string(Version.current))]).serialized + "\n"
+                ? WireFormat.version(Version.current).serialized + "\n"
                 : "memoapp \(Version.current)\n")
             return 0
         }

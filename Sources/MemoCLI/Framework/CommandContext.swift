@@ -1,6 +1,5 @@
 import MemoCore
 import MemoKit
-import SQLite
 
 /// Everything a command body needs from the outside world: the language, the
 /// output mode, the streams, the data home and its database, the clock.
@@ -78,14 +77,6 @@ public final class CommandContext {
     /// Drops buffered output: on failure with --json, stdout stays empty.
     func discardOutput() {
         pendingOutput = ""
-    }
-
-    // MARK: Storage
-
-    /// The database, opened once per invocation with every module's migrations
-    /// applied. Creates the data home (0700) and the database file (0600).
-    public func database() throws -> Connection {
-        try workspace.database()
     }
 }
 

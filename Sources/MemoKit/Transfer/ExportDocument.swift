@@ -31,6 +31,11 @@ public enum ExportDocument {
     /// consistent snapshot while other processes write. Rows inserted by hand
     /// without a uid get one first (a write only when there are such rows, so
     /// a read-only home exports too).
+    /// The export document of the workspace's data home, as it is now.
+    public static func make(from workspace: Workspace) throws -> JSON {
+        try make(connection: workspace.database(), exportedAt: workspace.clock.now())
+    }
+
     public static func make(connection: Connection, exportedAt: Timestamp) throws -> JSON {
         let tables = NotesArchive.tablesWithUIDs + VoiceArchive.tablesWithUIDs + TimerArchive.tablesWithUIDs
         if try tables.contains(where: { try connection.countRowsWithoutUID(in: $0) > 0 }) {

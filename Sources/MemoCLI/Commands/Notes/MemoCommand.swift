@@ -1,3 +1,4 @@
+import MemoAPI
 import MemoCore
 import Notes
 
@@ -67,9 +68,9 @@ enum MemoCommand {
         positionals: [NotesArguments.ids(help: Localized(en: "one or more ids; all or none are removed",
                                                          ko: "id 하나 이상; 모두 지우거나 하나도 안 지움"))],
         body: { context, arguments in
-            let ids = try context.memoStore().remove(ids: NotesArguments.ids(arguments))
-            context.emit(json: .array(ids.map { .object([("id", .int($0))]) }),
-                         text: ids.map { context.text(en: "Removed memo #\($0)", ko: "메모 #\($0) 지움") }
+            let memos = try context.memoStore().remove(ids: NotesArguments.ids(arguments))
+            context.emit(json: WireFormat.removed(memos.map(WireFormat.memo)),
+                         text: memos.map { context.text(en: "Removed memo #\($0.id)", ko: "메모 #\($0.id) 지움") }
                             .joined(separator: "\n"))
         })
 

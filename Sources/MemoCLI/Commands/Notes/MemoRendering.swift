@@ -1,37 +1,14 @@
+import MemoAPI
 import MemoCore
 import Notes
 
-/// How memos look: JSON objects and lines of text.
+/// How memos look: lines of text, and the wire format's JSON.
 struct MemoRenderer {
     let context: CommandContext
 
-    /// A whole memo, text included exactly as stored.
-    func json(_ memo: Memo) -> JSON {
-        .object([
-            ("id", .int(memo.id)),
-            ("uid", .uid(memo.uid)),
-            ("title", .optional(memo.title)),
-            ("text", .string(memo.text)),
-            ("tags", .strings(memo.tags)),
-            ("is_pinned", .bool(memo.isPinned)),
-            ("created_at", .time(memo.createdAt)),
-            ("updated_at", .time(memo.updatedAt)),
-        ])
-    }
+    func json(_ memo: Memo) -> JSON { WireFormat.memo(memo) }
 
-    /// A memo in a list: a one-line `preview` instead of the text.
-    func json(_ summary: MemoSummary) -> JSON {
-        .object([
-            ("id", .int(summary.id)),
-            ("uid", .uid(summary.uid)),
-            ("title", .optional(summary.title)),
-            ("preview", .string(summary.preview)),
-            ("tags", .strings(summary.tags)),
-            ("is_pinned", .bool(summary.isPinned)),
-            ("created_at", .time(summary.createdAt)),
-            ("updated_at", .time(summary.updatedAt)),
-        ])
-    }
+    func json(_ summary: MemoSummary) -> JSON { WireFormat.memo(summary) }
 
     /// `  5 * 제목 — preview  2026-11-29 22:00 · #tag` (`*` for pinned).
     func line(_ summary: MemoSummary, idWidth: Int) -> String {

@@ -19,7 +19,7 @@ enum MemoTextInput {
     /// final line break is dropped from the result.
     static func edit(_ initialText: String, _ context: CommandContext) throws -> String {
         let editor = ["VISUAL", "EDITOR"].lazy.compactMap { context.environment[$0] }.first { !$0.isEmpty } ?? "vi"
-        _ = try context.database()  // creates the data home
+        try context.home.create()  // the editor's file goes in the data home
         var template = Array((context.home.path + "/\(EditorFileName.prefix)\(getpid())-XXXXXX.txt").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard descriptor >= 0 else {

@@ -1,3 +1,4 @@
+import MemoAPI
 import MemoCore
 import Notes
 
@@ -37,13 +38,8 @@ enum NotesMainScreen {
             text += style.dim(context.text(en: "\(memoCount) memos in all: memoapp memo list",
                                            ko: "메모 모두 \(memoCount)개: memoapp memo list")) + "\n"
         }
-        let json = JSON.object([
-            ("overdue", todoRenderer.json(overdue)),
-            ("due_today", todoRenderer.json(dueToday)),
-            ("open_todo_count", .int(openCount)),
-            ("latest_memos", .array(latest.map(memoRenderer.json))),
-            ("memo_count", .int(memoCount)),
-        ])
+        let json = WireFormat.notesOverview(overdue: overdue, dueToday: dueToday, openTodoCount: openCount,
+                                            latestMemos: latest, memoCount: memoCount, encoder: todoRenderer.encoder)
         return MainScreen.Section(key: "notes", json: json, text: text)
     }
 }

@@ -8,11 +8,11 @@ extension CommandContext {
     var calendar: SystemLocalCalendar { SystemLocalCalendar() }
 
     func todoStore() throws -> TodoStore {
-        TodoStore(connection: try database(), clock: clock, calendar: calendar)
+        try workspace.todoStore()
     }
 
     func memoStore() throws -> MemoStore {
-        MemoStore(connection: try database(), clock: clock)
+        try workspace.memoStore()
     }
 
     /// A MemoError of kind `.usage` thrown by a value parser (WHEN, priority,

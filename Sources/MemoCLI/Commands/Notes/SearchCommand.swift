@@ -1,4 +1,6 @@
+import MemoAPI
 import MemoCore
+import MemoKit
 import Notes
 import VoiceMemos
 
@@ -48,60 +50,15 @@ enum SearchCommand {
             try SearchQuery(arguments.positionals("QUERY").joined(separator: " "))
         }
         let limit = arguments.integer("limit") ?? NoteSearch.defaultLimit
-        let results = try NoteSearch(connection: context.database()).search(query, in: Set(kinds), limit: limit)
-        // Voice memos have titles only; their hits follow the to-dos and memos,
-        // newest first, as two indexes' scores do not compare.
-        let voiceHits = kinds == [.memo] ? [] : try VoiceCommand.store(context)
-            .searchTitles(matching: query.text).prefix(limit).map { memo in
-                (memo, MarkedText.marking(query.text, in: memo.title))
-            }
-        context.emit(json: .array(results.hits.map(json) + voiceHits.map(voiceJSON)),
-                     text: text(results, voiceHits: voiceHits, context))
+        let results = try Search.run(query, kinds: Set(kinds), limit: limit, in: context.workspace)
+        context.emit(json: .array(results.notes.hits.map(WireFormat.searchHit)
+                                  + results.voice.map { WireFormat.searchHit(voice: $0.memo, title: $0.title) }),
+                     text: text(results, context))
     }
 
-    /// A voice memo whose title matched, in the same shape as other hits.
-    static func voiceJSON(_ hit: (memo: VoiceMemo, title: MarkedText)) -> JSON {
-        let first = hit.title.marks.first
-        return .object([
-            ("kind", .string("voice")),
-            ("id", .int(hit.memo.id)),
-            ("uid", .string(hit.memo.uid)),
-            ("title", .string(hit.memo.title)),
-            ("field", .string("title")),
-            ("match_start", first.map { .int($0.lowerBound) } ?? .null),
-            ("match_length", first.map { .int($0.count) } ?? .null),
-            ("snippet", .string(hit.title.rendered(open: "[", close: "]"))),
-            ("duration", .double(hit.memo.duration)),
-            ("updated_at", .time(hit.memo.updatedAt ?? hit.memo.importedAt)),
-        ])
-    }
-
-    /// One hit. `snippet` marks matches with `[` and `]`; `match_start` and
-    /// `match_length` locate the first match in `field`, in code points.
-    static func json(_ hit: SearchHit) -> JSON {
-        var members: [(String, JSON)] = [
-            ("kind", .string(hit.kind.rawValue)),
-            ("id", .int(hit.id)),
-            ("uid", .optional(hit.uid)),
-            ("title", .optional(hit.title)),
-            ("field", .optional(hit.match?.field.rawValue)),
-            ("match_start", hit.match.map { .int($0.start) } ?? .null),
-            ("match_length", hit.match.map { .int($0.length) } ?? .null),
-            ("snippet", .string(hit.snippet.rendered(open: "[", close: "]"))),
-            ("score", .double(hit.score)),
-        ]
-        switch hit.kind {
-        case .todo: members.append(("is_done", .bool(hit.isDone)))
-        case .memo: members.append(("is_pinned", .bool(hit.isPinned)))
-        }
-        members.append(("updated_at", .time(hit.updatedAt)))
-        return .object(members)
-    }
-
-    /// `memo #12  주간회의록 — …대한[민국] 만세…`, one line a hit.
-    static func text(_ results: SearchResults, voiceHits: [(memo: VoiceMemo, title: MarkedText)],
-                     _ context: CommandContext) -> String {
-        guard !results.hits.isEmpty || !voiceHits.isEmpty else {
+    static func text(_ found: Search.Results, _ context: CommandContext) -> String {
+        let results = found.notes
+        guard !found.isEmpty else {
             return context.text(en: "Nothing found for '\(results.query.text)'.",
                                 ko: "'\(results.query.text)'에 대한 결과가 없습니다.")
         }
@@ -127,7 +84,8 @@ enum SearchCommand {
             }
             lines.append(line)
         }
-        for (memo, title) in voiceHits {
+        for hit in found.voice {
+            let (memo, title) = (hit.memo, hit.title)
             let marked = title.rendered(open: style.isEnabled ? "[\u{1B}[1;33m" : "[",
                                         close: style.isEnabled ? "\u{1B}[0m]" : "]")
             lines.append(context.text(en: "voice", ko: "음성") + " #\(memo.id)  " + marked)

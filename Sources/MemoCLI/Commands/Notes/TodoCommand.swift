@@ -1,3 +1,4 @@
+import MemoAPI
 import MemoCore
 import Notes
 
@@ -97,14 +98,15 @@ enum TodoCommand {
                                                          ko: "id 하나 이상; 모두 지우거나 하나도 안 지움"))],
         body: { context, arguments in
             let todos = try context.todoStore().remove(ids: NotesArguments.ids(arguments))
-            report(todos, context, en: "Removed", ko: "지움")
+            report(todos, context, en: "Removed", ko: "지움", isRemoval: true)
         })
 
     static let clear = Command(
         "clear", abstract: Localized(en: "remove every done to-do", ko: "완료한 할 일 모두 지우기"),
         body: { context, _ in
-            let count = try context.todoStore().clearDone()
-            context.emit(json: .object([("removed", .int(count))]),
+            let removed = try context.todoStore().clearDone()
+            let count = removed.count
+            context.emit(json: WireFormat.removed(removed.map(TodoRenderer(context).json)),
                          text: context.text(en: count == 1 ? "Removed 1 done to-do." : "Removed \(count) done to-dos.",
                                             ko: "완료한 할 일 \(count)개를 지웠습니다."))
         })
@@ -179,10 +181,11 @@ enum TodoCommand {
     }
 
     /// The to-dos a multi-id command acted on: an array in JSON, a line each in text.
-    static func report(_ todos: [Todo], _ context: CommandContext, en: String, ko: String) {
+    static func report(_ todos: [Todo], _ context: CommandContext, en: String, ko: String, isRemoval: Bool = false) {
         let renderer = TodoRenderer(context)
         let width = String(todos.map(\.id).max() ?? 0).count
         let text = todos.map { context.text(en: en, ko: ko) + ": " + renderer.line($0, idWidth: width) }
-        context.emit(json: renderer.json(todos), text: text.joined(separator: "\n"))
+        context.emit(json: isRemoval ? WireFormat.removed(todos.map(renderer.json)) : renderer.json(todos),
+                     text: text.joined(separator: "\n"))
     }
 }

@@ -1,51 +1,26 @@
+import MemoAPI
 import MemoCore
 import Notes
 
-/// How to-dos look: JSON objects and lines of text. Today's bounds are worked
-/// out once and due dates formatted once each, since a list may hold thousands.
+/// How to-dos look: lines of text, and the wire format's JSON (whose encoder
+/// also works out today's bounds and each due's text once for the lines).
 final class TodoRenderer {
     let context: CommandContext
     let now: Timestamp
     let calendar: SystemLocalCalendar
-    private let startOfToday: Timestamp
-    private let endOfToday: Timestamp
-    private var dueTexts: [Due: String] = [:]
+    let encoder: WireFormat.TodoEncoder
 
     init(_ context: CommandContext) {
         self.context = context
         now = context.clock.now()
         calendar = context.calendar
-        let today = calendar.date(at: now)
-        startOfToday = calendar.startOfDay(today)
-        endOfToday = calendar.endOfDay(today)
+        encoder = WireFormat.TodoEncoder(now: now, calendar: calendar)
     }
 
-    /// One to-do as JSON. `due_at` is the moment it becomes overdue (for a
-    /// date-only due, the last second of that local day); `due_local` is what
-    /// the user gave, in local time, `YYYY-MM-DD` or `YYYY-MM-DD HH:MM`.
-    func json(_ todo: Todo) -> JSON {
-        .object([
-            ("id", .int(todo.id)),
-            ("uid", .uid(todo.uid)),
-            ("title", .string(todo.title)),
-            ("note", .optional(todo.note)),
-            ("priority", .optional(todo.priority?.name)),
-            ("tags", .strings(todo.tags)),
-            ("due_at", .optional(todo.due?.instant)),
-            ("due_local", .optional(todo.due.map(dueText))),
-            ("due_has_time", .bool(todo.due?.hasTime ?? false)),
-            ("is_done", .bool(todo.isDone)),
-            ("is_overdue", .bool(todo.isOverdue(at: now))),
-            ("is_due_today", .bool(isDueToday(todo))),
-            ("done_at", .optional(todo.doneAt)),
-            ("created_at", .time(todo.createdAt)),
-            ("updated_at", .time(todo.updatedAt)),
-        ])
-    }
+    /// One to-do in the wire format.
+    func json(_ todo: Todo) -> JSON { encoder.json(todo) }
 
-    func json(_ todos: [Todo]) -> JSON {
-        .array(todos.map(json))
-    }
+    func json(_ todos: [Todo]) -> JSON { encoder.json(todos) }
 
     /// `  3 [ ] Buy milk  due 2026-11-30 (today) · high · #home`: overdue in red
     /// and due-today in yellow when colour is on, and said in words always.
@@ -121,18 +96,7 @@ final class TodoRenderer {
 
     // MARK: - Private
 
-    /// Open and due within today's local date (the same rule as
-    /// `Todo.isDueToday`, without a time-zone conversion per row).
-    private func isDueToday(_ todo: Todo) -> Bool {
-        guard !todo.isDone, let due = todo.due else { return false }
-        return due.instant >= startOfToday && due.instant <= endOfToday
-    }
+    private func isDueToday(_ todo: Todo) -> Bool { encoder.isDueToday(todo) }
 
-    /// The due in local time, formatted once per distinct due.
-    private func dueText(_ due: Due) -> String {
-        if let text = dueTexts[due] { return text }
-        let text = due.description(in: calendar)
-        dueTexts[due] = text
-        return text
-    }
+    private func dueText(_ due: Due) -> String { encoder.dueText(due) }
 }

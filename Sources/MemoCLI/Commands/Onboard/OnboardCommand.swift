@@ -1,3 +1,4 @@
+import MemoAPI
 import MemoCore
 import Onboarding
 
@@ -56,7 +57,7 @@ enum OnboardCommand {
                 + (done.map { "Completed: \($0)" } ?? "Not completed"),
             ko: "\(flow.pageCount)쪽 중 \(flow.currentPage)쪽 \(flow.indicator)\n"
                 + (done.map { "완료: \($0)" } ?? "완료 전"))
-        context.emit(json: statusJSON(state), text: text)
+        context.emit(json: WireFormat.onboarding(state), text: text)
     }
 
     static func showAllPages(_ context: CommandContext) {
@@ -64,29 +65,29 @@ enum OnboardCommand {
         let text = pages.map { page in
             "\(page.number). " + context.style.bold(context.text(page.title)) + "\n   " + context.text(page.subtitle)
         }.joined(separator: "\n")
-        context.emit(json: .array(pages.map { pageJSON($0, context) }), text: text)
+        context.emit(json: .array(pages.map { WireFormat.onboardingPage($0, in: context.language) }), text: text)
     }
 
     static func move(_ context: CommandContext, _ action: OnboardingAction) throws {
         let state = try store(context).apply(action, at: context.clock.now())
-        context.emit(json: statusJSON(state), text: describe(state, context))
+        context.emit(json: WireFormat.onboarding(state), text: describe(state, context))
     }
 
     static func reset(_ context: CommandContext) throws {
         let state = try store(context).reset()
-        context.emit(json: statusJSON(state), text: describe(state, context))
+        context.emit(json: WireFormat.onboarding(state), text: describe(state, context))
     }
 
     /// Not on a terminal: the current page and what to run next.
     static func showCurrent(_ context: CommandContext) throws {
         let state = try store(context).state()
-        context.emit(json: statusJSON(state), text: describe(state, context))
+        context.emit(json: WireFormat.onboarding(state), text: describe(state, context))
     }
 
     // MARK: - Rendering
 
     static func store(_ context: CommandContext) throws -> OnboardingStore {
-        OnboardingStore(connection: try context.database())
+        try context.workspace.onboardingStore()
     }
 
     static func describe(_ state: OnboardingState, _ context: CommandContext) -> String {
@@ -110,22 +111,5 @@ enum OnboardCommand {
                                       ko: "다음: 'memoapp onboard next', 바로 마치려면 'memoapp onboard skip'."))
         }
         return lines.joined(separator: "\n")
-    }
-
-    static func statusJSON(_ state: OnboardingState) -> JSON {
-        .object([
-            ("current_page", .int(state.flow.currentPage)),
-            ("page_count", .int(state.flow.pageCount)),
-            ("completed", .bool(state.isCompleted)),
-            ("completed_at", .optional(state.completedAt)),
-        ])
-    }
-
-    static func pageJSON(_ page: OnboardingPage, _ context: CommandContext) -> JSON {
-        .object([
-            ("index", .int(page.number)),
-            ("title", .string(context.text(page.title))),
-            ("subtitle", .string(context.text(page.subtitle))),
-        ])
     }
 }

@@ -1,5 +1,5 @@
+import MemoAPI
 import MemoCore
-import SQLite
 import Timers
 
 /// `memoapp timer …`: countdowns and stopwatches that live in the database,
@@ -76,7 +76,7 @@ enum TimerCommand {
             text = context.text(en: "Started stopwatch \(TimerRendering.name(timer)).",
                                 ko: "스톱워치 \(TimerRendering.name(timer)) 시작.")
         }
-        context.emit(json: TimerRendering.json(snapshot), text: text)
+        context.emit(json: WireFormat.timer(snapshot), text: text)
     }
 
     static func list(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -86,27 +86,27 @@ enum TimerCommand {
             ? (includingEnded ? context.text(en: "No timers.", ko: "타이머가 없습니다.")
                               : context.text(en: "No running or paused timers.", ko: "실행 중이거나 일시정지된 타이머가 없습니다."))
             : TimerRendering.table(snapshots, context)
-        context.emit(json: .array(snapshots.map(TimerRendering.json)), text: text)
+        context.emit(json: .array(snapshots.map(WireFormat.timer)), text: text)
     }
 
     static func status(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let store = try store(context)
         let snapshot = try arguments.integerPositional("ID").map { try store.snapshot(ofTimer: Int64($0)) }
             ?? store.newestRunning()
-        context.emit(json: TimerRendering.json(snapshot), text: TimerStatusText.render(snapshot, context))
+        context.emit(json: WireFormat.timer(snapshot), text: TimerStatusText.render(snapshot, context))
     }
 
     static func act(_ action: TimerAction, _ context: CommandContext, _ arguments: ParsedArguments) throws {
         let id = Int64(arguments.integerPositional("ID") ?? 0)
         let snapshot = try store(context).apply(action, toTimer: id)
-        context.emit(json: TimerRendering.json(snapshot), text: TimerStatusText.confirmation(action, snapshot, context))
+        context.emit(json: WireFormat.timer(snapshot), text: TimerStatusText.confirmation(action, snapshot, context))
     }
 
     // MARK: - Shared
 
     /// The store over this invocation's database, on the machine's real clocks.
     static func store(_ context: CommandContext) throws -> TimerStore {
-        TimerStore(connection: try context.database(), clock: SystemTimerClock())
+        try context.workspace.timerStore()
     }
 
     static func idPositional(_ arity: Positional.Arity) -> Positional {

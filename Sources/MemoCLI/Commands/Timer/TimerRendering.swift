@@ -4,52 +4,8 @@ import Timers
 import Glibc
 #endif
 
-/// How timers look in text and in JSON.
+/// How timers look in text (their JSON is the wire format's `timer`).
 enum TimerRendering {
-    // MARK: JSON
-
-    /// One timer: durations in seconds (millisecond precision), times in RFC 3339
-    /// with milliseconds, since a timer's whole point is precise time.
-    static func json(_ snapshot: TimerSnapshot) -> JSON {
-        let timer = snapshot.timer
-        var members: [(String, JSON)] = [
-            ("id", .int(timer.id)),
-            ("uid", .uid(timer.uid)),
-            ("kind", .string(timer.kind.rawValue)),
-            ("label", .optional(timer.label)),
-            ("state", .string(timer.state.rawValue)),
-            ("duration", timer.duration.map { .double(milliseconds($0)) } ?? .null),
-            ("elapsed", .double(milliseconds(snapshot.elapsed.seconds))),
-            ("remaining", snapshot.remaining.map { .double(milliseconds($0.seconds)) } ?? .null),
-            ("estimated", .bool(snapshot.isEstimated)),
-            ("created_at", time(timer.createdAt)),
-            ("ends_at", snapshot.endTime.map(time) ?? .null),
-            ("ended_at", timer.endedAt.map(time) ?? .null),
-        ]
-        if timer.kind == .stopwatch {
-            var previous = 0.0
-            members.append(("laps", .array(timer.laps.map { lap in
-                defer { previous = lap.elapsed }
-                return .object([
-                    ("number", .int(lap.number)),
-                    ("elapsed", .double(milliseconds(lap.elapsed))),
-                    ("split", .double(milliseconds(lap.elapsed - previous))),
-                    ("estimated", .bool(lap.isEstimated)),
-                    ("recorded_at", time(lap.recordedAt)),
-                ])
-            })))
-        }
-        return .object(members)
-    }
-
-    /// RFC 3339 UTC with milliseconds, e.g. `2026-11-29T13:24:04.250Z`.
-    static func time(_ timestamp: Timestamp) -> JSON {
-        let whole = timestamp.secondsSince1970.rounded(.down)
-        let millis = min(999, Int(((timestamp.secondsSince1970 - whole) * 1000).rounded(.down)))
-        let text = Timestamp(secondsSince1970: whole).rfc3339
-        return .string(String(text.dropLast()) + "." + pad(millis, 3) + "Z")
-    }
-
     // MARK: Text
 
     /// `12:34`, `1:02:03`; with `tenths`, `12:34.5`. Countdowns round up, so
@@ -116,9 +72,6 @@ enum TimerRendering {
 
     // MARK: - Private
 
-    private static func milliseconds(_ seconds: Double) -> Double {
-        (seconds * 1000).rounded() / 1000
-    }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)

@@ -1,3 +1,4 @@
+import MemoAPI
 import MemoCore
 import Timers
 
@@ -85,6 +86,6 @@ extension MainScreen {
             ? context.text(en: "No timers running. Start one: memoapp timer start 25m",
                            ko: "실행 중인 타이머가 없습니다. 시작하기: memoapp timer start 25m")
             : TimerRendering.table(snapshots, context)
-        return Section(key: "timers", json: .array(snapshots.map(TimerRendering.json)), text: "\n" + title + "\n" + body)
+        return Section(key: "timers", json: .array(snapshots.map(WireFormat.timer)), text: "\n" + title + "\n" + body)
     }
 }

@@ -1,3 +1,4 @@
+import MemoAPI
 import MemoCore
 import Timers
 #if canImport(Glibc)
@@ -40,7 +41,7 @@ enum TimerWait {
                 let name = TimerRendering.name(snapshot.timer)
                 let time = TimerRendering.localTime(end, now: snapshot.reading.wall)
                 let bell = line != nil && hasWaited ? "\u{7}🔔 " : ""
-                context.emit(json: TimerRendering.json(snapshot),
+                context.emit(json: WireFormat.timer(snapshot),
                              text: bell + context.text(en: "Timer \(name) finished at \(time).",
                                                        ko: "타이머 \(name)이(가) \(time)에 끝났습니다."))
                 return
@@ -84,9 +85,7 @@ enum TimerWait {
         let message = context.text(en: "stopped waiting; timer \(id) keeps running\(figure)",
                                    ko: "기다리기를 멈췄습니다. 타이머 \(id)은(는) 계속 갑니다\(figure)")
         if context.isJSON {
-            let error = JSON.object([("error", .object([("code", .string("interrupted")),
-                                                         ("message", .string(message))]))])
-            context.streams.writeError(error.serialized + "\n")
+            context.streams.writeError(ErrorEnvelope.json(code: ErrorKind.interrupted.code, message: message).serialized + "\n")
         } else {
             context.warn(message)
         }

@@ -29,7 +29,7 @@ enum ExportCommand {
     }
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let document = try ExportDocument.make(connection: try context.database(), exportedAt: context.clock.now())
+        let document = try ExportDocument.make(from: context.workspace)
         let text = document.prettySerialized
         guard let output = arguments.value("output"), output != "-" else {
             // The document is JSON already: --json changes nothing here.

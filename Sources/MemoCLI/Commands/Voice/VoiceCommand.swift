@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MemoAPI
 import MemoCore
 import VoiceMemos
 
@@ -29,7 +30,7 @@ enum VoiceCommand {
     // MARK: - Shared by the voice commands
 
     static func store(_ context: CommandContext) throws -> VoiceStore {
-        VoiceStore(connection: try context.database(), directory: context.home.voiceDirectory, clock: context.clock)
+        try context.workspace.voiceStore()
     }
 
     static let idPositional = Positional("ID", kind: .integer(1...Int.max),
@@ -43,28 +44,9 @@ enum VoiceCommand {
         .value("tag", "T", repeatable: true, help: Localized(en: "a tag (repeatable)", ko: "태그 (여러 번 가능)"))
     }
 
-    /// Everything about a memo, as the JSON output shows it.
+    /// Everything about a memo, in the wire format.
     static func json(_ memo: VoiceMemo, store: VoiceStore) -> JSON {
-        .object([
-            ("id", .int(memo.id)),
-            ("uid", .uid(memo.uid)),
-            ("title", .string(memo.title)),
-            ("original_name", .string(memo.originalName)),
-            ("file", .string(store.path(of: memo))),
-            ("container", .string(memo.container)),
-            ("encoding", .string(memo.encoding)),
-            ("sample_rate", .int(memo.sampleRate)),
-            ("channels", .int(memo.channels)),
-            ("frames", .int(memo.frames)),
-            ("duration", .double(memo.duration)),
-            ("size", .int(memo.size)),
-            ("peak_level", .double(memo.peakLevel)),
-            ("peak_dbfs", memo.peakLevel > 0 ? .double((memo.peakDecibels * 10).rounded() / 10) : .null),
-            ("checksum", .string(memo.checksum)),
-            ("imported_at", .time(memo.importedAt)),
-            ("updated_at", .optional(memo.updatedAt)),
-            ("tags", .strings(memo.tags)),
-        ])
+        WireFormat.voiceMemo(memo, in: store)
     }
 
     /// One line for lists: id, title, duration, format, size, date.

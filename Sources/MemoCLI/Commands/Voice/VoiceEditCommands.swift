@@ -1,3 +1,4 @@
+import MemoAPI
 import MemoCore
 import VoiceMemos
 
@@ -18,11 +19,7 @@ enum VoiceEditCommands {
                     let result = try CodecWarnings.silenced { _ in try store.export(id: VoiceCommand.id(arguments), to: arguments.positional("DEST") ?? "",
                                                   format: arguments.value("format").flatMap(ExportFormat.init(rawValue:)),
                                                   overwrite: arguments.flag("force")) }
-                    context.emit(json: .object([
-                        ("id", .int(VoiceCommand.id(arguments))), ("destination", .string(result.destination)),
-                        ("container", .string(result.container)), ("encoding", .string(result.encoding)),
-                        ("size", .int(result.size)), ("converted", .bool(!result.isVerbatimCopy)),
-                    ]), text: context.text(en: "Wrote \(result.destination) (\(result.container), \(result.encoding))",
+                    context.emit(json: WireFormat.voiceExport(id: VoiceCommand.id(arguments), result), text: context.text(en: "Wrote \(result.destination) (\(result.container), \(result.encoding))",
                                            ko: "\(result.destination) 저장함 (\(result.container), \(result.encoding))"))
                 })
     }
@@ -65,7 +62,7 @@ enum VoiceEditCommands {
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
                     let removed = try store.remove(ids: arguments.integerPositionals("ID").map(Int64.init))
-                    context.emit(json: .object([("removed", .array(removed.map { .int($0.id) }))]),
+                    context.emit(json: WireFormat.removed(removed.map { VoiceCommand.json($0, store: store) }),
                                  text: removed.map {
                                      context.text(en: "Removed voice memo \($0.id) “\(VoiceCommand.printable($0.title))”",
                                                   ko: "음성 메모 \($0.id) “\(VoiceCommand.printable($0.title))” 지움")
@@ -89,15 +86,8 @@ enum VoiceEditCommands {
                         ? context.text(en: "All \(checked) voice memos are intact.", ko: "음성 메모 \(checked)개 모두 이상 없습니다.")
                         : problems.map { context.style.red("✗") + " " + context.text($0.message) }.joined(separator: "\n")
                             + "\n" + context.text(en: "\(problems.count) problem(s) found.", ko: "문제 \(problems.count)개를 찾았습니다.")
-                    context.emit(json: .object([
-                        ("ok", .bool(problems.isEmpty)), ("checked", .int(checked)),
-                        ("problems", .array(problems.map { problem in
-                            .object([("kind", .string(problem.kind.rawValue)),
-                                     ("memo_id", problem.memoID.map { .int($0) } ?? .null),
-                                     ("file", .string(problem.fileName)),
-                                     ("message", .string(context.text(problem.message)))])
-                        })),
-                    ]), text: text)
+                    context.emit(json: WireFormat.voiceVerification(problems, checked: checked, in: context.language),
+                                 text: text)
                 })
     }
 

@@ -48,15 +48,13 @@ enum VoiceImportCommand {
         for file in files {
             do {
                 let memo = try importOne(file, store: store, options: options, context: context)
-                results.append(.object([("file", .string(file)), ("imported", .bool(true)),
-                                        ("memo", VoiceCommand.json(memo, store: store))]))
+                results.append(WireFormat.voiceImport(file: file, memo: VoiceCommand.json(memo, store: store)))
                 lines.append(context.style.green("✓") + " \(file) → " + VoiceCommand.line(memo, context))
                 imported += 1
             } catch {
                 let (kind, message) = describe(error, context)
                 if worst.map({ ErrorReport.exitCode(for: kind) > ErrorReport.exitCode(for: $0) }) ?? true { worst = kind }
-                results.append(.object([("file", .string(file)), ("imported", .bool(false)),
-                                        ("error", ErrorEnvelope.error(code: kind.code, message: message))]))
+                results.append(WireFormat.voiceImport(file: file, errorCode: kind.code, message: message))
                 lines.append(context.style.red("✗") + " \(message)")
             }
         }

@@ -1,3 +1,4 @@
+import MemoAPI
 import MemoCore
 import VoiceMemos
 
@@ -19,10 +20,7 @@ enum VoiceMainScreen {
             text += context.style.dim(context.text(en: "\(total) voice memos in all: memoapp voice list",
                                                    ko: "음성메모 모두 \(total)개: memoapp voice list")) + "\n"
         }
-        let json = JSON.object([
-            ("latest", .array(latest.map { VoiceCommand.json($0, store: store) })),
-            ("count", .int(total)),
-        ])
+        let json = WireFormat.voiceOverview(latest: latest, count: total, in: store)
         return MainScreen.Section(key: "voice", json: json, text: text)
     }
 }

@@ -1,3 +1,4 @@
+import MemoAPI
 import MemoCore
 import VoiceMemos
 
@@ -80,8 +81,7 @@ enum VoiceViewCommands {
                     let width = arguments.integer("width") ?? 1200
                     let height = arguments.integer("height") ?? 200
                     try store.saveWaveformPicture(id: id, to: output, width: width, height: height)
-                    context.emit(json: .object([("id", .int(id)), ("output", .string(output)),
-                                                ("width", .int(width)), ("height", .int(height))]),
+                    context.emit(json: WireFormat.waveformPicture(id: id, output: output, width: width, height: height),
                                  text: context.text(en: "Wrote \(output)", ko: "\(output) 저장함"))
                 })
     }

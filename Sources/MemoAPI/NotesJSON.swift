@@ -1,0 +1,99 @@
+import MemoCore
+import Notes
+
+extension WireFormat {
+    /// To-dos as JSON, for one moment in one time zone: whether each is
+    /// overdue or due today depends on both. Today's bounds are worked out
+    /// once and each due formatted once, since a list may hold thousands.
+    public final class TodoEncoder {
+        public let now: Timestamp
+        public let calendar: LocalCalendar
+        private let startOfToday: Timestamp
+        private let endOfToday: Timestamp
+        private var dueTexts: [Due: String] = [:]
+
+        public init(now: Timestamp, calendar: LocalCalendar) {
+            self.now = now
+            self.calendar = calendar
+            let today = calendar.date(at: now)
+            startOfToday = calendar.startOfDay(today)
+            endOfToday = calendar.endOfDay(today)
+        }
+
+        /// One to-do. `due_at` is the moment it becomes overdue (for a
+        /// date-only due, the last second of that local day); `due_local` is
+        /// what the user gave, in local time, `YYYY-MM-DD` or `YYYY-MM-DD HH:MM`.
+        public func json(_ todo: Todo) -> JSON {
+            .object([
+                ("id", .int(todo.id)),
+                ("uid", .uid(todo.uid)),
+                ("title", .string(todo.title)),
+                ("note", .optional(todo.note)),
+                ("priority", .optional(todo.priority?.name)),
+                ("tags", .strings(todo.tags)),
+                ("due_at", .optional(todo.due?.instant)),
+                ("due_local", .optional(todo.due.map(dueText))),
+                ("due_has_time", .bool(todo.due?.hasTime ?? false)),
+                ("is_done", .bool(todo.isDone)),
+                ("is_overdue", .bool(todo.isOverdue(at: now))),
+                ("is_due_today", .bool(isDueToday(todo))),
+                ("done_at", .optional(todo.doneAt)),
+                ("created_at", .time(todo.createdAt)),
+                ("updated_at", .time(todo.updatedAt)),
+            ])
+        }
+
+        public func json(_ todos: [Todo]) -> JSON {
+            .array(todos.map(json))
+        }
+
+        /// Open and due within today's local date (the same rule as
+        /// `Todo.isDueToday`, without a time-zone conversion per row).
+        public func isDueToday(_ todo: Todo) -> Bool {
+            guard !todo.isDone, let due = todo.due else { return false }
+            return due.instant >= startOfToday && due.instant <= endOfToday
+        }
+
+        /// The due in local time, formatted once per distinct due.
+        public func dueText(_ due: Due) -> String {
+            if let text = dueTexts[due] { return text }
+            let text = due.description(in: calendar)
+            dueTexts[due] = text
+            return text
+        }
+    }
+
+    /// A whole memo, its text exactly as stored.
+    public static func memo(_ memo: Memo) -> JSON {
+        .object([
+            ("id", .int(memo.id)),
+            ("uid", .uid(memo.uid)),
+            ("title", .optional(memo.title)),
+            ("text", .string(memo.text)),
+            ("tags", .strings(memo.tags)),
+            ("is_pinned", .bool(memo.isPinned)),
+            ("created_at", .time(memo.createdAt)),
+            ("updated_at", .time(memo.updatedAt)),
+        ])
+    }
+
+    /// A memo in a list: a one-line `preview` instead of the text.
+    public static func memo(_ summary: MemoSummary) -> JSON {
+        .object([
+            ("id", .int(summary.id)),
+            ("uid", .uid(summary.uid)),
+            ("title", .optional(summary.title)),
+            ("preview", .string(summary.preview)),
+            ("tags", .strings(summary.tags)),
+            ("is_pinned", .bool(summary.isPinned)),
+            ("created_at", .time(summary.createdAt)),
+            ("updated_at", .time(summary.updatedAt)),
+        ])
+    }
+
+    /// What a removal answers, whatever was removed: the items as they were,
+    /// in full, so that a client can show them or put them back.
+    public static func removed(_ items: [JSON]) -> JSON {
+        .object([("removed", .array(items))])
+    }
+}
