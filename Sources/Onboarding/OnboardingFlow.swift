@@ -52,11 +52,9 @@ public struct OnboardingFlow: Equatable, Sendable {
         case .start:
             guard isOnLastPage else {
                 throw MemoError(
-                    .invalidState,
-                    en: "Start is on the last page only; this is page \(currentPage) of \(pageCount). "
-                        + "Use 'memoapp onboard skip' to finish early.",
-                    ko: "시작하기는 마지막 페이지에만 있습니다. 지금은 \(pageCount)쪽 중 \(currentPage)쪽입니다. "
-                        + "일찍 마치려면 'memoapp onboard skip'을 쓰세요.")
+                    .invalidState, hint: .skipOnboarding,
+                    en: "Start is on the last page only; this is page \(currentPage) of \(pageCount)",
+                    ko: "시작하기는 마지막 페이지에만 있습니다. 지금은 \(pageCount)쪽 중 \(currentPage)쪽입니다")
             }
             flow.isCompleted = true
         }
@@ -67,4 +65,9 @@ public struct OnboardingFlow: Equatable, Sendable {
     public var indicator: String {
         (1...pageCount).map { $0 == currentPage ? "●" : "○" }.joined()
     }
+}
+
+extension MemoError.Hint {
+    /// Skipping finishes the onboarding from any page.
+    public static let skipOnboarding = MemoError.Hint(rawValue: "skip_onboarding")
 }

@@ -1,9 +1,25 @@
 import MemoCore
+import MemoKit
+import Onboarding
 
-/// The command line's words for the hints feature modules attach to their
-/// errors: the flag or the command that gets past the failure.
+/// The command line's words for the hints the application layer and the
+/// feature modules attach to their errors: the command or the flag that gets
+/// past the failure, with the punctuation that joins it to the message.
+/// The one place where a message learns which flag or command to name.
 enum CommandHints {
     static func text(for hint: MemoError.Hint) -> Localized? {
-        nil
+        switch hint {
+        case .completeOnboarding:
+            return Localized(en: ": run 'memoapp onboard'", ko: ": 'memoapp onboard'를 실행하세요")
+        case .examineDataHome:
+            return Localized(en: "; run 'memoapp doctor'", ko: ". 'memoapp doctor'를 실행하세요")
+        case .force:
+            return Localized(en: "; add --force to replace it", ko: ". 바꾸려면 --force를 붙이세요")
+        case .skipOnboarding:
+            return Localized(en: ". Use 'memoapp onboard skip' to finish early.",
+                             ko: ". 일찍 마치려면 'memoapp onboard skip'을 쓰세요.")
+        default:
+            return nil
+        }
     }
 }

@@ -19,7 +19,8 @@ struct ErrorReport {
         }
         let failure = Failure(error)
         kind = failure.kind
-        message = failure.message.text(in: language) + (failure.hint.map { ErrorReport.hint($0, language: language) } ?? "")
+        message = failure.message.text(in: language)
+            + (failure.hint.flatMap(CommandHints.text(for:))?.text(in: language) ?? "")
         usagePath = nil
     }
 
@@ -38,23 +39,6 @@ struct ErrorReport {
         case .storage: return 74
         case .interrupted: return 130
         }
-    }
-
-    /// How the command line gets past a failure, in its own words: the command
-    /// or the flag to use. Appended to the message, with its punctuation.
-    static func hint(_ hint: MemoError.Hint, language: Language) -> String {
-        let text: Localized
-        switch hint {
-        case .completeOnboarding:
-            text = Localized(en: ": run 'memoapp onboard'", ko: ": 'memoapp onboard'를 실행하세요")
-        case .examineDataHome:
-            text = Localized(en: "; run 'memoapp doctor'", ko: ". 'memoapp doctor'를 실행하세요")
-        case .force:
-            text = Localized(en: "; add --force to replace it", ko: ". 바꾸려면 --force를 붙이세요")
-        default:
-            return CommandHints.text(for: hint)?.text(in: language) ?? ""
-        }
-        return text.text(in: language)
     }
 
     /// What stderr shows: one JSON object, or `memoapp: …` lines with usage help.
