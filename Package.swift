@@ -43,9 +43,12 @@ let package = Package(
         // functions. The CLI's --json and the server's bodies are these documents.
         .target(name: "MemoAPI", dependencies: ["MemoCore", "MemoKit", "Onboarding", "Notes", "VoiceMemos", "Timers"],
                 path: "Sources/MemoAPI"),
+        // A command-line framework that knows no feature: commands as declarations,
+        // typed argument keys, parsing, help. Depends on MemoCore for its vocabulary.
+        .target(name: "CommandLineKit", dependencies: ["MemoCore"], path: "Sources/CommandLineKit"),
         // The command line: parse, call the application layer, render text or the wire
         // format, map error kinds to exit codes; terminal handling.
-        .target(name: "MemoCLI", dependencies: ["MemoCore", "MemoKit", "MemoAPI", "Onboarding", "Notes", "VoiceMemos",
+        .target(name: "MemoCLI", dependencies: ["CommandLineKit", "MemoCore", "MemoKit", "MemoAPI", "Onboarding", "Notes", "VoiceMemos",
                                                 "Timers"],
                 path: "Sources/MemoCLI"),
         // The executable: a few lines that hand argv to MemoCLI.
@@ -66,6 +69,7 @@ let package = Package(
         .testTarget(name: "TimersTests", dependencies: ["Timers", "TestSupport"]),
         .testTarget(name: "MemoKitTests", dependencies: ["MemoKit", "TestSupport"]),
         .testTarget(name: "MemoAPITests", dependencies: ["MemoAPI", "TestSupport"]),
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"]),
         .testTarget(name: "MemoCLITests", dependencies: ["MemoCLI", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ]

@@ -273,7 +273,9 @@ final class ImportToolsEndToEndTests: XCTestCase {
         app.onboard()
         let none = app.run("todo", "import", good)
         XCTAssertEqual(none.status, 64)
-        XCTAssertTrue(none.stderr.contains("--from todotxt or --from taskwarrior"), none.stderr)
+        XCTAssertTrue(none.stderr.hasPrefix("memoapp: missing --from todotxt|taskwarrior\n"), none.stderr)
+        XCTAssertTrue(none.stderr.contains("usage: memoapp todo import FILE... --from todotxt|taskwarrior [--dry-run]"),
+                      none.stderr)
         XCTAssertEqual(app.run("todo", "import", "--from", "csv", good).status, 64)
         XCTAssertEqual(app.run("todo", "import", "--from", "todotxt").status, 64, "no file")
         XCTAssertEqual(allTodos().count, 0)

@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoCore
 @testable import MemoCLI
 import MemoKit
@@ -5,7 +6,7 @@ import XCTest
 
 final class HelpTests: XCTestCase {
     /// Every command path of the shipped tree, root first.
-    private func allPaths(_ command: Command, _ prefix: [String] = []) -> [[String]] {
+    private func allPaths(_ command: MemoCLI.Command, _ prefix: [String] = []) -> [[String]] {
         [prefix] + command.subcommands.flatMap { allPaths($0, prefix + [$0.name]) }
     }
 
@@ -53,16 +54,17 @@ final class HelpTests: XCTestCase {
     }
 
     func testHelpIsGeneratedFromTheDeclarations() {
-        let sample = Command(
+        let sample = MemoCLI.Command(
             "sample", abstract: Localized(en: "a sample command", ko: "예시 명령"),
             options: [
-                .value("due", "WHEN", help: Localized(en: "when it is due", ko: "마감")),
-                .value("tag", short: "t", "T", repeatable: true, help: Localized(en: "a tag", ko: "태그")),
-                .flag("all", short: "a", help: Localized(en: "every item", ko: "모두")),
+                OptionKey<String>("due", "WHEN", help: Localized(en: "when it is due", ko: "마감")),
+                RepeatedOptionKey<String>("tag", short: "t", "T", help: Localized(en: "a tag", ko: "태그")),
+                Flag("all", short: "a", help: Localized(en: "every item", ko: "모두")),
+                OptionKey<String>("from", "F", required: true, help: Localized(en: "where from", ko: "출처")),
             ],
             positionals: [
-                Positional("TITLE", arity: .variadic(minimum: 1), help: Localized(en: "the title", ko: "제목")),
-                Positional("NOTE", arity: .optional, help: Localized(en: "a note", ko: "메모")),
+                Arguments<String>("TITLE", help: Localized(en: "the title", ko: "제목")),
+                OptionalArgument<String>("NOTE", help: Localized(en: "a note", ko: "메모")),
             ],
             discussion: Localized(en: "Example: memoapp sample milk", ko: "예: memoapp sample milk"),
             body: { _, _ in })
@@ -70,7 +72,7 @@ final class HelpTests: XCTestCase {
         XCTAssertEqual(run.status, 0)
         let expected = [
             "a sample command",
-            "usage: memoapp sample TITLE... [NOTE] [--due WHEN] [--tag T]... [--all]",
+            "usage: memoapp sample TITLE... [NOTE] [--due WHEN] [--tag T]... [--all] --from F",
             "Arguments:",
             "  TITLE  the title",
             "  NOTE   a note",

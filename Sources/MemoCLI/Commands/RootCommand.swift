@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoCore
 
 /// The command tree. A new top-level command is one line here; it is gated by

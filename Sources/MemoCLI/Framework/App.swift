@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import MemoKit
@@ -52,14 +53,14 @@ public struct App {
         } catch {
             return report(error, context: fallbackContext(arguments))
         }
-        let context = CommandContext(globals: invocation.globals, environment: environment,
+        let context = CommandContext(globals: GlobalOptions(invocation.globals), environment: environment,
                                      streams: streams, clock: clock)
         let help = HelpRenderer(root: root, language: context.language)
-        if invocation.globals.wantsHelp {
+        if invocation.wantsHelp {
             streams.writeOutput(help.help(for: invocation.path))
             return 0
         }
-        if invocation.globals.wantsVersion {
+        if invocation.wantsVersion {
             streams.writeOutput(context.isJSON
                 ? WireFormat.version(Version.current).serialized + "\n"
                 : "memoapp \(Version.current)\n")

@@ -1,3 +1,4 @@
+import CommandLineKit
 /// How text takes room on a terminal.
 enum TerminalText {
     /// Columns a text takes on a terminal: Hangul and other wide characters take two.

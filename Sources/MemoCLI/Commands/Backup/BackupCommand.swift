@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import MemoKit
@@ -6,12 +7,15 @@ import VoiceMemos
 /// `memoapp backup DIR`: a consistent copy of the whole data home while
 /// other memoapp processes may be writing (see `BackupWriter`).
 enum BackupCommand {
+    static let destination = Argument<String>("DIR", kind: .path,
+                                              help: Localized(en: "a new or empty folder", ko: "새 폴더나 빈 폴더"))
+
     static func make() -> Command {
         Command(
             "backup",
             abstract: Localized(en: "copy the whole data home into DIR, consistently, while memoapp keeps running",
                                 ko: "데이터 폴더 전체를 DIR에 일관되게 복사 (memoapp을 쓰는 중에도)"),
-            positionals: [Positional("DIR", kind: .path, help: Localized(en: "a new or empty folder", ko: "새 폴더나 빈 폴더"))],
+            positionals: [destination],
             discussion: Localized(
                 en: """
                     DIR gets memoapp.db (one snapshot of the database: every change finished before the backup \
@@ -32,7 +36,7 @@ enum BackupCommand {
     }
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let writer = BackupWriter(workspace: context.workspace, destination: arguments.positional("DIR") ?? "")
+        let writer = BackupWriter(workspace: context.workspace, destination: arguments[destination])
         let bar = ProgressBar(context: context, label: "backup")
         let result: BackupResult
         do {

@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import MemoKit
@@ -8,14 +9,17 @@ import MemoKit
 /// Runs before onboarding too: a new machine restores before anything else,
 /// and the backup carries its own onboarding state.
 enum RestoreCommand {
+    static let force = Flag("force", help: Localized(en: "replace a data home that has data",
+                                                     ko: "데이터가 있는 데이터 폴더도 바꿈"))
+    static let backupFolder = Argument<String>("DIR", kind: .path, help: Localized(en: "the backup folder", ko: "백업 폴더"))
+
     static func make() -> Command {
         Command(
             "restore",
             abstract: Localized(en: "bring a backup made by 'memoapp backup' back into the data home",
                                 ko: "'memoapp backup'으로 만든 백업을 데이터 폴더로 되돌리기"),
-            options: [.flag("force", help: Localized(en: "replace a data home that has data",
-                                                     ko: "데이터가 있는 데이터 폴더도 바꿈"))],
-            positionals: [Positional("DIR", kind: .path, help: Localized(en: "the backup folder", ko: "백업 폴더"))],
+            options: [force],
+            positionals: [backupFolder],
             access: .alwaysRuns,
             discussion: Localized(
                 en: """
@@ -37,8 +41,8 @@ enum RestoreCommand {
     }
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let backup = try VerifiedBackup.verify(arguments.positional("DIR") ?? "")
-        let result = try Restorer(workspace: context.workspace, backup: backup, force: arguments.flag("force")).run()
+        let backup = try VerifiedBackup.verify(arguments[backupFolder])
+        let result = try Restorer(workspace: context.workspace, backup: backup, force: arguments[force]).run()
         context.emit(json: WireFormat.restore(result), text: text(result, context))
     }
 

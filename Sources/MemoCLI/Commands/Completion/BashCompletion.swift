@@ -1,3 +1,4 @@
+import CommandLineKit
 /// The bash script (zsh loads it through bashcompinit). It walks the words
 /// typed so far down the command tree, then offers that command's
 /// subcommands, options and positional words; after an option that takes a
@@ -19,7 +20,7 @@ enum BashCompletion {
             }
         }
         // Global options take the same values wherever they appear.
-        for option in GlobalOptions.declarations where option.takesValue {
+        for option in GlobalOptions.declarations.map(\.option) where option.takesValue {
             valueCases.append("        *\"|--\(option.name)\") \(valueAction(option.kind)) ;;")
         }
         return """

@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoCore
 
 /// `memoapp completion bash|zsh|fish`: a completion script generated from the
@@ -6,12 +7,14 @@ import MemoCore
 enum CompletionCommand {
     static let shells = ["bash", "zsh", "fish"]
 
+    static let shell = Argument<String>("SHELL", kind: .choice(shells), help: Localized(en: "bash, zsh or fish",
+                                                                                         ko: "bash, zsh 또는 fish"))
+
     static func make() -> Command {
         Command(
             "completion",
             abstract: Localized(en: "print a shell completion script", ko: "셸 자동 완성 스크립트 출력"),
-            positionals: [Positional("SHELL", kind: .choice(shells),
-                                     help: Localized(en: "bash, zsh or fish", ko: "bash, zsh 또는 fish"))],
+            positionals: [shell],
             access: .alwaysRuns,
             discussion: Localized(
                 en: "Load it for this shell:\n"
@@ -26,7 +29,7 @@ enum CompletionCommand {
                     + "또는 셸이 찾는 곳에 저장, 예: ~/.config/fish/completions/memoapp.fish"),
             body: { context, arguments in
                 let tree = CompletionTree(root: RootCommand.make(), language: context.language)
-                switch arguments.positional("SHELL") {
+                switch arguments[shell] {
                 case "fish": context.write(FishCompletion.script(for: tree))
                 default: context.write(BashCompletion.script(for: tree))
                 }
@@ -53,7 +56,7 @@ struct CompletionTree {
     init(root: Command, language: Language) {
         var nodes: [Node] = []
         func visit(_ command: Command, path: [String]) {
-            nodes.append(Node(path: path, command: command, options: command.options + GlobalOptions.declarations))
+            nodes.append(Node(path: path, command: command, options: command.options + GlobalOptions.declarations.map(\.option)))
             for sub in command.subcommands { visit(sub, path: path + [sub.name]) }
         }
         visit(root, path: [])

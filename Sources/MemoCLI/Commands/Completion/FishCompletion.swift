@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoCore
 
 /// The fish script: one `complete` line per subcommand, option and value
@@ -26,7 +27,7 @@ enum FishCompletion {
                 lines.append("complete -c memoapp \(condition) \(optionFlags(option, tree))")
             }
         }
-        for option in GlobalOptions.declarations {
+        for option in GlobalOptions.declarations.map(\.option) {
             lines.append("complete -c memoapp \(optionFlags(option, tree))")
         }
         let paths = tree.nodes.map { quoted($0.pathText) }.joined(separator: " ")

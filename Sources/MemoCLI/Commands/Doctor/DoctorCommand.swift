@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import MemoKit

@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import Notes
@@ -8,6 +9,7 @@ enum MemoCommand {
         Command(
             "memo",
             abstract: Localized(en: "text memos: add, list, search", ko: "메모: 추가, 목록, 검색"),
+            options: [onlyTag, pinnedOnly],
             subcommands: [add, list, show, edit, pin, unpin, remove, SearchCommand.make(kinds: [.memo]),
                           NotesImportCommands.memoImport],
             body: { context, arguments in try runList(context, arguments) })
@@ -15,60 +17,62 @@ enum MemoCommand {
 
     // MARK: - Declarations
 
+    static let title = OptionKey<String>("title", "T", help: Localized(en: "a title", ko: "제목"))
+    static let tags = NotesArguments.tags(Localized(en: "a tag (repeatable)", ko: "태그 (여러 번 가능)"))
+    static let pinIt = Flag("pin", help: Localized(en: "pin it to the top", ko: "맨 위에 고정"))
+    static let words = Arguments<String>("TEXT", minimum: 0,
+                                         help: Localized(en: "the text (words are joined); none: stdin, or $EDITOR on a terminal",
+                                                         ko: "내용 (단어를 이어 붙임); 없으면 표준 입력, 터미널이면 $EDITOR"))
+    static let onlyTag = NotesArguments.tag(Localized(en: "only with this tag", ko: "이 태그가 있는 것만"))
+    static let pinnedOnly = Flag("pinned", help: Localized(en: "pinned ones only", ko: "고정한 것만"))
+    static let id = NotesArguments.id(help: Localized(en: "the memo's id", ko: "메모 id"))
+    static let newText = OptionKey<String>("text", "TEXT", help: Localized(en: "new text", ko: "새 내용"))
+    static let newTitle = OptionKey<String>("title", "T", help: Localized(en: "new title (empty removes it)",
+                                                                        ko: "새 제목 (빈 값이면 없앰)"))
+    static let ids = NotesArguments.ids(help: Localized(en: "one or more ids; all or none are removed",
+                                                        ko: "id 하나 이상; 모두 지우거나 하나도 안 지움"))
+
     static let add = Command(
         "add", abstract: Localized(en: "add a memo", ko: "메모 추가"),
-        options: [
-            .value("title", "T", help: Localized(en: "a title", ko: "제목")),
-            NotesArguments.tag(Localized(en: "a tag (repeatable)", ko: "태그 (여러 번 가능)")),
-            .flag("pin", help: Localized(en: "pin it to the top", ko: "맨 위에 고정")),
-        ],
-        positionals: [Positional("TEXT", arity: .variadic(minimum: 0),
-                                 help: Localized(en: "the text (words are joined); none: stdin, or $EDITOR on a terminal",
-                                                 ko: "내용 (단어를 이어 붙임); 없으면 표준 입력, 터미널이면 $EDITOR"))],
+        options: [title, tags, pinIt],
+        positionals: [words],
         body: { context, arguments in try runAdd(context, arguments) })
 
     static let list = Command(
         "list", abstract: Localized(en: "list memos, pinned first, then newest", ko: "메모 목록 (고정 먼저, 최신 순)"),
-        options: [
-            NotesArguments.tag(Localized(en: "only with this tag", ko: "이 태그가 있는 것만")),
-            .flag("pinned", help: Localized(en: "pinned ones only", ko: "고정한 것만")),
-        ],
+        options: [onlyTag, pinnedOnly],
         body: { context, arguments in try runList(context, arguments) })
 
     static let show = Command(
         "show", abstract: Localized(en: "show one memo in full", ko: "메모 하나 전체 보기"),
-        positionals: [NotesArguments.id(help: Localized(en: "the memo's id", ko: "메모 id"))],
+        positionals: [id],
         body: { context, arguments in
-            let memo = try context.memoStore().memo(id: NotesArguments.id(arguments))
+            let memo = try context.memoStore().memo(id: arguments[id])
             let renderer = MemoRenderer(context: context)
             context.emit(json: renderer.json(memo), text: renderer.details(memo))
         })
 
     static let edit = Command(
         "edit", abstract: Localized(en: "change a memo (no options: in $EDITOR)", ko: "메모 고치기 (옵션 없으면 $EDITOR)"),
-        options: [
-            .value("text", "TEXT", help: Localized(en: "new text", ko: "새 내용")),
-            .value("title", "T", help: Localized(en: "new title (empty removes it)", ko: "새 제목 (빈 값이면 없앰)")),
-        ],
-        positionals: [NotesArguments.id(help: Localized(en: "the memo's id", ko: "메모 id"))],
+        options: [newText, newTitle],
+        positionals: [id],
         body: { context, arguments in try runEdit(context, arguments) })
 
     static let pin = Command(
         "pin", abstract: Localized(en: "pin a memo to the top", ko: "메모 고정"),
-        positionals: [NotesArguments.id(help: Localized(en: "the memo's id", ko: "메모 id"))],
+        positionals: [id],
         body: { context, arguments in try setPinned(true, context, arguments) })
 
     static let unpin = Command(
         "unpin", abstract: Localized(en: "unpin a memo", ko: "메모 고정 풀기"),
-        positionals: [NotesArguments.id(help: Localized(en: "the memo's id", ko: "메모 id"))],
+        positionals: [id],
         body: { context, arguments in try setPinned(false, context, arguments) })
 
     static let remove = Command(
         "rm", abstract: Localized(en: "remove memos for good", ko: "메모 지우기"),
-        positionals: [NotesArguments.ids(help: Localized(en: "one or more ids; all or none are removed",
-                                                         ko: "id 하나 이상; 모두 지우거나 하나도 안 지움"))],
+        positionals: [ids],
         body: { context, arguments in
-            let memos = try context.memoStore().remove(ids: NotesArguments.ids(arguments))
+            let memos = try context.memoStore().remove(ids: arguments[ids])
             context.emit(json: WireFormat.removed(memos.map(WireFormat.memo)),
                          text: memos.map { context.text(en: "Removed memo #\($0.id)", ko: "메모 #\($0.id) 지움") }
                             .joined(separator: "\n"))
@@ -77,8 +81,8 @@ enum MemoCommand {
     // MARK: - Bodies
 
     static func runAdd(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let words = arguments.positionals("TEXT")
-        let tags = try context.parsingArgument(arguments) { try Tags.normalized(arguments.values("tag")) }
+        let words = arguments[MemoCommand.words]
+        let tags = try Tags.normalized(arguments[MemoCommand.tags])
         let text: String
         if !words.isEmpty {
             text = words.joined(separator: " ")
@@ -87,8 +91,8 @@ enum MemoCommand {
         } else {
             text = try MemoTextInput.edit("", context)
         }
-        let memo = try context.memoStore().add(NewMemo(text: text, title: arguments.value("title"), tags: tags,
-                                                       isPinned: arguments.flag("pin")))
+        let memo = try context.memoStore().add(NewMemo(text: text, title: arguments[title], tags: tags,
+                                                       isPinned: arguments[pinIt]))
         let renderer = MemoRenderer(context: context)
         context.emit(json: renderer.json(memo),
                      text: context.text(en: "Added memo ", ko: "메모 추가: ")
@@ -96,8 +100,8 @@ enum MemoCommand {
     }
 
     static func runList(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let tag = try context.parsingArgument(arguments) { try arguments.value("tag").map { try Tags.normalized($0) } }
-        let pinnedOnly = arguments.flag("pinned")
+        let tag = arguments[onlyTag]
+        let pinnedOnly = arguments[MemoCommand.pinnedOnly]
         let summaries = try context.memoStore().summaries(tag: tag, pinnedOnly: pinnedOnly)
         let empty = tag != nil || pinnedOnly
             ? context.text(en: "No matching memos.", ko: "조건에 맞는 메모가 없습니다.")
@@ -108,9 +112,9 @@ enum MemoCommand {
 
     static func runEdit(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let store = try context.memoStore()
-        let id = NotesArguments.id(arguments)
-        var text = arguments.value("text")
-        let title = arguments.value("title")
+        let id = arguments[MemoCommand.id]
+        var text = arguments[newText]
+        let title = arguments[newTitle]
         if text == nil && title == nil {
             let current = try store.memo(id: id)
             let edited = try MemoTextInput.edit(current.text, context)
@@ -130,7 +134,7 @@ enum MemoCommand {
     }
 
     static func setPinned(_ isPinned: Bool, _ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let memo = try context.memoStore().setPinned(isPinned, id: NotesArguments.id(arguments))
+        let memo = try context.memoStore().setPinned(isPinned, id: arguments[id])
         let renderer = MemoRenderer(context: context)
         let verb = isPinned ? context.text(en: "Pinned ", ko: "고정: ") : context.text(en: "Unpinned ", ko: "고정 풀기: ")
         context.emit(json: renderer.json(memo), text: verb + renderer.line(renderer.summary(of: memo), idWidth: 0))

@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoCore
 import MemoKit
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import MemoKit
@@ -10,20 +11,22 @@ import Notes
 enum NotesImportCommands {
     typealias TodoFormat = ToolImport.TodoFormat
 
-    static let dryRun = Option.flag("dry-run", help: Localized(en: "check the files and count; change nothing",
+    static let format = OptionKey<TodoFormat>("from", "todotxt|taskwarrior", required: true,
+                                              help: Localized(en: "the files' format", ko: "파일 형식"))
+    static let todoFiles = Arguments<String>("FILE", kind: .path,
+                                             help: Localized(en: "todo.txt files, or `task export` output",
+                                                             ko: "todo.txt 파일, 또는 `task export` 출력"))
+    static let memoFiles = Arguments<String>("FILE", kind: .path,
+                                             help: Localized(en: "UTF-8 text files", ko: "UTF-8 텍스트 파일"))
+
+    static let dryRun = Flag("dry-run", help: Localized(en: "check the files and count; change nothing",
                                                                ko: "파일을 검사하고 세기만 함; 아무것도 바꾸지 않음"))
 
     static let todoImport = Command(
         "import", abstract: Localized(en: "import to-dos from todo.txt or Taskwarrior",
                                       ko: "todo.txt나 Taskwarrior에서 할 일 가져오기"),
-        options: [
-            .value("from", "todotxt|taskwarrior", kind: .choice(TodoFormat.allCases.map(\.rawValue)),
-                   help: Localized(en: "the files' format (required)", ko: "파일 형식 (필수)")),
-            dryRun,
-        ],
-        positionals: [Positional("FILE", kind: .path, arity: .variadic(minimum: 1),
-                                 help: Localized(en: "todo.txt files, or `task export` output",
-                                                 ko: "todo.txt 파일, 또는 `task export` 출력"))],
+        options: [format, dryRun],
+        positionals: [todoFiles],
         discussion: Localized(
             en: """
                 todotxt: (A) is high, (B) medium, (C) to (Z) low; x marks done (completion, then creation date); \
@@ -49,8 +52,7 @@ enum NotesImportCommands {
         "import", abstract: Localized(en: "import Markdown or text files, one memo each",
                                       ko: "Markdown이나 텍스트 파일을 하나씩 메모로 가져오기"),
         options: [dryRun],
-        positionals: [Positional("FILE", kind: .path, arity: .variadic(minimum: 1),
-                                 help: Localized(en: "UTF-8 text files", ko: "UTF-8 텍스트 파일"))],
+        positionals: [memoFiles],
         discussion: Localized(
             en: """
                 The memo's text is the file as written; its title is the first heading (# Title, or Title over \
@@ -67,18 +69,14 @@ enum NotesImportCommands {
     // MARK: - Bodies
 
     static func runTodoImport(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        guard let format = arguments.value("from").flatMap(TodoFormat.init(rawValue:)) else {
-            throw UsageError(Localized(en: "say which format the files are in: --from todotxt or --from taskwarrior",
-                                       ko: "파일 형식을 정하세요: --from todotxt 또는 --from taskwarrior"),
-                             path: arguments.path)
-        }
-        let result = try ToolImport.importTodos(from: arguments.positionals("FILE"), format: format,
-                                                dryRun: arguments.flag("dry-run"), into: context.workspace)
+        guard let format = arguments[format] else { preconditionFailure("--from is required") }
+        let result = try ToolImport.importTodos(from: arguments[todoFiles], format: format,
+                                                dryRun: arguments[dryRun], into: context.workspace)
         report(result, noun: Noun(one: "to-do", many: "to-dos", korean: "할 일"), context)
     }
 
     static func runMemoImport(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let result = try ToolImport.importMemos(from: arguments.positionals("FILE"), dryRun: arguments.flag("dry-run"),
+        let result = try ToolImport.importMemos(from: arguments[memoFiles], dryRun: arguments[dryRun],
                                                 into: context.workspace)
         report(result, noun: Noun(one: "memo", many: "memos", korean: "메모"), context)
     }

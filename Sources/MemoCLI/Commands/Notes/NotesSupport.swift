@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoCore
 import Notes
 
@@ -27,29 +28,32 @@ extension CommandContext {
     }
 }
 
-/// Declarations the note commands repeat.
+/// Declarations the note commands share.
 enum NotesArguments {
     /// Ids are positive integers (SQLite rowids).
-    static let idKind = ValueKind.integer(1...Int(Int64.max))
+    static let idRange = 1...Int(Int64.max)
 
-    static func ids(help: Localized) -> Positional {
-        Positional("ID", kind: idKind, arity: .variadic(minimum: 1), help: help)
+    static func ids(help: Localized) -> Arguments<Int64> {
+        Arguments("ID", range: idRange, help: help)
     }
 
-    static func id(help: Localized) -> Positional {
-        Positional("ID", kind: idKind, help: help)
+    static func id(help: Localized) -> Argument<Int64> {
+        Argument("ID", range: idRange, help: help)
     }
 
-    static func tag(_ help: Localized) -> Option {
-        .value("tag", "T", repeatable: true, help: help)
+    /// `--tag T`, repeatable, each cleaned by the tag rules while parsing.
+    static func tags(_ help: Localized) -> RepeatedOptionKey<String> {
+        RepeatedOptionKey("tag", "T", help: help, decode: Tags.normalized(_:))
     }
 
-    static func ids(_ arguments: ParsedArguments) -> [Int64] {
-        arguments.integerPositionals("ID").map(Int64.init)
+    /// `--tag T`, once.
+    static func tag(_ help: Localized) -> OptionKey<String> {
+        OptionKey("tag", "T", help: help, decode: Tags.normalized(_:))
     }
 
-    static func id(_ arguments: ParsedArguments) -> Int64 {
-        Int64(arguments.integerPositional("ID") ?? 0)
+    /// `--priority P` (high, medium, low and their synonyms).
+    static func priority(_ help: Localized) -> OptionKey<Priority> {
+        OptionKey("priority", "high|medium|low", help: help, decode: Priority.init(parsing:))
     }
 }
 

@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import MemoKit
@@ -16,17 +17,17 @@ enum SearchCommand {
             abstract: isMemoOnly
                 ? Localized(en: "search memos (Korean works inside words)", ko: "메모 검색 (단어 안의 한글도 찾음)")
                 : Localized(en: "search to-dos, memos and voice memo titles", ko: "할 일, 메모, 음성메모 제목 검색"),
-            options: [
-                .value("limit", "N", kind: .integer(1...10_000),
-                       help: Localized(en: "at most N results (default \(NoteSearch.defaultLimit))",
-                                       ko: "결과 최대 N개 (기본 \(NoteSearch.defaultLimit))")),
-            ],
-            positionals: [Positional("QUERY", arity: .variadic(minimum: 1),
-                                     help: Localized(en: "text to find (words are joined with spaces)",
-                                                     ko: "찾을 텍스트 (단어는 공백으로 이어 붙임)"))],
+            options: [limit],
+            positionals: [query],
             discussion: discussion,
             body: { context, arguments in try run(context, arguments, kinds: kinds) })
     }
+
+    static let limit = OptionKey<Int>("limit", "N", range: 1...10_000,
+                                      help: Localized(en: "at most N results (default \(NoteSearch.defaultLimit))",
+                                                      ko: "결과 최대 N개 (기본 \(NoteSearch.defaultLimit))"))
+    static let query = Arguments<String>("QUERY", help: Localized(en: "text to find (words are joined with spaces)",
+                                                                  ko: "찾을 텍스트 (단어는 공백으로 이어 붙임)"))
 
     static let discussion = Localized(
         en: """
@@ -47,9 +48,9 @@ enum SearchCommand {
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments, kinds: [ItemKind]) throws {
         let query = try context.parsingArgument(arguments) {
-            try SearchQuery(arguments.positionals("QUERY").joined(separator: " "))
+            try SearchQuery(arguments[SearchCommand.query].joined(separator: " "))
         }
-        let limit = arguments.integer("limit") ?? NoteSearch.defaultLimit
+        let limit = arguments[SearchCommand.limit] ?? NoteSearch.defaultLimit
         let results = try Search.run(query, kinds: Set(kinds), limit: limit, in: context.workspace)
         context.emit(json: .array(results.notes.hits.map(WireFormat.searchHit)
                                   + results.voice.map { WireFormat.searchHit(voice: $0.memo, title: $0.title) }),

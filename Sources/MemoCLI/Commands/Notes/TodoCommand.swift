@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import Notes
@@ -8,7 +9,9 @@ enum TodoCommand {
         Command(
             "todo",
             abstract: Localized(en: "to-dos: add, list, finish", ko: "할 일: 추가, 목록, 완료"),
+            options: listOptions,
             subcommands: [add, list, show, done, undo, edit, remove, clear, NotesImportCommands.todoImport],
+            exclusiveOptions: [[all, doneOnly]],
             discussion: whenHelp,
             body: { context, arguments in try runList(context, arguments) })
     }
@@ -19,85 +22,89 @@ enum TodoCommand {
 
     // MARK: - Declarations
 
+    static let due = OptionKey<String>("due", "WHEN", help: Localized(en: "when it is due", ko: "마감"))
+    static let priority = NotesArguments.priority(Localized(en: "how urgent", ko: "우선순위"))
+    static let tags = NotesArguments.tags(Localized(en: "a tag (repeatable)", ko: "태그 (여러 번 가능)"))
+    static let note = OptionKey<String>("note", "TEXT", help: Localized(en: "a note beside the title", ko: "제목 옆 메모"))
+    static let title = Arguments<String>("TITLE", help: Localized(en: "the title (words are joined)",
+                                                                  ko: "제목 (단어를 이어 붙임)"))
+    static let all = Flag("all", help: Localized(en: "open and done", ko: "진행 중과 완료 모두"))
+    static let doneOnly = Flag("done", help: Localized(en: "done ones only", ko: "완료한 것만"))
+    static let onlyTag = NotesArguments.tag(Localized(en: "only with this tag", ko: "이 태그가 있는 것만"))
+    static let dueWindow = OptionKey<TodoQuery.DueWindow>(
+        "due", "today|overdue|week", help: Localized(en: "due today, overdue, or within 7 days", ko: "오늘, 지남, 7일 안 마감"))
+    static let onlyPriority = NotesArguments.priority(Localized(en: "only this priority", ko: "이 우선순위만"))
+    static let sort = OptionKey<TodoQuery.Sort>("sort", "due|priority|created",
+                                                help: Localized(en: "order (default: due)", ko: "정렬 (기본: due)"))
+    static let listOptions: [any OptionDeclaration] = [all, doneOnly, onlyTag, dueWindow, onlyPriority, sort]
+    static let id = NotesArguments.id(help: Localized(en: "the to-do's id", ko: "할 일 id"))
+    static let ids = NotesArguments.ids(help: Localized(en: "one or more ids; all or none change",
+                                                        ko: "id 하나 이상; 모두 바뀌거나 하나도 안 바뀜"))
+    static let removedIDs = NotesArguments.ids(help: Localized(en: "one or more ids; all or none are removed",
+                                                               ko: "id 하나 이상; 모두 지우거나 하나도 안 지움"))
+    static let newTitle = OptionKey<String>("title", "T", help: Localized(en: "new title", ko: "새 제목"))
+    static let newDue = OptionKey<String>("due", "WHEN", help: Localized(en: "new due date", ko: "새 마감"))
+    static let noDue = Flag("no-due", help: Localized(en: "remove the due date", ko: "마감 없애기"))
+    static let newPriority = OptionKey<TodoChanges.Change<Priority>>(
+        "priority", "P", help: Localized(en: "new priority (none removes it)", ko: "새 우선순위 (none이면 없앰)"),
+        decode: { $0.lowercased() == "none" ? .remove : .set(try Priority(parsing: $0)) })
+    static let addedTags = NotesArguments.tags(Localized(en: "add a tag (repeatable)", ko: "태그 추가 (여러 번 가능)"))
+    static let removedTags = RepeatedOptionKey<String>("untag", "T", help: Localized(en: "remove a tag (repeatable)",
+                                                                                     ko: "태그 빼기 (여러 번 가능)"))
+    static let newNote = OptionKey<String>("note", "TEXT", help: Localized(en: "new note (empty removes it)",
+                                                                          ko: "새 메모 (빈 값이면 없앰)"))
+
     static let add = Command(
         "add", abstract: Localized(en: "add a to-do", ko: "할 일 추가"),
-        options: [
-            .value("due", "WHEN", help: Localized(en: "when it is due", ko: "마감")),
-            .value("priority", "high|medium|low", help: Localized(en: "how urgent", ko: "우선순위")),
-            NotesArguments.tag(Localized(en: "a tag (repeatable)", ko: "태그 (여러 번 가능)")),
-            .value("note", "TEXT", help: Localized(en: "a note beside the title", ko: "제목 옆 메모")),
-        ],
-        positionals: [Positional("TITLE", arity: .variadic(minimum: 1),
-                                 help: Localized(en: "the title (words are joined)", ko: "제목 (단어를 이어 붙임)"))],
+        options: [due, priority, tags, note],
+        positionals: [title],
         discussion: whenHelp,
         body: { context, arguments in try runAdd(context, arguments) })
 
     static let list = Command(
         "list", abstract: Localized(en: "list open to-dos (soonest due first)", ko: "진행 중인 할 일 목록 (마감 순)"),
-        options: [
-            .flag("all", help: Localized(en: "open and done", ko: "진행 중과 완료 모두")),
-            .flag("done", help: Localized(en: "done ones only", ko: "완료한 것만")),
-            NotesArguments.tag(Localized(en: "only with this tag", ko: "이 태그가 있는 것만")),
-            .value("due", "today|overdue|week", kind: .choice(TodoQuery.DueWindow.allCases.map(\.rawValue)),
-                   help: Localized(en: "due today, overdue, or within 7 days", ko: "오늘, 지남, 7일 안 마감")),
-            .value("priority", "P", help: Localized(en: "only this priority", ko: "이 우선순위만")),
-            .value("sort", "due|priority|created", kind: .choice(TodoQuery.Sort.allCases.map(\.rawValue)),
-                   help: Localized(en: "order (default: due)", ko: "정렬 (기본: due)")),
-        ],
-        exclusiveOptions: [["all", "done"]],
+        options: listOptions,
+        exclusiveOptions: [[all, doneOnly]],
         body: { context, arguments in try runList(context, arguments) })
 
     static let show = Command(
         "show", abstract: Localized(en: "show one to-do", ko: "할 일 하나 보기"),
-        positionals: [NotesArguments.id(help: Localized(en: "the to-do's id", ko: "할 일 id"))],
+        positionals: [id],
         body: { context, arguments in
-            let todo = try context.todoStore().todo(id: NotesArguments.id(arguments))
+            let todo = try context.todoStore().todo(id: arguments[id])
             let renderer = TodoRenderer(context)
             context.emit(json: renderer.json(todo), text: renderer.details(todo))
         })
 
     static let done = Command(
         "done", abstract: Localized(en: "mark to-dos done", ko: "할 일 완료 표시"),
-        positionals: [NotesArguments.ids(help: Localized(en: "one or more ids; all or none change",
-                                                         ko: "id 하나 이상; 모두 바뀌거나 하나도 안 바뀜"))],
+        positionals: [ids],
         body: { context, arguments in
-            let todos = try context.todoStore().markDone(ids: NotesArguments.ids(arguments))
+            let todos = try context.todoStore().markDone(ids: arguments[ids])
             report(todos, context, en: "Done", ko: "완료")
         })
 
     static let undo = Command(
         "undo", abstract: Localized(en: "reopen done to-dos", ko: "완료한 할 일 되돌리기"),
-        positionals: [NotesArguments.ids(help: Localized(en: "one or more ids; all or none change",
-                                                         ko: "id 하나 이상; 모두 바뀌거나 하나도 안 바뀜"))],
+        positionals: [ids],
         body: { context, arguments in
-            let todos = try context.todoStore().reopen(ids: NotesArguments.ids(arguments))
+            let todos = try context.todoStore().reopen(ids: arguments[ids])
             report(todos, context, en: "Reopened", ko: "다시 열기")
         })
 
     static let edit = Command(
         "edit", abstract: Localized(en: "change a to-do", ko: "할 일 고치기"),
-        options: [
-            .value("title", "T", help: Localized(en: "new title", ko: "새 제목")),
-            .value("due", "WHEN", help: Localized(en: "new due date", ko: "새 마감")),
-            .flag("no-due", help: Localized(en: "remove the due date", ko: "마감 없애기")),
-            .value("priority", "P", help: Localized(en: "new priority (none removes it)",
-                                                    ko: "새 우선순위 (none이면 없앰)")),
-            NotesArguments.tag(Localized(en: "add a tag (repeatable)", ko: "태그 추가 (여러 번 가능)")),
-            .value("untag", "T", repeatable: true, help: Localized(en: "remove a tag (repeatable)",
-                                                                   ko: "태그 빼기 (여러 번 가능)")),
-            .value("note", "TEXT", help: Localized(en: "new note (empty removes it)", ko: "새 메모 (빈 값이면 없앰)")),
-        ],
-        positionals: [NotesArguments.id(help: Localized(en: "the to-do's id", ko: "할 일 id"))],
-        exclusiveOptions: [["due", "no-due"]],
+        options: [newTitle, newDue, noDue, newPriority, addedTags, removedTags, newNote],
+        positionals: [id],
+        exclusiveOptions: [[newDue, noDue]],
         discussion: whenHelp,
         body: { context, arguments in try runEdit(context, arguments) })
 
     static let remove = Command(
         "rm", abstract: Localized(en: "remove to-dos for good", ko: "할 일 지우기"),
-        positionals: [NotesArguments.ids(help: Localized(en: "one or more ids; all or none are removed",
-                                                         ko: "id 하나 이상; 모두 지우거나 하나도 안 지움"))],
+        positionals: [removedIDs],
         body: { context, arguments in
-            let todos = try context.todoStore().remove(ids: NotesArguments.ids(arguments))
+            let todos = try context.todoStore().remove(ids: arguments[removedIDs])
             report(todos, context, en: "Removed", ko: "지움", isRemoval: true)
         })
 
@@ -116,11 +123,11 @@ enum TodoCommand {
     static func runAdd(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let now = context.clock.now()
         let new = try context.parsingArgument(arguments) {
-            NewTodo(title: arguments.positionals("TITLE").joined(separator: " "),
-                    note: arguments.value("note"),
-                    priority: try arguments.value("priority").map(Priority.init(parsing:)),
-                    tags: try Tags.normalized(arguments.values("tag")),
-                    due: try arguments.value("due").map {
+            NewTodo(title: arguments[title].joined(separator: " "),
+                    note: arguments[note],
+                    priority: arguments[priority],
+                    tags: try Tags.normalized(arguments[tags]),
+                    due: try arguments[due].map {
                         try DueDateParser(now: now, calendar: context.calendar).parse($0)
                     })
         }
@@ -132,14 +139,12 @@ enum TodoCommand {
 
     static func runList(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         var query = TodoQuery()
-        if arguments.flag("all") { query.status = .all }
-        if arguments.flag("done") { query.status = .done }
-        query.due = arguments.value("due").flatMap(TodoQuery.DueWindow.init(rawValue:))
-        query.sort = arguments.value("sort").flatMap(TodoQuery.Sort.init(rawValue:)) ?? .due
-        try context.parsingArgument(arguments) {
-            query.priority = try arguments.value("priority").map(Priority.init(parsing:))
-            query.tag = try arguments.value("tag").map { try Tags.normalized($0) }
-        }
+        if arguments[all] { query.status = .all }
+        if arguments[doneOnly] { query.status = .done }
+        query.due = arguments[dueWindow]
+        query.sort = arguments[sort] ?? .due
+        query.priority = arguments[onlyPriority]
+        query.tag = arguments[onlyTag]
         let todos = try context.todoStore().todos(matching: query)
         let renderer = TodoRenderer(context)
         let isFiltered = query.tag != nil || query.due != nil || query.priority != nil
@@ -156,14 +161,12 @@ enum TodoCommand {
     static func runEdit(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let now = context.clock.now()
         let changes = try context.parsingArgument(arguments) { () throws -> TodoChanges in
-            var changes = TodoChanges(title: arguments.value("title"),
-                                      addedTags: arguments.values("tag"), removedTags: arguments.values("untag"))
-            if let note = arguments.value("note") { changes.note = note.isEmpty ? .remove : .set(note) }
-            if let priority = arguments.value("priority") {
-                changes.priority = priority.lowercased() == "none" ? .remove : .set(try Priority(parsing: priority))
-            }
-            if arguments.flag("no-due") { changes.due = .remove }
-            if let when = arguments.value("due") {
+            var changes = TodoChanges(title: arguments[newTitle],
+                                      addedTags: arguments[addedTags], removedTags: arguments[removedTags])
+            if let note = arguments[newNote] { changes.note = note.isEmpty ? .remove : .set(note) }
+            if let priority = arguments[newPriority] { changes.priority = priority }
+            if arguments[noDue] { changes.due = .remove }
+            if let when = arguments[newDue] {
                 changes.due = .set(try DueDateParser(now: now, calendar: context.calendar).parse(when))
             }
             return changes
@@ -173,7 +176,7 @@ enum TodoCommand {
                                        ko: "바꿀 것이 없습니다: 옵션을 하나 이상 주세요"), path: arguments.path)
         }
         let todo = try context.parsingArgument(arguments) {
-            try context.todoStore().edit(id: NotesArguments.id(arguments), changes)
+            try context.todoStore().edit(id: arguments[id], changes)
         }
         let renderer = TodoRenderer(context)
         context.emit(json: renderer.json(todo),

@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import Onboarding
@@ -5,6 +6,9 @@ import Onboarding
 /// `memoapp onboard …`: the first-run onboarding, interactive on a terminal and
 /// step by step through subcommands elsewhere.
 enum OnboardCommand {
+    static let page = Argument<Int>("N", kind: .integer(1...OnboardingPage.all.count),
+                                    help: Localized(en: "page number", ko: "페이지 번호")) { Int($0) ?? 1 }
+
     static func make() -> Command {
         Command(
             "onboard",
@@ -24,11 +28,8 @@ enum OnboardCommand {
                 Command("prev", abstract: Localized(en: "go to the previous page", ko: "이전 페이지로"),
                         body: { context, _ in try move(context, .previous) }),
                 Command("goto", abstract: Localized(en: "go to page N (1-4)", ko: "N쪽으로 이동 (1-4)"),
-                        positionals: [Positional("N", kind: .integer(1...OnboardingPage.all.count),
-                                                 help: Localized(en: "page number", ko: "페이지 번호"))],
-                        body: { context, arguments in
-                            try move(context, .goTo(arguments.integerPositional("N") ?? 1))
-                        }),
+                        positionals: [page],
+                        body: { context, arguments in try move(context, .goTo(arguments[page])) }),
                 Command("start", abstract: Localized(en: "finish, from the last page", ko: "마지막 페이지에서 시작하기"),
                         body: { context, _ in try move(context, .start) }),
                 Command("skip", abstract: Localized(en: "finish now, from any page", ko: "지금 바로 마치기"),

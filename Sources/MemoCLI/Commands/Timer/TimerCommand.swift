@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import Timers
@@ -13,21 +14,16 @@ enum TimerCommand {
             subcommands: [
                 Command("start", abstract: Localized(en: "start a countdown (with DURATION) or a stopwatch",
                                                      ko: "카운트다운(DURATION 지정) 또는 스톱워치 시작"),
-                        options: [.value("label", "L", help: Localized(en: "a name for the timer",
-                                                                      ko: "타이머 이름"))],
-                        positionals: [Positional("DURATION", arity: .variadic(minimum: 0),
-                                                 help: Localized(en: "how long; none starts a stopwatch",
-                                                                 ko: "길이; 없으면 스톱워치"))],
+                        options: [label], positionals: [duration],
                         discussion: Localized(en: "DURATION forms: \(DurationParser.forms.en).",
                                               ko: "DURATION 형식: \(DurationParser.forms.ko)."),
                         body: start),
                 Command("list", abstract: Localized(en: "running and paused timers", ko: "실행 중이거나 일시정지된 타이머"),
-                        options: [.flag("all", help: Localized(en: "also finished, cancelled and stopped ones",
-                                                               ko: "완료, 취소, 정지된 타이머도"))],
+                        options: [all],
                         body: list),
                 Command("status", abstract: Localized(en: "one timer in full (default: the newest running one)",
                                                       ko: "타이머 하나의 자세한 상태 (기본: 가장 최근 실행 중인 것)"),
-                        positionals: [idPositional(.optional)],
+                        positionals: [optionalID],
                         body: status),
                 action(.pause, Localized(en: "pause a running timer", ko: "실행 중인 타이머 일시정지")),
                 action(.resume, Localized(en: "resume a paused timer", ko: "일시정지된 타이머 재개")),
@@ -36,7 +32,7 @@ enum TimerCommand {
                 action(.stop, Localized(en: "stop a stopwatch and keep its total", ko: "스톱워치를 멈추고 기록 보존")),
                 Command("wait", abstract: Localized(en: "wait until a countdown ends (default: the newest running one)",
                                                     ko: "카운트다운이 끝날 때까지 기다리기 (기본: 가장 최근 실행 중인 것)"),
-                        positionals: [idPositional(.optional)],
+                        positionals: [optionalID],
                         discussion: Localized(
                             en: "On a terminal it shows a live countdown and rings the bell at the end; otherwise it "
                                 + "prints once, at the end. Ctrl-C stops waiting, not the timer (exit 130). "
@@ -48,22 +44,27 @@ enum TimerCommand {
             ])
     }
 
+    // MARK: - Declarations
+
+    static let label = OptionKey<String?>("label", "L", help: Localized(en: "a name for the timer", ko: "타이머 이름"),
+                                          decode: TimerRecord.label(from:))
+    static let duration = Arguments<String>("DURATION", minimum: 0,
+                                            help: Localized(en: "how long; none starts a stopwatch",
+                                                            ko: "길이; 없으면 스톱워치"))
+    static let all = Flag("all", help: Localized(en: "also finished, cancelled and stopped ones",
+                                                 ko: "완료, 취소, 정지된 타이머도"))
+    static let idHelp = Localized(en: "the timer's id (see 'memoapp timer list')", ko: "타이머 번호 ('memoapp timer list' 참고)")
+    static let id = Argument<Int64>("ID", range: 1...Int.max, help: idHelp)
+    static let optionalID = OptionalArgument<Int64>("ID", range: 1...Int.max, help: idHelp)
+
     // MARK: - Subcommands
 
     static func start(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let words = arguments.positionals("DURATION")
-        let duration: Double?
-        do {
-            duration = words.isEmpty ? nil : try DurationParser.seconds(in: words.joined(separator: " "))
-        } catch let error as MemoError where error.kind == .usage {
-            throw UsageError(error.message, path: arguments.path)
+        let words = arguments[TimerCommand.duration]
+        let duration = try context.parsingArgument(arguments) {
+            words.isEmpty ? nil : try DurationParser.seconds(in: words.joined(separator: " "))
         }
-        let label: String?
-        do {
-            label = try TimerRecord.label(from: arguments.value("label"))
-        } catch let error as MemoError where error.kind == .usage {
-            throw UsageError(error.message, path: arguments.path)
-        }
+        let label = arguments[TimerCommand.label] ?? nil
         let snapshot = try store(context).start(duration: duration, label: label)
         let timer = snapshot.timer
         var text: String
@@ -80,7 +81,7 @@ enum TimerCommand {
     }
 
     static func list(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let includingEnded = arguments.flag("all")
+        let includingEnded = arguments[TimerCommand.all]
         let snapshots = try store(context).snapshots(includingEnded: includingEnded)
         let text = snapshots.isEmpty
             ? (includingEnded ? context.text(en: "No timers.", ko: "타이머가 없습니다.")
@@ -91,13 +92,13 @@ enum TimerCommand {
 
     static func status(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let store = try store(context)
-        let snapshot = try arguments.integerPositional("ID").map { try store.snapshot(ofTimer: Int64($0)) }
+        let snapshot = try arguments[optionalID].map { try store.snapshot(ofTimer: $0) }
             ?? store.newestRunning()
         context.emit(json: WireFormat.timer(snapshot), text: TimerStatusText.render(snapshot, context))
     }
 
     static func act(_ action: TimerAction, _ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let id = Int64(arguments.integerPositional("ID") ?? 0)
+        let id = arguments[TimerCommand.id]
         let snapshot = try store(context).apply(action, toTimer: id)
         context.emit(json: WireFormat.timer(snapshot), text: TimerStatusText.confirmation(action, snapshot, context))
     }
@@ -109,14 +110,8 @@ enum TimerCommand {
         try context.workspace.timerStore()
     }
 
-    static func idPositional(_ arity: Positional.Arity) -> Positional {
-        Positional("ID", kind: .integer(1...Int.max), arity: arity,
-                   help: Localized(en: "the timer's id (see 'memoapp timer list')",
-                                   ko: "타이머 번호 ('memoapp timer list' 참고)"))
-    }
-
     private static func action(_ action: TimerAction, _ abstract: Localized) -> Command {
-        Command(action.rawValue, abstract: abstract, positionals: [idPositional(.required)],
+        Command(action.rawValue, abstract: abstract, positionals: [id],
                 body: { context, arguments in try act(action, context, arguments) })
     }
 }

@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoCore
 import Timers
 #if canImport(Glibc)

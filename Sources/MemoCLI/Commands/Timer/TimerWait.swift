@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import Timers
@@ -17,7 +18,7 @@ enum TimerWait {
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let store = try TimerCommand.store(context)
-        let id = try arguments.integerPositional("ID").map(Int64.init)
+        let id = try arguments[TimerCommand.optionalID]
             ?? store.newestRunning(kind: .countdown).timer.id
         let line = context.streams.isOutputTerminal && !context.isJSON ? LiveLine(context) : nil
         WaitSignals.install()

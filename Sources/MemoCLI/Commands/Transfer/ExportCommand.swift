@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import MemoKit
@@ -5,16 +6,16 @@ import MemoKit
 /// `memoapp export [--output FILE]`: everything in the data home as one JSON
 /// document (see `ExportDocument`), to stdout or to a file written whole.
 enum ExportCommand {
+    static let output = OptionKey<String>("output", short: "o", "FILE", kind: .path,
+                                          help: Localized(en: "write to FILE (replaced whole) instead of stdout",
+                                                          ko: "표준 출력 대신 FILE에 쓰기 (통째로 바꿈)"))
+
     static func make() -> Command {
         Command(
             "export",
             abstract: Localized(en: "write everything (but the audio) as one JSON document",
                                 ko: "모든 데이터(오디오 제외)를 JSON 문서 하나로 내보내기"),
-            options: [
-                .value("output", short: "o", "FILE", kind: .path,
-                       help: Localized(en: "write to FILE (replaced whole) instead of stdout",
-                                       ko: "표준 출력 대신 FILE에 쓰기 (통째로 바꿈)")),
-            ],
+            options: [output],
             discussion: Localized(
                 en: "The document holds to-dos, memos, voice memo details and waveforms, timers with their spans "
                     + "and laps, the onboarding state and the schema version. Audio files are not in it: each voice "
@@ -31,7 +32,7 @@ enum ExportCommand {
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let document = try ExportDocument.make(from: context.workspace)
         let text = document.prettySerialized
-        guard let output = arguments.value("output"), output != "-" else {
+        guard let output = arguments[output], output != "-" else {
             // The document is JSON already: --json changes nothing here.
             context.write(text)
             return

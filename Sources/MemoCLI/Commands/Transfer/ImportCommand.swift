@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import MemoKit
@@ -10,19 +11,19 @@ import Glibc
 /// and writes it all or nothing (see `ImportWriter`), audio included (see
 /// `VoiceAudioImport`).
 enum ImportCommand {
+    static let audioFolders = RepeatedOptionKey<String>("audio", "DIR", kind: .path,
+                                                        help: Localized(en: "a folder to look in for voice memo audio (repeatable)",
+                                                                        ko: "음성 메모 오디오를 찾을 폴더 (여러 번 가능)"))
+    static let file = Argument<String>("FILE", kind: .path, help: Localized(en: "the export ('-' for standard input)",
+                                                                          ko: "내보낸 파일 ('-'는 표준 입력)"))
+
     static func make() -> Command {
         Command(
             "import",
             abstract: Localized(en: "read an export: restore it into an empty data home, or add what is new",
                                 ko: "내보낸 파일 읽기: 빈 데이터 폴더에는 그대로 복원, 아니면 새 항목만 추가"),
-            options: [
-                .value("audio", "DIR", kind: .path, repeatable: true,
-                       help: Localized(en: "a folder to look in for voice memo audio (repeatable)",
-                                       ko: "음성 메모 오디오를 찾을 폴더 (여러 번 가능)")),
-            ],
-            positionals: [Positional("FILE", kind: .path,
-                                     help: Localized(en: "the export ('-' for standard input)",
-                                                     ko: "내보낸 파일 ('-'는 표준 입력)"))],
+            options: [audioFolders],
+            positionals: [file],
             discussion: Localized(
                 en: "Into an empty data home (no to-do, memo, voice memo or timer) the export is restored exactly: "
                     + "ids, uids and the onboarding state are kept. Otherwise items whose uid is not here yet are "
@@ -39,8 +40,8 @@ enum ImportCommand {
     }
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let path = arguments.positional("FILE") ?? "-"
-        let importer = try DocumentImport(workspace: context.workspace, audioFolders: arguments.values("audio"))
+        let path = arguments[file]
+        let importer = try DocumentImport(workspace: context.workspace, audioFolders: arguments[audioFolders])
         let isStandardInput = path == "-"
         let bytes = isStandardInput ? context.streams.readAllInput() : try InputFile.read(path).bytes
         let source = isStandardInput ? context.text(en: "standard input", ko: "표준 입력") : path

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import MemoAPI
+import CommandLineKit
 import MemoCore
 import VoiceMemos
 
@@ -33,16 +34,10 @@ enum VoiceCommand {
         try context.workspace.voiceStore()
     }
 
-    static let idPositional = Positional("ID", kind: .integer(1...Int.max),
-                                         help: Localized(en: "voice memo id", ko: "음성 메모 id"))
-
-    static func id(_ arguments: ParsedArguments) -> Int64 {
-        Int64(arguments.integerPositional("ID") ?? 0)
-    }
-
-    static func tagOption() -> Option {
-        .value("tag", "T", repeatable: true, help: Localized(en: "a tag (repeatable)", ko: "태그 (여러 번 가능)"))
-    }
+    static let id = Argument<Int64>("ID", range: 1...Int.max, help: Localized(en: "voice memo id", ko: "음성 메모 id"))
+    static let ids = Arguments<Int64>("ID", range: 1...Int.max, help: Localized(en: "voice memo ids", ko: "음성 메모 id"))
+    static let tags = RepeatedOptionKey<String>("tag", "T", help: Localized(en: "a tag (repeatable)",
+                                                                           ko: "태그 (여러 번 가능)"))
 
     /// Everything about a memo, in the wire format.
     static func json(_ memo: VoiceMemo, store: VoiceStore) -> JSON {

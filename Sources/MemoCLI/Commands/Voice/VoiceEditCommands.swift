@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import VoiceMemos
@@ -7,36 +8,28 @@ enum VoiceEditCommands {
     static func makeExport() -> Command {
         Command("export", abstract: Localized(en: "write a memo's audio to DEST, converting through libsndfile",
                                               ko: "메모의 오디오를 DEST로 내보내기 (libsndfile로 변환)"),
-                options: [
-                    .value("format", "wav|flac|ogg|mp3", kind: .choice(ExportFormat.allCases.map(\.rawValue)),
-                           help: Localized(en: "format (default: from DEST's extension)", ko: "형식 (기본: DEST의 확장자)")),
-                    .flag("force", help: Localized(en: "replace an existing DEST", ko: "이미 있는 DEST를 바꿈")),
-                ],
-                positionals: [VoiceCommand.idPositional,
-                              Positional("DEST", kind: .path, help: Localized(en: "file to write", ko: "저장할 파일"))],
+                options: [format, force],
+                positionals: [VoiceCommand.id, destination],
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
-                    let result = try CodecWarnings.silenced { _ in try store.export(id: VoiceCommand.id(arguments), to: arguments.positional("DEST") ?? "",
-                                                  format: arguments.value("format").flatMap(ExportFormat.init(rawValue:)),
-                                                  overwrite: arguments.flag("force")) }
-                    context.emit(json: WireFormat.voiceExport(id: VoiceCommand.id(arguments), result), text: context.text(en: "Wrote \(result.destination) (\(result.container), \(result.encoding))",
+                    let result = try CodecWarnings.silenced { _ in try store.export(id: arguments[VoiceCommand.id], to: arguments[destination],
+                                                  format: arguments[format], overwrite: arguments[force]) }
+                    context.emit(json: WireFormat.voiceExport(id: arguments[VoiceCommand.id], result), text: context.text(en: "Wrote \(result.destination) (\(result.container), \(result.encoding))",
                                            ko: "\(result.destination) 저장함 (\(result.container), \(result.encoding))"))
                 })
     }
 
     static func makeTrim() -> Command {
         Command("trim", abstract: Localized(en: "keep only the span from --start to --end", ko: "--start부터 --end까지만 남기기"),
-                options: [
-                    .value("start", "T", help: Localized(en: "start, in seconds or m:ss", ko: "시작 (초 또는 m:ss)")),
-                    .value("end", "T", help: Localized(en: "end, in seconds or m:ss", ko: "끝 (초 또는 m:ss)")),
-                ],
-                positionals: [VoiceCommand.idPositional],
+                options: [start, end],
+                positionals: [VoiceCommand.id],
                 body: { context, arguments in
-                    let start = try time(arguments, "start")
-                    let end = try time(arguments, "end")
+                    guard let start = arguments[start], let end = arguments[end] else {
+                        preconditionFailure("--start and --end are required")
+                    }
                     let store = try VoiceCommand.store(context)
                     let memo = try CodecWarnings.silenced { _ in
-                        try store.trim(id: VoiceCommand.id(arguments), start: start, end: end)
+                        try store.trim(id: arguments[VoiceCommand.id], start: start, end: end)
                     }
                     context.emit(json: VoiceCommand.json(memo, store: store),
                                  text: context.text(en: "Trimmed: ", ko: "잘랐습니다: ") + VoiceCommand.line(memo, context))
@@ -45,11 +38,10 @@ enum VoiceEditCommands {
 
     static func makeRename() -> Command {
         Command("rename", abstract: Localized(en: "give a memo a new title", ko: "메모 제목 바꾸기"),
-                positionals: [VoiceCommand.idPositional,
-                              Positional("TITLE", help: Localized(en: "the new title", ko: "새 제목"))],
+                positionals: [VoiceCommand.id, newTitle],
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
-                    let memo = try store.rename(id: VoiceCommand.id(arguments), title: arguments.positional("TITLE") ?? "")
+                    let memo = try store.rename(id: arguments[VoiceCommand.id], title: arguments[newTitle])
                     context.emit(json: VoiceCommand.json(memo, store: store),
                                  text: context.text(en: "Renamed: ", ko: "제목을 바꿨습니다: ") + VoiceCommand.line(memo, context))
                 })
@@ -57,11 +49,10 @@ enum VoiceEditCommands {
 
     static func makeRemove() -> Command {
         Command("rm", abstract: Localized(en: "remove memos and their audio files", ko: "메모와 오디오 파일 지우기"),
-                positionals: [Positional("ID", kind: .integer(1...Int.max), arity: .variadic(minimum: 1),
-                                         help: Localized(en: "voice memo ids", ko: "음성 메모 id"))],
+                positionals: [VoiceCommand.ids],
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
-                    let removed = try store.remove(ids: arguments.integerPositionals("ID").map(Int64.init))
+                    let removed = try store.remove(ids: arguments[VoiceCommand.ids])
                     context.emit(json: WireFormat.removed(removed.map { VoiceCommand.json($0, store: store) }),
                                  text: removed.map {
                                      context.text(en: "Removed voice memo \($0.id) “\(VoiceCommand.printable($0.title))”",
@@ -91,16 +82,25 @@ enum VoiceEditCommands {
                 })
     }
 
+    // MARK: - Declarations
+
+    static let format = OptionKey<ExportFormat>("format", "wav|flac|ogg|mp3",
+                                                help: Localized(en: "format (default: from DEST's extension)",
+                                                                ko: "형식 (기본: DEST의 확장자)"))
+    static let force = Flag("force", help: Localized(en: "replace an existing DEST", ko: "이미 있는 DEST를 바꿈"))
+    static let destination = Argument<String>("DEST", kind: .path, help: Localized(en: "file to write", ko: "저장할 파일"))
+    static let start = time("start", Localized(en: "start, in seconds or m:ss", ko: "시작 (초 또는 m:ss)"))
+    static let end = time("end", Localized(en: "end, in seconds or m:ss", ko: "끝 (초 또는 m:ss)"))
+    static let newTitle = Argument<String>("TITLE", help: Localized(en: "the new title", ko: "새 제목"))
+
     /// A --start or --end value in seconds: `75`, `12.5`, `1:15`.
-    private static func time(_ arguments: ParsedArguments, _ name: String) throws -> Double {
-        guard let text = arguments.value(name) else {
-            throw UsageError(Localized(en: "missing --\(name) T", ko: "--\(name) T가 필요합니다"), path: arguments.path)
+    private static func time(_ name: String, _ help: Localized) -> OptionKey<Double> {
+        OptionKey(name, "T", required: true, help: help) { text in
+            guard let seconds = TimeOffset.seconds(from: text) else {
+                throw MemoError(.usage, en: "invalid --\(name) '\(text)': expected seconds or m:ss",
+                                ko: "--\(name) '\(text)'이 올바르지 않습니다: 초 또는 m:ss여야 합니다")
+            }
+            return seconds
         }
-        guard let seconds = TimeOffset.seconds(from: text) else {
-            throw UsageError(Localized(en: "invalid --\(name) '\(text)': expected seconds or m:ss",
-                                       ko: "--\(name) '\(text)'이 올바르지 않습니다: 초 또는 m:ss여야 합니다"),
-                             path: arguments.path)
-        }
-        return seconds
     }
 }

@@ -1,3 +1,4 @@
+import CommandLineKit
 import MemoAPI
 #if canImport(Glibc)
 import Glibc
@@ -8,20 +9,19 @@ import VoiceMemos
 /// `memoapp voice import FILE…`: each file judged alone; with several, a
 /// report of which went in and which did not, and the worst exit code.
 enum VoiceImportCommand {
+    static let title = OptionKey<String>("title", "T", help: Localized(en: "title (default: the file's TITLE tag, else its name)",
+                                                                      ko: "제목 (기본: 파일의 TITLE 태그, 없으면 파일 이름)"))
+    static let allowDuplicate = Flag("allow-duplicate", help: Localized(en: "store bytes another memo already holds",
+                                                                        ko: "이미 있는 오디오도 다시 저장"))
+    static let files = Arguments<String>("FILE", kind: .path, help: Localized(en: "audio files", ko: "오디오 파일"))
+
     static func make() -> Command {
         Command(
             "import",
             abstract: Localized(en: "import audio files (whatever libsndfile reads)",
                                 ko: "오디오 파일 가져오기 (libsndfile이 읽는 형식)"),
-            options: [
-                .value("title", "T", help: Localized(en: "title (default: the file's TITLE tag, else its name)",
-                                                     ko: "제목 (기본: 파일의 TITLE 태그, 없으면 파일 이름)")),
-                VoiceCommand.tagOption(),
-                .flag("allow-duplicate", help: Localized(en: "store bytes another memo already holds",
-                                                         ko: "이미 있는 오디오도 다시 저장")),
-            ],
-            positionals: [Positional("FILE", kind: .path, arity: .variadic(minimum: 1),
-                                     help: Localized(en: "audio files", ko: "오디오 파일"))],
+            options: [title, VoiceCommand.tags, allowDuplicate],
+            positionals: [files],
             discussion: Localized(
                 en: "M4A/AAC is not readable by libsndfile: convert it first, e.g. ffmpeg -i in.m4a out.flac",
                 ko: "M4A/AAC는 libsndfile이 읽지 못합니다. 먼저 변환하세요. 예: ffmpeg -i in.m4a out.flac"),
@@ -30,9 +30,9 @@ enum VoiceImportCommand {
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let store = try VoiceCommand.store(context)
-        let options = ImportOptions(title: arguments.value("title"), tags: arguments.values("tag"),
-                                    allowDuplicate: arguments.flag("allow-duplicate"))
-        let files = arguments.positionals("FILE")
+        let options = ImportOptions(title: arguments[title], tags: arguments[VoiceCommand.tags],
+                                    allowDuplicate: arguments[allowDuplicate])
+        let files = arguments[files]
         if files.count == 1 {
             // One file: an ordinary command, whose failure is the command's.
             let memo = try importOne(files[0], store: store, options: options, context: context)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandLineKit
 import MemoCore
 import VoiceMemos
 
@@ -9,22 +10,24 @@ private nonisolated(unsafe) var isStopRequested: sig_atomic_t = 0
 
 /// `memoapp voice record`: raw PCM from stdin until its end, Ctrl-C or SIGTERM.
 enum VoiceRecordCommand {
+    static let rate = OptionKey<Int>("rate", "HZ", range: 1...768_000,
+                                     help: Localized(en: "sample rate (default 16000)", ko: "샘플링 레이트 (기본 16000)"))
+    static let channels = OptionKey<Int>("channels", "N", range: 1...64,
+                                         help: Localized(en: "channels (default 1)", ko: "채널 수 (기본 1)"))
+    static let sampleFormat = OptionKey<RawSampleFormat>("sample-format", "s16|s24|f32",
+                                                         help: Localized(en: "little-endian sample format (default s16)",
+                                                                         ko: "리틀 엔디언 샘플 형식 (기본 s16)"))
+    static let container = OptionKey<RecordingContainer>("format", "flac|wav",
+                                                         help: Localized(en: "stored as (default flac)", ko: "저장 형식 (기본 flac)"))
+    static let title = OptionKey<String>("title", "T", help: Localized(en: "title (default: Recording and the time)",
+                                                                      ko: "제목 (기본: 녹음 시각)"))
+
     static func make() -> Command {
         Command(
             "record",
             abstract: Localized(en: "record raw PCM from stdin (e.g. from arecord) until its end or Ctrl-C",
                                 ko: "표준 입력의 원시 PCM을 녹음 (예: arecord), 입력이 끝나거나 Ctrl-C까지"),
-            options: [
-                .value("rate", "HZ", kind: .integer(1...768_000),
-                       help: Localized(en: "sample rate (default 16000)", ko: "샘플링 레이트 (기본 16000)")),
-                .value("channels", "N", kind: .integer(1...64), help: Localized(en: "channels (default 1)", ko: "채널 수 (기본 1)")),
-                .value("sample-format", "s16|s24|f32", kind: .choice(RawSampleFormat.allCases.map(\.rawValue)),
-                       help: Localized(en: "little-endian sample format (default s16)", ko: "리틀 엔디언 샘플 형식 (기본 s16)")),
-                .value("format", "flac|wav", kind: .choice(RecordingContainer.allCases.map(\.rawValue)),
-                       help: Localized(en: "stored as (default flac)", ko: "저장 형식 (기본 flac)")),
-                .value("title", "T", help: Localized(en: "title (default: Recording and the time)", ko: "제목 (기본: 녹음 시각)")),
-                VoiceCommand.tagOption(),
-            ],
+            options: [rate, channels, sampleFormat, container, title, VoiceCommand.tags],
             discussion: Localized(en: "Example: arecord -t raw -f S16_LE -r 16000 | memoapp voice record --title Standup",
                                   ko: "예: arecord -t raw -f S16_LE -r 16000 | memoapp voice record --title 회의"),
             body: run)
@@ -37,11 +40,11 @@ enum VoiceRecordCommand {
                              path: arguments.path)
         }
         let options = RecordingOptions(
-            sampleRate: arguments.integer("rate") ?? 16000,
-            channels: arguments.integer("channels") ?? 1,
-            sampleFormat: arguments.value("sample-format").flatMap(RawSampleFormat.init(rawValue:)) ?? .s16,
-            container: arguments.value("format").flatMap(RecordingContainer.init(rawValue:)) ?? .flac,
-            title: arguments.value("title"), tags: arguments.values("tag"))
+            sampleRate: arguments[rate] ?? 16000,
+            channels: arguments[channels] ?? 1,
+            sampleFormat: arguments[sampleFormat] ?? .s16,
+            container: arguments[container] ?? .flac,
+            title: arguments[title], tags: arguments[VoiceCommand.tags])
         let store = try VoiceCommand.store(context)
         // Without SA_RESTART nothing blocks for long; the recorder polls the flag.
         isStopRequested = 0

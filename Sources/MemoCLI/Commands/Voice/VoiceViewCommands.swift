@@ -1,16 +1,33 @@
+import CommandLineKit
 import MemoAPI
 import MemoCore
 import VoiceMemos
 
 /// `voice list`, `voice show`, `voice peaks`, `voice waveform`: reading memos.
 enum VoiceViewCommands {
+    // MARK: - Declarations
+
+    static let onlyTag = OptionKey<String>("tag", "T", help: Localized(en: "only memos with this tag", ko: "이 태그가 있는 메모만"))
+    static let peaksWidth = OptionKey<Int>("width", "N", range: 1...10_000_000,
+                                           help: Localized(en: "at most N pixels over the whole memo", ko: "메모 전체를 N 픽셀 이하로"))
+    static let samplesPerPixel = OptionKey<Int>("samples-per-pixel", "N", range: 1...Int(Int32.max),
+                                                help: Localized(en: "frames per pixel (default 256)", ko: "픽셀당 프레임 (기본 256)"))
+    static let bits = OptionKey<Int>("bits", "8|16", kind: .choice(["8", "16"]),
+                                     help: Localized(en: "value resolution (default 16)", ko: "값의 해상도 (기본 16)")) { Int($0) ?? 16 }
+    static let output = OptionKey<String>("output", "FILE.svg", kind: .path, required: true,
+                                          help: Localized(en: "where to write", ko: "저장할 파일"))
+    static let pictureWidth = OptionKey<Int>("width", "PX", range: 1...100_000,
+                                             help: Localized(en: "width (default 1200)", ko: "너비 (기본 1200)"))
+    static let pictureHeight = OptionKey<Int>("height", "PX", range: 2...100_000,
+                                              help: Localized(en: "height (default 200)", ko: "높이 (기본 200)"))
+
     static func makeList() -> Command {
         Command("list", abstract: Localized(en: "list voice memos: id, title, duration, format, size, date",
                                             ko: "음성 메모 목록: id, 제목, 길이, 형식, 크기, 날짜"),
-                options: [.value("tag", "T", help: Localized(en: "only memos with this tag", ko: "이 태그가 있는 메모만"))],
+                options: [onlyTag],
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
-                    let memos = try store.memos(taggedWith: arguments.value("tag"))
+                    let memos = try store.memos(taggedWith: arguments[onlyTag])
                     let text = memos.isEmpty
                         ? context.text(en: "No voice memos.", ko: "음성 메모가 없습니다.")
                         : memos.map { VoiceCommand.line($0, context) }.joined(separator: "\n")
@@ -21,10 +38,10 @@ enum VoiceViewCommands {
     static func makeShow() -> Command {
         Command("show", abstract: Localized(en: "all of a memo's metadata and its waveform in one line",
                                             ko: "메모의 모든 정보와 한 줄 파형"),
-                positionals: [VoiceCommand.idPositional],
+                positionals: [VoiceCommand.id],
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
-                    let memo = try store.memo(id: VoiceCommand.id(arguments))
+                    let memo = try store.memo(id: arguments[VoiceCommand.id])
                     let width = max(10, context.streams.terminalWidth ?? 80)
                     let waveform = BlockWaveform.line(peaks: try store.peaks(id: memo.id), width: width)
                     var json = VoiceCommand.json(memo, store: store)
@@ -36,27 +53,19 @@ enum VoiceViewCommands {
     static func makePeaks() -> Command {
         Command("peaks", abstract: Localized(en: "waveform peaks as BBC audiowaveform JSON (version 2)",
                                              ko: "파형 피크를 BBC audiowaveform JSON(버전 2)으로"),
-                options: [
-                    .value("width", "N", kind: .integer(1...10_000_000),
-                           help: Localized(en: "at most N pixels over the whole memo", ko: "메모 전체를 N 픽셀 이하로")),
-                    .value("samples-per-pixel", "N", kind: .integer(1...Int(Int32.max)),
-                           help: Localized(en: "frames per pixel (default 256)", ko: "픽셀당 프레임 (기본 256)")),
-                    .value("bits", "8|16", kind: .choice(["8", "16"]), help: Localized(en: "value resolution (default 16)",
-                                                                                         ko: "값의 해상도 (기본 16)")),
-                ],
-                positionals: [VoiceCommand.idPositional],
-                exclusiveOptions: [["width", "samples-per-pixel"]],
+                options: [peaksWidth, samplesPerPixel, bits],
+                positionals: [VoiceCommand.id],
+                exclusiveOptions: [[peaksWidth, samplesPerPixel]],
                 discussion: Localized(
                     en: "Always prints JSON. samples_per_pixel says what you got: never finer than what is stored.",
                     ko: "항상 JSON을 출력합니다. samples_per_pixel은 실제 값이며, 저장된 해상도보다 촘촘하지 않습니다."),
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
-                    let memo = try store.memo(id: VoiceCommand.id(arguments))
+                    let memo = try store.memo(id: arguments[VoiceCommand.id])
                     let stored = try store.peaks(id: memo.id)
-                    let peaks = arguments.integer("width").map { stored.resampled(toWidth: $0) }
-                        ?? stored.resampled(toSamplesPerPixel: arguments.integer("samples-per-pixel") ?? 256)
-                    let document = PeaksDocument(peaks: peaks, sampleRate: memo.sampleRate,
-                                                 bits: arguments.integer("bits") ?? 16)
+                    let peaks = arguments[peaksWidth].map { stored.resampled(toWidth: $0) }
+                        ?? stored.resampled(toSamplesPerPixel: arguments[samplesPerPixel] ?? 256)
+                    let document = PeaksDocument(peaks: peaks, sampleRate: memo.sampleRate, bits: arguments[bits] ?? 16)
                     // Written directly: an hour's peaks are a million numbers.
                     context.write(document.jsonText)
                     context.write("\n")
@@ -65,21 +74,14 @@ enum VoiceViewCommands {
 
     static func makeWaveform() -> Command {
         Command("waveform", abstract: Localized(en: "draw the waveform as an SVG file", ko: "파형을 SVG 파일로 그리기"),
-                options: [
-                    .value("output", "FILE.svg", kind: .path, help: Localized(en: "where to write (required)", ko: "저장할 파일 (필수)")),
-                    .value("width", "PX", kind: .integer(1...100_000), help: Localized(en: "width (default 1200)", ko: "너비 (기본 1200)")),
-                    .value("height", "PX", kind: .integer(2...100_000), help: Localized(en: "height (default 200)", ko: "높이 (기본 200)")),
-                ],
-                positionals: [VoiceCommand.idPositional],
+                options: [output, pictureWidth, pictureHeight],
+                positionals: [VoiceCommand.id],
                 body: { context, arguments in
-                    guard let output = arguments.value("output") else {
-                        throw UsageError(Localized(en: "missing --output FILE.svg", ko: "--output FILE.svg가 필요합니다"),
-                                         path: arguments.path)
-                    }
+                    guard let output = arguments[output] else { preconditionFailure("--output is required") }
                     let store = try VoiceCommand.store(context)
-                    let id = VoiceCommand.id(arguments)
-                    let width = arguments.integer("width") ?? 1200
-                    let height = arguments.integer("height") ?? 200
+                    let id = arguments[VoiceCommand.id]
+                    let width = arguments[pictureWidth] ?? 1200
+                    let height = arguments[pictureHeight] ?? 200
                     try store.saveWaveformPicture(id: id, to: output, width: width, height: height)
                     context.emit(json: WireFormat.waveformPicture(id: id, output: output, width: width, height: height),
                                  text: context.text(en: "Wrote \(output)", ko: "\(output) 저장함"))

@@ -2,11 +2,20 @@ import MemoCore
 
 /// Turns command declarations into `--help` text and usage lines, so help can
 /// never drift from what the parser accepts.
-struct HelpRenderer {
-    let root: Command
-    let language: Language
+public struct HelpRenderer<Context> {
+    public let program: String
+    public let root: Command<Context>
+    public let globalOptions: [Option]
+    public let language: Language
 
-    func command(at path: [String]) -> Command {
+    public init(program: String, root: Command<Context>, globalOptions: [any OptionDeclaration], language: Language) {
+        self.program = program
+        self.root = root
+        self.globalOptions = globalOptions.map(\.option)
+        self.language = language
+    }
+
+    public func command(at path: [String]) -> Command<Context> {
         var command = root
         for name in path {
             guard let sub = command.subcommand(named: name) else { break }
@@ -15,10 +24,11 @@ struct HelpRenderer {
         return command
     }
 
-    /// E.g. `usage: memoapp todo add TITLE... [--due WHEN] [--tag T]...`
-    func usageLine(for path: [String]) -> String {
+    /// E.g. `usage: memoapp todo add TITLE... [--due WHEN] [--tag T]...`;
+    /// a required option without brackets.
+    public func usageLine(for path: [String]) -> String {
         let command = command(at: path)
-        var parts = ["memoapp"] + path
+        var parts = [program] + path
         if !command.subcommands.isEmpty {
             parts.append(command.body == nil ? "COMMAND" : "[COMMAND]")
         }
@@ -32,13 +42,13 @@ struct HelpRenderer {
         for option in command.options {
             var text = "--\(option.name)"
             if let valueName = option.valueName { text += " \(valueName)" }
-            parts.append("[\(text)]" + (option.isRepeatable ? "..." : ""))
+            parts.append((option.isRequired ? text : "[\(text)]") + (option.isRepeatable ? "..." : ""))
         }
         return (language == .ko ? "사용법: " : "usage: ") + parts.joined(separator: " ")
     }
 
     /// The whole help page of the command at `path`.
-    func help(for path: [String]) -> String {
+    public func help(for path: [String]) -> String {
         let command = command(at: path)
         var lines: [String] = []
         lines.append(command.abstract.text(in: language))
@@ -60,7 +70,7 @@ struct HelpRenderer {
                 lines.append("  " + pad(positional.name, width) + "  " + positional.help.text(in: language))
             }
         }
-        let options = command.options + GlobalOptions.declarations
+        let options = command.options + globalOptions
         lines.append("")
         lines.append(language == .ko ? "옵션:" : "Options:")
         let labels = options.map(label)
@@ -74,7 +84,7 @@ struct HelpRenderer {
         }
         if !command.subcommands.isEmpty {
             lines.append("")
-            let name = (["memoapp"] + path + ["COMMAND"]).joined(separator: " ")
+            let name = ([program] + path + ["COMMAND"]).joined(separator: " ")
             lines.append(language == .ko ? "자세한 내용: \(name) --help" : "More: \(name) --help")
         }
         return lines.joined(separator: "\n") + "\n"

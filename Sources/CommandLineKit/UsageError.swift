@@ -1,7 +1,7 @@
 import MemoCore
 
 /// A command line that does not fit the command's declaration. Reported with
-/// the usage line and a pointer to `--help`, exit 64.
+/// the usage line and a pointer to `--help`.
 public struct UsageError: Error, Sendable, CustomStringConvertible {
     public let message: Localized
     /// The command whose usage to show, e.g. ["todo", "add"].
