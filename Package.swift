@@ -75,7 +75,7 @@ let package = Package(
     ]
 )
 
-// How release builds make memoapp start fast (issue 3; scripts/run and scripts/bench
+// How release builds make memoapp start fast (scripts/run and scripts/bench
 // build with these, measured by scripts/bench). Debug builds and tests are unaffected.
 for target in package.targets where target.type == .regular || target.type == .executable {
     // Generic types' metadata through direct accessor functions instead of a type name

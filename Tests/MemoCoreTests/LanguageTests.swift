@@ -1,7 +1,7 @@
 import MemoCore
 import XCTest
 
-/// The language order of CONVENTIONS.md: --lang > $MEMOAPP_LANG >
+/// The language order: --lang > $MEMOAPP_LANG >
 /// LC_ALL/LC_MESSAGES/LANG starting with `ko` > English.
 final class LanguageTests: XCTestCase {
     func testEnglishWhenNothingIsSet() {

@@ -4,7 +4,7 @@ import MemoCore
 import TestSupport
 import XCTest
 
-/// The data home order of CONVENTIONS.md and its file modes.
+/// The order in which the data home is chosen, and its file modes.
 final class DataHomeTests: XCTestCase {
     func testResolutionOrder() {
         let everything = ["MEMOAPP_HOME": "/m", "XDG_DATA_HOME": "/x", "HOME": "/h"]

@@ -2,7 +2,7 @@ import MemoCore
 import Onboarding
 import XCTest
 
-/// The four pages as issue 2 gives them (from the app's design seeds).
+/// The four pages as the app's design gives them.
 final class OnboardingPageTests: XCTestCase {
     func testThereAreFourPagesNumberedInOrder() {
         XCTAssertEqual(OnboardingPage.all.map(\.number), [1, 2, 3, 4])

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# The export, import, backup and restore rows of scripts/bench (issue 7), on a
+# The export, import, backup and restore rows of scripts/bench, on a
 # data home of 10,000 to-dos and 10,000 memos. Issue 7 sets no speed targets,
 # so every row is informational, beside the nearest thing sqlite3 itself does:
 #   export          `memoapp export -o FILE` vs `sqlite3 DB .dump > FILE`

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# "How cost grows" in scripts/bench (issue 6): `todo add`, `todo list` and
+# "How cost grows" in scripts/bench: `todo add`, `todo list` and
 # `search` on data homes of 1,000, 10,000 and 100,000 to-dos and as many memos
 # (--quick: 1,000 and 10,000), a line per size, with sqlite3 doing the same
 # insert and select beside them. No targets here: the figures show whether a

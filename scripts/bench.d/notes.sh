@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# The to-do and memo rows of scripts/bench (issue 3, "Speed"), on a data home of
+# The to-do and memo rows of scripts/bench (start-up and speed), on a data home of
 # 10,000 to-dos and 10,000 memos:
 #   todo add     within 1.5x of `sqlite3 memoapp.db "INSERT ..."` (same row, same triggers);
 #                Taskwarrior's `task add` on the same 10,000 to-dos beside it, for scale

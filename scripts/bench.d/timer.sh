@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# The timer rows of scripts/bench (issue 5, "Precision"):
+# The timer rows of scripts/bench (precision):
 #   - `timer wait` returns within 20 ms of the countdown's true end (median and
 #     worst of 20 runs; 5 with --quick);
 #   - it uses under 1% of a core while it waits.

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# The voice rows of scripts/bench (issue 4, "Speed and memory"), on generated
+# The voice rows of scripts/bench (speed and memory of voice memos), on generated
 # audio that is never committed: one hour of 44.1 kHz mono 16-bit pink noise as
 # WAV (~318 MB) and as FLAC, and the same for ten minutes (--quick: twenty
 # minutes and ten).
@@ -46,7 +46,7 @@ section_voice() {
   "$BENCH_BIN" voice --help >/dev/null 2>&1 || bench_die "this memoapp has no voice commands"
   local long=3600 short=600 long_name="1 h" short_name="10 min" import_runs=5
   # --quick keeps the ten-minute file as the short one: memory is judged flat
-  # from ten minutes on (issue 4), and below that an import's buffers still grow.
+  # from ten minutes on, and below that an import's buffers still grow.
   if [ "$BENCH_QUICK" -eq 1 ]; then long=1200 long_name="20 min" import_runs=3; fi
   bench_log "making $long_name and $short_name of audio (WAV and FLAC)..."
   voice_make_audio "$long" long

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The folder that holds everything memoapp keeps: `memoapp.db` and `voice/`.
-/// Chosen as CONVENTIONS.md says: --home, $MEMOAPP_HOME, $XDG_DATA_HOME/memoapp,
+/// Chosen in this order: --home, $MEMOAPP_HOME, $XDG_DATA_HOME/memoapp,
 /// ~/.local/share/memoapp. Created on first use with mode 0700.
 public struct DataHome: Sendable {
     public let path: String
