@@ -84,6 +84,14 @@ for target in package.targets where target.type == .regular || target.type == .e
         .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
                      .when(configuration: .release)),
     ]
+    // The command-line framework is generic over the front end's context: its
+    // code is made available to MemoCLI so that the parser is specialized there
+    // instead of running as unspecialized generic code at every start.
+    if target.name == "CommandLineKit" {
+        target.swiftSettings = (target.swiftSettings ?? []) + [
+            .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
+        ]
+    }
     // The C++ runtime linked statically, as --static-swift-stdlib links the Swift
     // runtime (see Linking/static-libstdc++).
     if target.name == "memoapp" {

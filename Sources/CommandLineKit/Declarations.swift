@@ -94,7 +94,20 @@ public struct Command<Context> {
     public let abstract: Localized
     public var options: [Option]
     public var positionals: [Positional]
-    public var subcommands: [Command]
+    /// The subcommands, each built when first asked for (see `later`).
+    public var subcommands: [Command] {
+        get { children.map { $0.command } }
+        set { children = newValue.map(Child.init) }
+    }
+    var children: [Child]
+
+    /// Adds subcommands at the end, building none of those already there.
+    public mutating func append(subcommands more: [Command]) {
+        children += more.map(Child.init)
+    }
+
+    /// Whether the command groups subcommands (without building them).
+    public var hasSubcommands: Bool { !children.isEmpty }
     public var access: Access
     /// Groups of options of which at most one may be given (`--all | --done`).
     public var exclusiveOptions: [[String]]
@@ -107,16 +120,58 @@ public struct Command<Context> {
                 exclusiveOptions: [[any OptionDeclaration]] = [], discussion: Localized? = nil, body: Body? = nil) {
         self.name = name
         self.abstract = abstract
-        self.options = options.map(\.option)
-        self.positionals = positionals.map(\.positional)
-        self.subcommands = subcommands
+        self.options = options.map { $0.option }
+        self.positionals = positionals.map { $0.positional }
+        self.children = subcommands.map(Child.init)
         self.access = access
-        self.exclusiveOptions = exclusiveOptions.map { $0.map(\.option.name) }
+        self.exclusiveOptions = exclusiveOptions.map { group in group.map { $0.option.name } }
         self.discussion = discussion
         self.body = body
     }
 
     public func subcommand(named name: String) -> Command? {
-        subcommands.first { $0.name == name }
+        children.first { $0.name == name }?.command
+    }
+
+    /// A subcommand declared by its name and built only when the command line
+    /// reaches it (or help or completion lists it): a run builds the commands
+    /// on its path, not the whole tree, which start-up would pay for.
+    public static func later(_ name: String, _ make: @escaping () -> Command) -> Command {
+        var placeholder = Command(name, abstract: Localized(verbatim: ""))
+        placeholder.deferred = Deferred(make: make)
+        return placeholder
+    }
+
+    /// Set on a `later` placeholder: how to build the real command.
+    var deferred: Deferred?
+
+    final class Deferred {
+        let make: () -> Command
+        init(make: @escaping () -> Command) { self.make = make }
+    }
+
+    /// A subcommand slot: its name at once, the command on first use.
+    final class Child {
+        let name: String
+        private var built: Command?
+        private let make: (() -> Command)?
+
+        init(_ command: Command) {
+            name = command.name
+            if let deferred = command.deferred {
+                make = deferred.make
+            } else {
+                built = command
+                make = nil
+            }
+        }
+
+        var command: Command {
+            if let built { return built }
+            let command = make!()
+            precondition(command.name == name, "subcommand '\(name)' builds a command named '\(command.name)'")
+            built = command
+            return command
+        }
     }
 }

@@ -11,7 +11,7 @@ public struct HelpRenderer<Context> {
     public init(program: String, root: Command<Context>, globalOptions: [any OptionDeclaration], language: Language) {
         self.program = program
         self.root = root
-        self.globalOptions = globalOptions.map(\.option)
+        self.globalOptions = globalOptions.map { $0.option }
         self.language = language
     }
 
@@ -29,7 +29,7 @@ public struct HelpRenderer<Context> {
     public func usageLine(for path: [String]) -> String {
         let command = command(at: path)
         var parts = [program] + path
-        if !command.subcommands.isEmpty {
+        if command.hasSubcommands {
             parts.append(command.body == nil ? "COMMAND" : "[COMMAND]")
         }
         for positional in command.positionals {
@@ -54,10 +54,10 @@ public struct HelpRenderer<Context> {
         lines.append(command.abstract.text(in: language))
         lines.append("")
         lines.append(usageLine(for: path))
-        if !command.subcommands.isEmpty {
+        if command.hasSubcommands {
             lines.append("")
             lines.append(language == .ko ? "명령:" : "Commands:")
-            let width = command.subcommands.map(\.name.count).max() ?? 0
+            let width = command.subcommands.map { $0.name.count }.max() ?? 0
             for sub in command.subcommands {
                 lines.append("  " + pad(sub.name, width) + "  " + sub.abstract.text(in: language))
             }
@@ -65,7 +65,7 @@ public struct HelpRenderer<Context> {
         if !command.positionals.isEmpty {
             lines.append("")
             lines.append(language == .ko ? "인수:" : "Arguments:")
-            let width = command.positionals.map(\.name.count).max() ?? 0
+            let width = command.positionals.map { $0.name.count }.max() ?? 0
             for positional in command.positionals {
                 lines.append("  " + pad(positional.name, width) + "  " + positional.help.text(in: language))
             }
@@ -74,7 +74,7 @@ public struct HelpRenderer<Context> {
         lines.append("")
         lines.append(language == .ko ? "옵션:" : "Options:")
         let labels = options.map(label)
-        let width = labels.map(\.count).max() ?? 0
+        let width = labels.map { $0.count }.max() ?? 0
         for (option, text) in zip(options, labels) {
             lines.append("  " + pad(text, width) + "  " + option.help.text(in: language))
         }
@@ -82,7 +82,7 @@ public struct HelpRenderer<Context> {
             lines.append("")
             lines.append(discussion.text(in: language))
         }
-        if !command.subcommands.isEmpty {
+        if command.hasSubcommands {
             lines.append("")
             let name = ([program] + path + ["COMMAND"]).joined(separator: " ")
             lines.append(language == .ko ? "자세한 내용: \(name) --help" : "More: \(name) --help")

@@ -93,7 +93,7 @@ extension OptionKey where Value: RawRepresentable & CaseIterable, Value.RawValue
     /// One of the type's cases, by its raw value (completion offers them all).
     public init(_ name: String, short: Character? = nil, _ valueName: String, required: Bool = false,
                 help: Localized) {
-        self.init(name, short: short, valueName, kind: .choice(Value.allCases.map(\.rawValue)), required: required,
+        self.init(name, short: short, valueName, kind: .choice(Value.allCases.map { $0.rawValue }), required: required,
                   help: help) { Value(rawValue: $0)! }
     }
 }

@@ -28,7 +28,7 @@ public struct Parser<Context> {
     public init(root: Command<Context>, globalOptions: [any OptionDeclaration], helpFlag: String = "help",
                 versionFlag: String = "version") {
         self.root = root
-        self.globalOptions = globalOptions.map(\.option)
+        self.globalOptions = globalOptions.map { $0.option }
         self.helpFlag = helpFlag
         self.versionFlag = versionFlag
     }
@@ -39,7 +39,7 @@ public struct Parser<Context> {
     public func parse(_ arguments: [String]) throws -> Invocation<Context> {
         var commands = [root]
         var globals = ParsedArguments(path: [])
-        globals.declaredOptions = Set(globalOptions.map(\.name))
+        globals.declaredOptions = Set(globalOptions.map { $0.name })
         var parsed = ParsedArguments(path: [])
         var positionals: [String] = []
         var deferredError: UsageError?
@@ -48,7 +48,7 @@ public struct Parser<Context> {
 
         func fail(_ message: Localized) {
             if deferredError == nil {
-                deferredError = UsageError(message, path: commands.dropFirst().map(\.name))
+                deferredError = UsageError(message, path: commands.dropFirst().map { $0.name })
             }
         }
         func fail(_ en: String, _ ko: String) { fail(Localized(en: en, ko: ko)) }
@@ -133,7 +133,7 @@ public struct Parser<Context> {
                 commands.append(sub)
                 continue
             }
-            if positionals.isEmpty, !command.subcommands.isEmpty, command.positionals.isEmpty {
+            if positionals.isEmpty, command.hasSubcommands, command.positionals.isEmpty {
                 fail("unknown command '\(token)'", "알 수 없는 명령 '\(token)'")
                 continue
             }
@@ -141,12 +141,12 @@ public struct Parser<Context> {
         }
 
         let command = commands[commands.count - 1]
-        let path = commands.dropFirst().map(\.name)
+        let path = commands.dropFirst().map { $0.name }
         var result = ParsedArguments(path: path)
         result.flags = parsed.flags
         result.values = parsed.values
-        result.declaredOptions = Set(command.options.map(\.name))
-        result.declaredPositionals = Set(command.positionals.map(\.name))
+        result.declaredOptions = Set(command.options.map { $0.name })
+        result.declaredPositionals = Set(command.positionals.map { $0.name })
         let wantsHelp = globals.isGiven(named: helpFlag)
         let wantsVersion = globals.isGiven(named: versionFlag)
         func invocation() -> Invocation<Context> {

@@ -19,7 +19,7 @@ public struct App {
     public init(environment: [String: String], streams: StandardStreams = ProcessStreams(),
                 clock: WallClock = SystemWallClock(), extraCommands: [Command] = []) {
         var root = RootCommand.make()
-        root.subcommands += extraCommands
+        root.append(subcommands: extraCommands)
         self.root = root
         self.environment = environment
         self.streams = streams

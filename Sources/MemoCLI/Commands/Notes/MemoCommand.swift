@@ -10,8 +10,10 @@ enum MemoCommand {
             "memo",
             abstract: Localized(en: "text memos: add, list, search", ko: "메모: 추가, 목록, 검색"),
             options: [onlyTag, pinnedOnly],
-            subcommands: [add, list, show, edit, pin, unpin, remove, SearchCommand.make(kinds: [.memo]),
-                          NotesImportCommands.memoImport],
+            subcommands: [.later("add") { add }, .later("list") { list }, .later("show") { show },
+                          .later("edit") { edit }, .later("pin") { pin }, .later("unpin") { unpin },
+                          .later("rm") { remove }, .later("search") { SearchCommand.make(kinds: [.memo]) },
+                          .later("import") { NotesImportCommands.memoImport }],
             body: { context, arguments in try runList(context, arguments) })
     }
 

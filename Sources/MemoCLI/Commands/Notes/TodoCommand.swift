@@ -10,7 +10,9 @@ enum TodoCommand {
             "todo",
             abstract: Localized(en: "to-dos: add, list, finish", ko: "할 일: 추가, 목록, 완료"),
             options: listOptions,
-            subcommands: [add, list, show, done, undo, edit, remove, clear, NotesImportCommands.todoImport],
+            subcommands: [.later("add") { add }, .later("list") { list }, .later("show") { show }, .later("done") { done },
+                          .later("undo") { undo }, .later("edit") { edit }, .later("rm") { remove },
+                          .later("clear") { clear }, .later("import") { NotesImportCommands.todoImport }],
             exclusiveOptions: [[all, doneOnly]],
             discussion: whenHelp,
             body: { context, arguments in try runList(context, arguments) })

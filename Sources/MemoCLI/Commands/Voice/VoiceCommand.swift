@@ -14,17 +14,17 @@ enum VoiceCommand {
             abstract: Localized(en: "voice memos: import, record, list, peaks, export, trim, verify",
                                 ko: "음성 메모: 가져오기, 녹음, 목록, 파형, 내보내기, 자르기, 검사"),
             subcommands: [
-                VoiceImportCommand.make(),
-                VoiceRecordCommand.make(),
-                VoiceViewCommands.makeList(),
-                VoiceViewCommands.makeShow(),
-                VoiceViewCommands.makePeaks(),
-                VoiceViewCommands.makeWaveform(),
-                VoiceEditCommands.makeExport(),
-                VoiceEditCommands.makeTrim(),
-                VoiceEditCommands.makeRename(),
-                VoiceEditCommands.makeRemove(),
-                VoiceEditCommands.makeVerify(),
+                .later("import", VoiceImportCommand.make),
+                .later("record", VoiceRecordCommand.make),
+                .later("list", VoiceViewCommands.makeList),
+                .later("show", VoiceViewCommands.makeShow),
+                .later("peaks", VoiceViewCommands.makePeaks),
+                .later("waveform", VoiceViewCommands.makeWaveform),
+                .later("export", VoiceEditCommands.makeExport),
+                .later("trim", VoiceEditCommands.makeTrim),
+                .later("rename", VoiceEditCommands.makeRename),
+                .later("rm", VoiceEditCommands.makeRemove),
+                .later("verify", VoiceEditCommands.makeVerify),
             ])
     }
 
