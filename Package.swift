@@ -23,7 +23,7 @@ let package = Package(
         // Shared vocabulary: error kinds, localized text, the injectable clock, JSON values.
         .target(name: "MemoCore", dependencies: ["CJansson", "CXXHash"], path: "Sources/MemoCore"),
         // Thin SQLite layer: connection, statements, typed errors, transactions, migrations.
-        .target(name: "SQLite", dependencies: ["CSQLite", "MemoCore"], path: "Sources/SQLite"),
+        .target(name: "SQLite", dependencies: ["CSQLite"], path: "Sources/SQLite"),
         // First-run onboarding: pages (ko, en), the pure flow, its persisted state and the route.
         .target(name: "Onboarding", dependencies: ["MemoCore", "SQLite"], path: "Sources/Onboarding"),
         // To-dos and memos in SQLite, with full-text search that works for Korean.

@@ -87,7 +87,7 @@ public final class CommandContext {
         if let openedDatabase { return openedDatabase }
         try home.create()
         try home.createDatabaseFile()
-        let connection = try Connection(path: home.databasePath)
+        let connection = try Connection(path: home.databasePath, configuration: .memoapp)
         try Schema.migrator.apply(to: connection)
         openedDatabase = connection
         return connection

@@ -75,7 +75,7 @@ struct BackupWriter {
                        progress: ((Int, Int) -> Void)?) throws -> BackupResult {
         let snapshotPath = work + "/snapshot.db"
         let voicePath = work + "/" + BackupManifest.voiceFolder
-        let reader = try Connection(path: home.databasePath)
+        let reader = try Connection(path: home.databasePath, configuration: .memoapp)
         let budget = BackupFiles.availableDescriptors(reserve: BackupWriter.reservedDescriptors)
         let (source, copiedUnderLock): (VoiceBackupSource, VoiceBackupCopy?) = try reader.readTransaction {
             let held = try database.writeTransaction { () -> (VoiceBackupSource, VoiceBackupCopy?) in
@@ -94,7 +94,7 @@ struct BackupWriter {
         // compact, self-contained file the backup keeps.
         let databasePath = work + "/" + BackupManifest.databasePath
         do {
-            let snapshot = try Connection(path: snapshotPath)
+            let snapshot = try Connection(path: snapshotPath, configuration: .memoapp)
             try snapshot.vacuum(into: databasePath)
         }
         for suffix in ["", "-wal", "-shm"] { try FileSystem.removeFile(snapshotPath + suffix) }

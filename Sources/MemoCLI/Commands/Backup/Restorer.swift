@@ -128,7 +128,7 @@ struct Restorer {
     /// has content, opens as memoapp's, and has the copy's page size.
     private func openLiveDatabase(pageSizeOf copyPath: String) -> Connection? {
         guard !HomeState.isDatabaseEmpty(home) else { return nil }
-        guard let live = try? Connection(path: home.databasePath),
+        guard let live = try? Connection(path: home.databasePath, configuration: .memoapp),
               let copy = try? Connection(readingOnly: copyPath),
               let livePageSize = try? live.queryFirst("PRAGMA page_size", map: { $0.int(0) }),
               let copyPageSize = try? copy.queryFirst("PRAGMA page_size", map: { $0.int(0) }),
@@ -180,7 +180,7 @@ enum HomeState {
         }
         if isDatabaseEmpty(home) { return .empty }
         do {
-            let connection = try Connection(path: home.databasePath)
+            let connection = try Connection(path: home.databasePath, configuration: .memoapp)
             let tables = try connection.query("""
                 SELECT name FROM pragma_table_list
                 WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'

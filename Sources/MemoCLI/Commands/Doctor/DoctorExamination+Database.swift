@@ -50,7 +50,7 @@ extension DoctorExamination {
         }
         let opened: Connection
         do {
-            opened = try Connection(path: path)
+            opened = try Connection(path: path, configuration: .memoapp)
             let unknown = try Schema.migrator.appliedNames(in: opened)
                 .filter { name in !Schema.migrator.migrations.contains { $0.name == name } }
             if !unknown.isEmpty {
