@@ -1,7 +1,7 @@
 // swift-tools-version:5.9
 import PackageDescription
 
-// Dependencies flow one way: system libraries -> MemoCore -> SQLite -> feature
+// Dependencies flow one way: system libraries -> MemoCore and SQLite -> feature
 // modules -> MemoCLI -> memoapp. No package beyond the toolchain.
 let package = Package(
     name: "memoapp",
@@ -22,7 +22,8 @@ let package = Package(
         .systemLibrary(name: "CJansson", path: "Sources/CJansson", providers: [.apt(["libjansson-dev"])]),
         // Shared vocabulary: error kinds, localized text, the injectable clock, JSON values.
         .target(name: "MemoCore", dependencies: ["CJansson", "CXXHash"], path: "Sources/MemoCore"),
-        // Thin SQLite layer: connection, statements, typed errors, transactions, migrations.
+        // SQLite for any program: connections with a configuration, statements, typed errors,
+        // transactions and savepoints, migrations, and a pool for many threads.
         .target(name: "SQLite", dependencies: ["CSQLite"], path: "Sources/SQLite"),
         // First-run onboarding: pages (ko, en), the pure flow, its persisted state and the route.
         .target(name: "Onboarding", dependencies: ["MemoCore", "SQLite"], path: "Sources/Onboarding"),

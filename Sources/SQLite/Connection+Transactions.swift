@@ -70,7 +70,7 @@ extension Connection {
         return result
     }
 
-    private func rollBackIfOpen() {
+    func rollBackIfOpen() {
         if isInsideTransaction { try? execute("ROLLBACK") }
     }
 }

@@ -13,6 +13,7 @@ public final class Connection {
     /// What this connection was opened with.
     public let configuration: Configuration
     private var statementCache: [String: Statement] = [:]
+    private var isClosed = false
 
     /// Opens (creating when absent, unless the configuration says otherwise)
     /// the database at `path`.
@@ -74,8 +75,7 @@ public final class Connection {
     }
 
     deinit {
-        statementCache.removeAll()
-        sqlite3_close_v2(handle)
+        closeNow()
     }
 
     /// The application_id in the database header.
@@ -173,6 +173,17 @@ public final class Connection {
     private func statementForRun(_ sql: String) throws -> Statement {
         let statement = try cachedStatement(sql)
         return statement.isRunning ? try makeStatement(sql) : statement
+    }
+
+    /// Closes the database before this object goes away: a pool decides which
+    /// of its connections closes last. Nothing may use the connection after.
+    /// A fresh statement still alive keeps SQLite's side open until it is
+    /// finalized (https://www.sqlite.org/c3ref/close.html).
+    func closeNow() {
+        guard !isClosed else { return }
+        isClosed = true
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
     }
 
     func error(code: Int32, sql: String?) -> SQLiteError {
