@@ -96,6 +96,30 @@ public struct Configuration: Sendable {
 
     // MARK: Wording
 
+    /// The statements that set the modes, written out whole: a literal costs
+    /// nothing to build, and every open runs them.
+    var synchronousPragma: String? {
+        switch synchronous {
+        case .off: return "PRAGMA synchronous = OFF"
+        case .normal: return "PRAGMA synchronous = NORMAL"
+        case .full: return "PRAGMA synchronous = FULL"
+        case .extra: return "PRAGMA synchronous = EXTRA"
+        case nil: return nil
+        }
+    }
+
+    var journalModePragma: String? {
+        switch journalMode {
+        case .delete: return "PRAGMA journal_mode = DELETE"
+        case .truncate: return "PRAGMA journal_mode = TRUNCATE"
+        case .persist: return "PRAGMA journal_mode = PERSIST"
+        case .memory: return "PRAGMA journal_mode = MEMORY"
+        case .off: return "PRAGMA journal_mode = OFF"
+        case .wal: return "PRAGMA journal_mode = WAL"
+        case nil: return nil
+        }
+    }
+
     /// "a memoapp database", or "this application's database" without a product name.
     var databaseNoun: String {
         productName.map { "a \($0) database" } ?? "this application's database"

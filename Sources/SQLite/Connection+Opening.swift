@@ -48,10 +48,7 @@ extension Connection {
             try setJournalMode()
         }
         try execute(configuration.foreignKeysEnabled ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
-        if let synchronous = configuration.synchronous {
-            // A pragma takes no bound parameters; the value is one of the enum's words.
-            try execute("PRAGMA synchronous = \(synchronous.rawValue)")
-        }
+        if let synchronous = configuration.synchronousPragma { try execute(synchronous) }
     }
 
     /// Reads the header's application_id before any write. The expected one:
@@ -106,8 +103,7 @@ extension Connection {
     /// a lock that the busy handler does not always wait for, so a few retries
     /// cover two processes creating the database at once.
     private func setJournalMode() throws {
-        guard let wanted = configuration.journalMode else { return }
-        let sql = "PRAGMA journal_mode = \(wanted.rawValue)"
+        guard let wanted = configuration.journalMode, let sql = configuration.journalModePragma else { return }
         var attempts = 0
         while true {
             do {
