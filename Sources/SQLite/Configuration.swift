@@ -39,7 +39,7 @@ public struct Configuration: Sendable {
     public var isReadOnly: Bool
 
     /// The name of the program whose databases these are, as messages say it
-    /// ("not a memoapp database", "made by a newer memoapp"); nil for wording
+    /// ("not a Notebook database", "made by a newer Notebook"); nil for wording
     /// that names no program.
     public var productName: String?
 
@@ -120,16 +120,16 @@ public struct Configuration: Sendable {
         }
     }
 
-    /// "a memoapp database", or "this application's database" without a product name.
+    /// "a Notebook database", or "this application's database" without a product name.
     var databaseNoun: String {
         productName.map { "a \($0) database" } ?? "this application's database"
     }
 
-    /// "a newer memoapp", or "a newer version of the application".
+    /// "a newer Notebook", or "a newer version of the application".
     var newerProductNoun: String {
         productName.map { "a newer \($0)" } ?? "a newer version of the application"
     }
 
-    /// "memoapp", or "the application".
+    /// "Notebook", or "the application".
     var productNoun: String { productName ?? "the application" }
 }
