@@ -23,8 +23,9 @@ let package = Package(
         .systemLibrary(name: "CJansson", path: "Sources/CJansson", providers: [.apt(["libjansson-dev"])]),
         // Shared vocabulary: error kinds, localized text, the injectable clock, JSON values.
         .target(name: "MemoCore", dependencies: ["CJansson", "CXXHash"], path: "Sources/MemoCore"),
-        // Thin SQLite layer: connection, statements, typed errors, transactions, migrations.
-        .target(name: "SQLite", dependencies: ["CSQLite", "MemoCore"], path: "Sources/SQLite"),
+        // SQLite for any program: connections with a configuration, statements, typed errors,
+        // transactions and savepoints, migrations, and a pool for many threads.
+        .target(name: "SQLite", dependencies: ["CSQLite"], path: "Sources/SQLite"),
         // First-run onboarding: pages (ko, en), the pure flow, its persisted state and the route.
         .target(name: "Onboarding", dependencies: ["MemoCore", "SQLite"], path: "Sources/Onboarding"),
         // To-dos and memos in SQLite, with full-text search that works for Korean.

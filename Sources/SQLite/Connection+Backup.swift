@@ -1,5 +1,4 @@
 import CSQLite
-import MemoCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,9 +11,9 @@ import Glibc
 /// They differ in what they need and what they give: the backup API copies
 /// pages as they are, fast, and can copy the snapshot of a read transaction
 /// already open on this connection; `VACUUM INTO` rebuilds a compact file (no
-/// free pages) but refuses to run inside a transaction. memoapp's backup uses
-/// the first to take the snapshot it chose, then the second on that private
-/// copy to make the file it keeps.
+/// free pages) but refuses to run inside a transaction. To keep a compact copy
+/// of a chosen snapshot, take the snapshot with the first and compact that
+/// private copy with the second.
 extension Connection {
     /// Copies this database into a new file at `path`, page for page, in one
     /// pass of the backup API. Inside `readTransaction` the copy is that
@@ -27,8 +26,7 @@ extension Connection {
     public func backup(to path: String) throws {
         try Connection.createEmptyFile(path)
         do {
-            let destination = try Connection(opening: path, flags: SQLITE_OPEN_READWRITE,
-                                             busyTimeoutMilliseconds: Connection.defaultBusyTimeoutMilliseconds)
+            let destination = try Connection(opening: path, flags: SQLITE_OPEN_READWRITE, configuration: configuration)
             try backup(into: destination)
         } catch {
             unlink(path)
@@ -50,9 +48,10 @@ extension Connection {
         var status = sqlite3_backup_step(backup, -1)
         // The busy handler covers most waits; a lock that SQLite does not wait
         // for (SQLITE_LOCKED, or BUSY while the WAL is being recovered) is
-        // retried here for as long as a busy timeout.
+        // retried here for as long as the destination's busy timeout.
         var waited: Int32 = 0
-        while status == SQLITE_BUSY || status == SQLITE_LOCKED, waited < Connection.defaultBusyTimeoutMilliseconds {
+        while status == SQLITE_BUSY || status == SQLITE_LOCKED,
+              waited < destination.configuration.busyTimeoutMilliseconds {
             usleep(20_000)
             waited += 20
             status = sqlite3_backup_step(backup, -1)

@@ -1,8 +1,6 @@
-import MemoCore
-
-/// Rows without a uid: memoapp's stores give every row one, but a row
-/// inserted by hand (sqlite3) has none. Export gives them one first, so that
-/// every item in a document has its identity.
+/// Rows without a uid (see `Migration(_:addingUIDTo:)`): a row inserted by
+/// another program (sqlite3 by hand) may have none. Give them one before
+/// copying rows elsewhere, so that every copy carries its identity.
 extension Connection {
     /// How many rows of `table` have no uid.
     public func countRowsWithoutUID(in table: String) throws -> Int {
@@ -13,10 +11,7 @@ extension Connection {
     /// many. Call inside a write transaction.
     @discardableResult
     public func fillMissingUIDs(in table: String) throws -> Int {
-        let ids = try query("SELECT rowid FROM \(table) WHERE uid IS NULL") { $0.int64(0) }
-        for id in ids {
-            try execute("UPDATE \(table) SET uid = ? WHERE rowid = ?", UUID4.random(), id)
-        }
-        return ids.count
+        try execute("UPDATE \(table) SET uid = \(Migration.randomUUIDExpression) WHERE uid IS NULL")
+        return changes
     }
 }

@@ -1,37 +1,33 @@
 import CSQLite
-import MemoCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// One open SQLite database: WAL journal, foreign keys on, a busy timeout, and
-/// memoapp's application_id. Not shared between threads.
+/// One open SQLite database, set up as its `Configuration` says. Used by one
+/// thread at a time (SQLite's multi-thread mode,
+/// https://www.sqlite.org/threadsafe.html); `DatabasePool` shares one
+/// database between threads.
 public final class Connection {
-    /// memoapp's mark in the database header ("MEMO" in ASCII); see
-    /// https://www.sqlite.org/pragma.html#pragma_application_id
-    public static let memoappApplicationID: Int32 = 0x4D45_4D4F
-
-    /// How long a writer waits for another process's lock before giving up.
-    public static let defaultBusyTimeoutMilliseconds: Int32 = 5000
-
     let handle: OpaquePointer
     public let path: String
+    /// What this connection was opened with.
+    public let configuration: Configuration
     private var statementCache: [String: Statement] = [:]
-    private var isInTransaction = false
+    private var isClosed = false
 
-    /// Opens (creating when absent) the database at `path`.
+    /// Opens (creating when absent, unless the configuration says otherwise)
+    /// the database at `path`.
     ///
-    /// A file that holds another program's database is refused, not modified:
-    /// the header's application_id must be memoapp's, or the database must be
-    /// empty, before anything is written.
-    public convenience init(path: String, applicationID: Int32 = Connection.memoappApplicationID,
-                            busyTimeoutMilliseconds: Int32 = Connection.defaultBusyTimeoutMilliseconds) throws {
-        try self.init(opening: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                      busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    /// With an `applicationID` in the configuration, a file that holds another
+    /// program's database is refused, not modified: the header must carry that
+    /// number, or the database must be empty, before anything is written.
+    public convenience init(path: String, configuration: Configuration = Configuration()) throws {
+        let access = configuration.isReadOnly
+            ? SQLITE_OPEN_READONLY
+            : SQLITE_OPEN_READWRITE | (configuration.mayCreate ? SQLITE_OPEN_CREATE : 0)
+        try self.init(opening: path, flags: access, configuration: configuration)
         do {
-            try claim(applicationID: applicationID)
-            try execute("PRAGMA foreign_keys = ON")
-            try execute("PRAGMA synchronous = FULL")
+            try prepare()
         } catch let failure as SQLiteError {
             // These statements are fixed and tested: when they fail, the file is
             // at fault (e.g. "unsupported file format", a plain SQLITE_ERROR).
@@ -39,30 +35,25 @@ public final class Connection {
         }
     }
 
+    /// Opens `path` with the default configuration but another busy timeout.
+    public convenience init(path: String, busyTimeoutMilliseconds: Int32) throws {
+        try self.init(path: path, configuration: Configuration(busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+    }
+
     /// Opens the existing database at `path` for reading only: nothing is
-    /// created or written, the header is not claimed (check `applicationID`
+    /// created or written, the header is not checked (read `applicationID`
     /// yourself), and a file on a read-only disk opens too. Meant for
     /// databases in rollback-journal mode, such as the copies `vacuum(into:)`
     /// makes; a WAL database needs its -shm file to be writable or present.
     public convenience init(readingOnly path: String,
-                            busyTimeoutMilliseconds: Int32 = Connection.defaultBusyTimeoutMilliseconds) throws {
-        try self.init(opening: path, flags: SQLITE_OPEN_READONLY, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        do {
-            // Reading the schema now turns "not a database" into an opening failure.
-            _ = try queryFirst("SELECT count(*) FROM sqlite_master") { $0.int(0) }
-        } catch let failure as SQLiteError {
-            throw failure.whileOpening()
-        }
-    }
-
-    /// The application_id in the database header.
-    public var applicationID: Int32 {
-        get throws { try queryFirst("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0 }
+                            busyTimeoutMilliseconds: Int32 = Configuration.defaultBusyTimeoutMilliseconds) throws {
+        try self.init(path: path, configuration: Configuration(busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+                                                               isReadOnly: true))
     }
 
     /// Opens `path` with `flags` and sets the connection up; the public
     /// initializers add what their kind of opening needs.
-    init(opening path: String, flags: Int32, busyTimeoutMilliseconds: Int32) throws {
+    init(opening path: String, flags: Int32, configuration: Configuration) throws {
         var handle: OpaquePointer?
         let flags = flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -74,17 +65,22 @@ public final class Connection {
         }
         self.handle = handle
         self.path = path
+        self.configuration = configuration
         // Every stored property is set from here on, so when a step in a
         // convenience initializer throws, Swift runs deinit, which finalizes the
         // statements and closes the handle. Closing it there as well would
         // close it twice (a use after free).
-        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        sqlite3_busy_timeout(handle, configuration.busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(handle, 1)
     }
 
     deinit {
-        statementCache.removeAll()
-        sqlite3_close_v2(handle)
+        closeNow()
+    }
+
+    /// The application_id in the database header.
+    public var applicationID: Int32 {
+        get throws { try queryFirst("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0 }
     }
 
     // MARK: Running SQL
@@ -95,10 +91,10 @@ public final class Connection {
     }
 
     public func execute(_ sql: String, arguments: [SQLiteValue]) throws {
-        let statement = try cachedStatement(sql)
+        let statement = try statementForRun(sql)
         try statement.bind(arguments)
+        defer { statement.reset() }
         while try statement.step() {}
-        sqlite3_reset(statement.handle)
     }
 
     /// Runs several statements with no arguments (schema scripts in migrations).
@@ -114,16 +110,17 @@ public final class Connection {
         }
     }
 
-    /// Runs a query and maps every row.
+    /// Runs a query and maps every row. `map` may run other queries on this
+    /// connection, the same SQL included.
     public func query<T>(_ sql: String, _ arguments: (any SQLiteValueConvertible)?...,
                          map: (Row) throws -> T) throws -> [T] {
         try query(sql, arguments: arguments.map { $0?.sqliteValue ?? .null }, map: map)
     }
 
     public func query<T>(_ sql: String, arguments: [SQLiteValue], map: (Row) throws -> T) throws -> [T] {
-        let statement = try cachedStatement(sql)
+        let statement = try statementForRun(sql)
         try statement.bind(arguments)
-        defer { sqlite3_reset(statement.handle) }
+        defer { statement.reset() }
         var results: [T] = []
         while try statement.step() {
             results.append(try map(statement.row))
@@ -138,9 +135,9 @@ public final class Connection {
     }
 
     public func queryFirst<T>(_ sql: String, arguments: [SQLiteValue], map: (Row) throws -> T) throws -> T? {
-        let statement = try cachedStatement(sql)
+        let statement = try statementForRun(sql)
         try statement.bind(arguments)
-        defer { sqlite3_reset(statement.handle) }
+        defer { statement.reset() }
         return try statement.step() ? try map(statement.row) : nil
     }
 
@@ -150,51 +147,44 @@ public final class Connection {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
-    /// A statement prepared once per connection and reused; memoapp runs the
-    /// same few statements many times in bulk paths.
+    // MARK: Statements
+
+    /// The statement for `sql` that this connection prepares once and keeps:
+    /// the same object every time, so whoever runs it next resets it. Bulk
+    /// paths run the same few statements many times.
     public func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache[sql] { return statement }
-        let statement = try Statement(connection: self, sql: sql)
+        let statement = try Statement(connection: self, sql: sql, isPersistent: true)
         statementCache[sql] = statement
         return statement
     }
 
-    // MARK: Transactions
-
-    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`, so the write lock
-    /// is taken up front and waits under the busy timeout instead of failing
-    /// half-way). Commits when `body` returns, rolls back when it throws.
-    public func writeTransaction<T>(_ body: () throws -> T) throws -> T {
-        try transaction(begin: "BEGIN IMMEDIATE", body)
-    }
-
-    /// Runs `body` in a read transaction, so that several queries see one snapshot.
-    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
-        try transaction(begin: "BEGIN DEFERRED", body)
-    }
-
-    private func transaction<T>(begin: String, _ body: () throws -> T) throws -> T {
-        precondition(!isInTransaction, "memoapp transactions do not nest")
-        try execute(begin)
-        isInTransaction = true
-        defer { isInTransaction = false }
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-        do {
-            try execute("COMMIT")
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-        return result
+    /// A new statement for `sql`, owned by the caller alone and finalized when
+    /// released: for a run that must not share its position with anyone.
+    public func makeStatement(_ sql: String) throws -> Statement {
+        try Statement(connection: self, sql: sql, isPersistent: false)
     }
 
     // MARK: - Private
+
+    /// The cached statement, unless it is in the middle of a run (a `query`
+    /// further up the stack is mapping its rows): then a fresh one, since
+    /// binding the cached one would reset that run under its feet.
+    private func statementForRun(_ sql: String) throws -> Statement {
+        let statement = try cachedStatement(sql)
+        return statement.isRunning ? try makeStatement(sql) : statement
+    }
+
+    /// Closes the database before this object goes away: a pool decides which
+    /// of its connections closes last. Nothing may use the connection after.
+    /// A fresh statement still alive keeps SQLite's side open until it is
+    /// finalized (https://www.sqlite.org/c3ref/close.html).
+    func closeNow() {
+        guard !isClosed else { return }
+        isClosed = true
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
 
     func error(code: Int32, sql: String?) -> SQLiteError {
         let extended = sqlite3_extended_errcode(handle)
@@ -212,81 +202,6 @@ public final class Connection {
             return sqlite3_system_errno(handle)
         default:
             return 0
-        }
-    }
-
-    /// Reads the header's application_id before any write. Ours: go on. Zero on a
-    /// database without tables (new, or made empty by sqlite3): mark it ours and
-    /// switch it to WAL. Anything else: refuse.
-    private func claim(applicationID: Int32) throws {
-        let current = try queryFirst("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0
-        if current == applicationID {
-            try enableWAL()
-            return
-        }
-        let objectCount = try queryFirst("SELECT count(*) FROM sqlite_master") { $0.int(0) } ?? 0
-        guard current == 0, objectCount == 0 else {
-            throw SQLiteError(code: SQLITE_NOTADB,
-                              message: "\(path) is not a memoapp database (application_id \(current)); left untouched",
-                              sql: nil)
-        }
-        // SQLite takes a file too short to hold a page for an empty database
-        // (a memoapp.db cut down to one byte, a one-letter text file); claiming
-        // it would write a new database over it. Only a file that is empty or
-        // starts like a SQLite database may be claimed.
-        guard Connection.isEmptyOrSQLite(path) else {
-            throw SQLiteError(code: SQLITE_NOTADB,
-                              message: "\(path) is not a SQLite database (too short, or its header is damaged); left untouched",
-                              sql: nil)
-        }
-        try enableWAL()
-        try execute("PRAGMA application_id = \(applicationID)")
-    }
-
-    /// Whether the file is empty (a new database; in WAL mode its first pages
-    /// may still be in the -wal file) or begins with SQLite's header string
-    /// (https://www.sqlite.org/fileformat.html#magic_header_string).
-    static func isEmptyOrSQLite(_ path: String) -> Bool {
-        // Unreadable: SQLite opened it, so let it speak for itself.
-        guard let header = leadingBytes(of: path, count: 16) else { return true }
-        return header.isEmpty || header.elementsEqual(sqliteMagic)
-    }
-
-    /// "SQLite format 3" and a NUL: the first 16 bytes of every SQLite database.
-    public static let sqliteMagic: [UInt8] = Array("SQLite format 3".utf8) + [0]
-
-    /// Up to `count` bytes from the start of the file at `path` (fewer when the
-    /// file is shorter), or nil when it cannot be read.
-    public static func leadingBytes(of path: String, count: Int) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = bytes[filled...].withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { break }
-            filled += got
-        }
-        return Array(bytes[..<filled])
-    }
-
-    /// WAL lets readers go on while one process writes. The switch needs a lock
-    /// that the busy handler does not always wait for, so a few retries cover two
-    /// processes creating the database at once.
-    private func enableWAL() throws {
-        var attempts = 0
-        while true {
-            do {
-                let mode = try queryFirst("PRAGMA journal_mode = WAL") { $0.string(0) }
-                if mode?.lowercased() == "wal" { return }
-                throw SQLiteError(code: SQLITE_ERROR, message: "could not switch to WAL (got \(mode ?? "nothing"))",
-                                  sql: "PRAGMA journal_mode = WAL")
-            } catch let failure as SQLiteError where failure.code == SQLITE_BUSY && attempts < 100 {
-                attempts += 1
-                usleep(20_000)
-            }
         }
     }
 }

@@ -1,5 +1,4 @@
 import CSQLite
-import MemoCore
 
 /// One named step of a module's schema. Names are global and never change once
 /// released, e.g. `todos.1-create`; the order of registration is the order of
@@ -45,15 +44,23 @@ public struct Migrator: Sendable {
     }
 
     /// Brings the database up to date. A database that records steps this build
-    /// does not know was made by a newer memoapp: it is refused before anything
-    /// is written.
+    /// does not know was made by a newer version of its program: it is refused
+    /// before anything is written.
     ///
     /// The header's `user_version` holds `fingerprint`, written in the same
     /// transaction that last found every step known and applied, so an
     /// up-to-date database costs one header read here instead of two queries
-    /// (this runs at the start of every command). Any other value (0 from an
-    /// older memoapp, another list's fingerprint from a newer one) takes the
+    /// (a program may run this at every start). Any other value (0 from an
+    /// older build, another list's fingerprint from a newer one) takes the
     /// full check.
+    ///
+    /// Steps run with foreign keys off, as SQLite's procedure for changing a
+    /// table's shape asks (https://www.sqlite.org/lang_altertable.html#otheralter):
+    /// dropping a table to rebuild it must not cascade into the tables that
+    /// refer to it. `PRAGMA foreign_key_check` runs before each step commits,
+    /// and a step that leaves a row pointing nowhere fails and rolls back.
+    /// Foreign keys can only be switched outside a transaction, so a step
+    /// cannot run inside one (SQLITE_MISUSE).
     public func apply(to connection: Connection) throws {
         let fingerprint = fingerprint
         if try connection.queryFirst("PRAGMA user_version", map: { $0.int(0) }) == Int(fingerprint) {
@@ -61,8 +68,9 @@ public struct Migrator: Sendable {
         }
         let known = Set(migrations.map(\.name))
         let applied = try appliedNames(in: connection)
-        try refuseUnknown(applied, known: known, path: connection.path)
-        var appliedSet = Set(applied)
+        try refuseUnknown(applied, known: known, connection: connection)
+        let appliedSet = Set(applied)
+        let pending = migrations.filter { !appliedSet.contains($0.name) }
 
         if applied.isEmpty {
             try connection.writeTransaction {
@@ -74,23 +82,17 @@ public struct Migrator: Sendable {
                     """)
             }
         }
-        for migration in migrations where !appliedSet.contains(migration.name) {
-            try connection.writeTransaction {
-                // Another process may have applied it while this one waited for the lock.
-                let done = try connection.queryFirst("SELECT 1 FROM schema_migrations WHERE name = ?",
-                                                     migration.name) { _ in true } ?? false
-                if done { return }
-                try migration.migrate(connection)
-                try connection.execute("INSERT INTO schema_migrations (name) VALUES (?)", migration.name)
+        if !pending.isEmpty {
+            try withForeignKeysOff(connection) {
+                for migration in pending { try apply(migration, to: connection) }
             }
-            appliedSet.insert(migration.name)
         }
-        // Re-check under the final state (a newer memoapp may have migrated
-        // meanwhile) and record the count in the same transaction, so the
-        // count is never written over a newer memoapp's steps.
+        // Re-check under the final state (a newer build may have migrated
+        // meanwhile) and record the fingerprint in the same transaction, so it
+        // is never written over a newer build's steps.
         try connection.writeTransaction {
             let final = try appliedNames(in: connection)
-            try refuseUnknown(final, known: known, path: connection.path)
+            try refuseUnknown(final, known: known, connection: connection)
             if final.count == migrations.count {
                 // A pragma takes no bound parameters; the value is our own number.
                 try connection.execute("PRAGMA user_version = \(fingerprint)")
@@ -113,49 +115,63 @@ public struct Migrator: Sendable {
         return positive == 0 ? 1 : positive
     }
 
-    private func refuseUnknown(_ applied: [String], known: Set<String>, path: String) throws {
-        let unknown = applied.filter { !known.contains($0) }
-        guard unknown.isEmpty else {
-            throw SQLiteError(
-                code: SQLITE_CANTOPEN,
-                message: "\(path) was made by a newer memoapp (unknown migrations: "
-                    + unknown.joined(separator: ", ") + "); upgrade memoapp to open it. It was left untouched.",
-                sql: nil)
+    // MARK: - Private
+
+    /// One step and the record of its name, in one transaction.
+    private func apply(_ migration: Migration, to connection: Connection) throws {
+        try connection.writeTransaction {
+            // Another process may have applied it while this one waited for the lock.
+            let done = try connection.queryFirst("SELECT 1 FROM schema_migrations WHERE name = ?",
+                                                 migration.name) { _ in true } ?? false
+            if done { return }
+            try migration.migrate(connection)
+            try checkForeignKeys(after: migration, in: connection)
+            try connection.execute("INSERT INTO schema_migrations (name) VALUES (?)", migration.name)
         }
     }
-}
 
-extension Migration {
-    /// A step that gives every row of `table` a `uid`: a UUID in its lowercase
-    /// text form, unique in the table, that stays with the item across export
-    /// and import. Existing rows get a random one. It also made a trigger
-    /// that gave one to a row inserted without it; every process paid for
-    /// parsing that trigger, so a later step (`droppingUIDTrigger`) removes it,
-    /// and rows inserted by hand get theirs from `Connection.fillMissingUIDs`.
-    ///
-    /// SQLite has no UUID function, so the text is put together from
-    /// `randomblob` pieces, with the version (4) and variant (8, 9, a or b)
-    /// digits fixed. Released steps never change: this SQL is frozen.
-    public init(_ name: String, addingUIDTo table: String) {
-        let uuid = """
-            lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' \
-            || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (random() & 3), 1) \
-            || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))
-            """
-        self.init(name, sql: """
-            ALTER TABLE \(table) ADD COLUMN uid TEXT;
-            UPDATE \(table) SET uid = \(uuid);
-            CREATE UNIQUE INDEX \(table)_by_uid ON \(table) (uid);
-            CREATE TRIGGER \(table)_uid_default AFTER INSERT ON \(table) WHEN new.uid IS NULL BEGIN
-                UPDATE \(table) SET uid = \(uuid) WHERE id = new.id;
-            END;
-            """)
+    /// Runs `body` with foreign keys off when the connection enforces them,
+    /// and turns them back on after, whatever `body` did.
+    private func withForeignKeysOff(_ connection: Connection, _ body: () throws -> Void) throws {
+        let enforced = try connection.queryFirst("PRAGMA foreign_keys") { $0.bool(0) } ?? false
+        guard enforced else { return try body() }
+        guard !connection.isInsideTransaction else {
+            throw SQLiteError(code: SQLITE_MISUSE,
+                              message: "migrations cannot run inside a transaction: foreign keys must be off for them",
+                              sql: nil)
+        }
+        try connection.execute("PRAGMA foreign_keys = OFF")
+        defer { try? connection.execute("PRAGMA foreign_keys = ON") }
+        try body()
     }
 
-    /// A step that removes the trigger `Migration(_:addingUIDTo:)` made on
-    /// `table`: parsing it and compiling it into every insert cost `todo add`
-    /// about 8% of its instructions, for rows only sqlite3 by hand inserts.
-    public init(_ name: String, droppingUIDTriggerOf table: String) {
-        self.init(name, sql: "DROP TRIGGER IF EXISTS \(table)_uid_default;")
+    /// Fails the step when it left rows whose parent is missing
+    /// (https://www.sqlite.org/pragma.html#pragma_foreign_key_check).
+    private func checkForeignKeys(after migration: Migration, in connection: Connection) throws {
+        let sql = "PRAGMA foreign_key_check"
+        let violations = try connection.query(sql) { row in
+            "\(row.string(0)) row \(row.optionalString(1) ?? "?") → \(row.string(2))"
+        }
+        guard violations.isEmpty else {
+            let shown = violations.prefix(5).joined(separator: "; ")
+            let more = violations.count > 5 ? " and \(violations.count - 5) more" : ""
+            // SQLITE_CONSTRAINT_FOREIGNKEY, a macro Swift does not import.
+            throw SQLiteError(code: SQLITE_CONSTRAINT | (3 << 8),
+                              message: "migration \(migration.name) left rows that refer to missing rows: \(shown)\(more)",
+                              sql: sql)
+        }
+    }
+
+    private func refuseUnknown(_ applied: [String], known: Set<String>, connection: Connection) throws {
+        let unknown = applied.filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            let configuration = connection.configuration
+            throw SQLiteError(
+                code: SQLITE_CANTOPEN,
+                message: "\(connection.path) was made by \(configuration.newerProductNoun) (unknown migrations: "
+                    + unknown.joined(separator: ", ") + "); upgrade \(configuration.productNoun) to open it. "
+                    + "It was left untouched.",
+                sql: nil)
+        }
     }
 }

@@ -1,5 +1,4 @@
 import CSQLite
-import MemoCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,16 +72,18 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// How the CLI reports this failure: trouble with the file, the disk or the
-    /// lock is a storage failure (exit 74); a misuse of SQL is our own bug.
-    public var kind: ErrorKind {
-        if isOpeningFailure { return .storage }
+    /// Whether the file, the disk or a lock is at fault (a full or read-only
+    /// disk, a damaged file, a lock held past the timeout), rather than the
+    /// SQL or the calling code (a syntax error, a constraint, a misuse).
+    /// Every failure met while opening is the file's.
+    public var isStorageFailure: Bool {
+        if isOpeningFailure { return true }
         switch code {
         case SQLITE_ERROR, SQLITE_MISUSE, SQLITE_RANGE, SQLITE_CONSTRAINT, SQLITE_MISMATCH,
              SQLITE_INTERNAL, SQLITE_SCHEMA, SQLITE_TOOBIG:
-            return .internalFailure
+            return false
         default:
-            return .storage
+            return true
         }
     }
 

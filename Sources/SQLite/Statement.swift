@@ -2,14 +2,24 @@ import CSQLite
 
 /// A prepared statement. Arguments are bound to its placeholders only, their
 /// count checked first; the statement is finalized when released.
+///
+/// Run one by hand with `bind`, then `step` until it returns false, reading
+/// `row` after each true; `reset` when done early. `Connection.query` does
+/// all of this.
 public final class Statement {
     public let sql: String
     let handle: OpaquePointer
     unowned let connection: Connection
+    /// Column names to indexes, made on the first lookup by name and kept for
+    /// the statement's life (a prepared statement's columns never change).
+    private var columnIndexes: [String: Int]?
 
-    init(connection: Connection, sql: String) throws {
+    /// `isPersistent` tells SQLite the statement will be kept and reused
+    /// (https://www.sqlite.org/c3ref/c_prepare_normalize.html).
+    init(connection: Connection, sql: String, isPersistent: Bool) throws {
         var handle: OpaquePointer?
-        let status = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        let flags = UInt32(isPersistent ? SQLITE_PREPARE_PERSISTENT : 0)
+        let status = sqlite3_prepare_v3(connection.handle, sql, -1, flags, &handle, nil)
         guard status == SQLITE_OK, let handle else {
             throw connection.error(code: status, sql: sql)
         }
@@ -78,59 +88,46 @@ public final class Statement {
         }
     }
 
+    /// Puts the statement back at its start (bindings stay). `bind` does it too.
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
+    /// Whether the statement has given a row and has been neither run to its
+    /// end nor reset: someone is in the middle of reading its rows
+    /// (https://www.sqlite.org/c3ref/stmt_busy.html).
+    public var isRunning: Bool { sqlite3_stmt_busy(handle) != 0 }
+
     /// The current row; valid until the next `step`.
-    public var row: Row { Row(handle: handle) }
-}
+    public var row: Row { Row(statement: self) }
 
-/// A read-only view of the statement's current row.
-public struct Row {
-    let handle: OpaquePointer
-
+    /// The number of columns in each row.
     public var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
-    public func isNull(_ column: Int) -> Bool {
-        sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL
+    /// The columns' names, in order, as SQLite reports them (the `AS` name
+    /// when there is one).
+    public var columnNames: [String] {
+        (0..<Int32(columnCount)).map { String(cString: sqlite3_column_name(handle, $0)) }
     }
 
-    public func int(_ column: Int) -> Int {
-        Int(sqlite3_column_int64(handle, Int32(column)))
+    /// The index of the column called `name`, or nil. An exact match first,
+    /// then one that differs in ASCII case only (SQLite's names are
+    /// case-insensitive); the leftmost wins when names repeat.
+    public func columnIndex(named name: String) -> Int? {
+        let indexes = columnIndexes ?? makeColumnIndexes()
+        if let index = indexes[name] { return index }
+        let lowered = name.lowercased()
+        return columnNames.firstIndex { $0.lowercased() == lowered }
     }
 
-    public func int64(_ column: Int) -> Int64 {
-        sqlite3_column_int64(handle, Int32(column))
-    }
+    // MARK: - Private
 
-    public func double(_ column: Int) -> Double {
-        sqlite3_column_double(handle, Int32(column))
-    }
-
-    public func bool(_ column: Int) -> Bool { int64(column) != 0 }
-
-    /// The column as text, decoded as UTF-8 exactly as stored (byte length, so
-    /// text holding NUL characters survives).
-    public func string(_ column: Int) -> String {
-        guard let bytes = sqlite3_column_text(handle, Int32(column)) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-    }
-
-    public func blob(_ column: Int) -> [UInt8] {
-        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
-        guard count > 0, let bytes = sqlite3_column_blob(handle, Int32(column)) else { return [] }
-        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
-    }
-
-    public func optionalString(_ column: Int) -> String? { isNull(column) ? nil : string(column) }
-    public func optionalDouble(_ column: Int) -> Double? { isNull(column) ? nil : double(column) }
-    public func optionalInt(_ column: Int) -> Int? { isNull(column) ? nil : int(column) }
-
-    public func value(_ column: Int) -> SQLiteValue {
-        switch sqlite3_column_type(handle, Int32(column)) {
-        case SQLITE_INTEGER: return .integer(int64(column))
-        case SQLITE_FLOAT: return .real(double(column))
-        case SQLITE_TEXT: return .text(string(column))
-        case SQLITE_BLOB: return .blob(blob(column))
-        default: return .null
+    private func makeColumnIndexes() -> [String: Int] {
+        var indexes: [String: Int] = [:]
+        for (index, name) in columnNames.enumerated() where indexes[name] == nil {
+            indexes[name] = index
         }
+        columnIndexes = indexes
+        return indexes
     }
 }

@@ -103,7 +103,7 @@ final class BackupEndToEndTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: false)
         do {
             // What the first memoapp, with only the onboarding table, would have written.
-            let connection = try Connection(path: backup + "/memoapp.db")
+            let connection = try Connection(path: backup + "/memoapp.db", configuration: .memoappDatabase)
             try connection.executeScript("""
                 CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at REAL NOT NULL DEFAULT 0);
                 CREATE TABLE onboarding_state (id INTEGER PRIMARY KEY CHECK (id = 1),

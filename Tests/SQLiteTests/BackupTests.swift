@@ -33,7 +33,7 @@ final class BackupTests: SQLiteTestCase {
         XCTAssertEqual(try fileFormatVersions(copyPath), [2, 2], "a page-for-page copy keeps the WAL mark")
         let copy = try Connection(path: copyPath)
         XCTAssertEqual(try copy.query("SELECT text FROM notes ORDER BY id") { $0.string(0) }, ["note 0", "note 1", "note 2"])
-        XCTAssertEqual(try copy.applicationID, Connection.memoappApplicationID)
+        XCTAssertEqual(try copy.applicationID, Configuration.memoappDatabase.applicationID)
         XCTAssertEqual(try copy.queryFirst("PRAGMA user_version") { $0.int(0) }, 7)
         XCTAssertEqual(try copy.queryFirst("PRAGMA integrity_check") { $0.string(0) }, "ok")
     }
@@ -129,7 +129,7 @@ final class BackupTests: SQLiteTestCase {
         XCTAssertLessThan(compactSize * 3, pagesSize, "free pages are left out")
         let copy = try Connection(readingOnly: compactPath)
         XCTAssertEqual(try count("notes", in: copy), 10)
-        XCTAssertEqual(try copy.applicationID, Connection.memoappApplicationID)
+        XCTAssertEqual(try copy.applicationID, Configuration.memoappDatabase.applicationID)
         XCTAssertEqual(try copy.queryFirst("PRAGMA user_version") { $0.int(0) }, 7)
         XCTAssertEqual(try copy.queryFirst("PRAGMA integrity_check") { $0.string(0) }, "ok")
     }

@@ -59,7 +59,7 @@ final class ConnectionTests: SQLiteTestCase {
         try makeForeignDatabase(at: databasePath, applicationID: 0x1234_5678)
         let before = try XCTUnwrap(fileBytes(databasePath))
         let error = assertThrowsSQLiteError(try makeConnection())
-        XCTAssertEqual(error?.kind, .storage)
+        XCTAssertEqual(error?.isStorageFailure, true)
         XCTAssertEqual(error?.code, ResultCode.notADatabase)
         XCTAssertTrue(error?.message.contains("not a memoapp database") ?? false, "\(String(describing: error))")
         XCTAssertEqual(fileBytes(databasePath), before)
@@ -70,7 +70,7 @@ final class ConnectionTests: SQLiteTestCase {
         try makeForeignDatabase(at: databasePath, applicationID: 0)
         let before = try XCTUnwrap(fileBytes(databasePath))
         let error = assertThrowsSQLiteError(try makeConnection())
-        XCTAssertEqual(error?.kind, .storage)
+        XCTAssertEqual(error?.isStorageFailure, true)
         XCTAssertEqual(fileBytes(databasePath), before)
     }
 
@@ -95,7 +95,7 @@ final class ConnectionTests: SQLiteTestCase {
     func testRefusedDatabaseStillOpensWithItsOwnApplicationID() throws {
         try makeForeignDatabase(at: databasePath, applicationID: 0x1234_5678)
         assertThrowsSQLiteError(try makeConnection())
-        let owner = try Connection(path: databasePath, applicationID: 0x1234_5678)
+        let owner = try Connection(path: databasePath, configuration: Configuration(applicationID: 0x1234_5678))
         XCTAssertEqual(try owner.query("SELECT name FROM contacts") { $0.string(0) }, ["Kim"])
     }
 
@@ -105,14 +105,14 @@ final class ConnectionTests: SQLiteTestCase {
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 13) })
         XCTAssertTrue(FileManager.default.createFile(atPath: databasePath, contents: garbage))
         let error = assertThrowsSQLiteError(try makeConnection())
-        XCTAssertEqual(error?.kind, .storage, "\(String(describing: error))")
+        XCTAssertEqual(error?.isStorageFailure, true, "\(String(describing: error))")
         XCTAssertEqual(fileBytes(databasePath), garbage)
     }
 
     func testShortTextFileIsAStorageError() throws {
         XCTAssertTrue(FileManager.default.createFile(atPath: databasePath, contents: Data("hello\n".utf8)))
         let error = assertThrowsSQLiteError(try makeConnection())
-        XCTAssertEqual(error?.kind, .storage, "\(String(describing: error))")
+        XCTAssertEqual(error?.isStorageFailure, true, "\(String(describing: error))")
         XCTAssertEqual(fileBytes(databasePath), Data("hello\n".utf8))
     }
 
@@ -134,7 +134,7 @@ final class ConnectionTests: SQLiteTestCase {
                 let connection = try makeConnection()
                 return try connection.query("SELECT x FROM t") { $0.string(0) }.count
             }(), "truncated to \(length) bytes")
-            XCTAssertEqual(error?.kind, .storage, "truncated to \(length): \(String(describing: error))")
+            XCTAssertEqual(error?.isStorageFailure, true, "truncated to \(length): \(String(describing: error))")
         }
     }
 
@@ -144,7 +144,7 @@ final class ConnectionTests: SQLiteTestCase {
             XCTAssertTrue(FileManager.default.createFile(atPath: databasePath, contents: content))
             let error = assertThrowsSQLiteError(try makeConnection())
             XCTAssertEqual(error?.code, ResultCode.notADatabase, "\(content)")
-            XCTAssertEqual(error?.kind, .storage)
+            XCTAssertEqual(error?.isStorageFailure, true)
             XCTAssertEqual(fileBytes(databasePath), content, "the file was written over")
         }
     }
@@ -160,7 +160,7 @@ final class ConnectionTests: SQLiteTestCase {
         try bytes.write(to: URL(fileURLWithPath: databasePath))
         let error = assertThrowsSQLiteError(try makeConnection())
         XCTAssertEqual(error?.code, ResultCode.error, "\(String(describing: error))")
-        XCTAssertEqual(error?.kind, .storage)
+        XCTAssertEqual(error?.isStorageFailure, true)
         XCTAssertTrue(error?.isCorrupt ?? false)
         XCTAssertTrue(error?.isOpeningFailure ?? false)
     }
@@ -168,12 +168,12 @@ final class ConnectionTests: SQLiteTestCase {
     func testMissingFolderIsAStorageError() throws {
         let error = assertThrowsSQLiteError(try Connection(path: directory.appending("no/such/folder/x.db")))
         XCTAssertEqual(error?.code, ResultCode.cantOpen)
-        XCTAssertEqual(error?.kind, .storage)
+        XCTAssertEqual(error?.isStorageFailure, true)
     }
 
     func testAFolderIsNotADatabase() throws {
         let error = assertThrowsSQLiteError(try Connection(path: directory.path))
-        XCTAssertEqual(error?.kind, .storage, "\(String(describing: error))")
+        XCTAssertEqual(error?.isStorageFailure, true, "\(String(describing: error))")
     }
 
     // MARK: Running SQL

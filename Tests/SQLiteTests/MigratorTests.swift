@@ -139,8 +139,7 @@ final class MigratorTests: SQLiteTestCase {
         do {
             let connection = try makeConnection()
             let error = assertThrowsSQLiteError(try olderBuild.apply(to: connection))
-            XCTAssertEqual(error?.kind, .storage)
-            XCTAssertEqual(error?.kind, .storage)
+            XCTAssertEqual(error?.isStorageFailure, true)
             XCTAssertTrue(error?.message.contains("future.9-new") ?? false, "\(String(describing: error))")
             XCTAssertFalse(error?.message.contains("a.1") ?? true, "only the unknown names are listed")
             XCTAssertFalse(try tableExists("c_1", in: connection))
@@ -153,6 +152,91 @@ final class MigratorTests: SQLiteTestCase {
         let error = assertThrowsSQLiteError(try migrator([step("a.1")]).apply(to: try makeConnection()))
         XCTAssertTrue(error?.message.contains("future.1") ?? false)
         XCTAssertFalse(try tableExists("a_1", in: try makeConnection()))
+    }
+
+    // MARK: Foreign keys during a step
+
+    /// A parent table whose rows are referred to, with ON DELETE CASCADE, by a child table.
+    private func makeFamily() throws -> Connection {
+        let connection = try makeConnection()
+        try migrator([Migration("family.1", sql: """
+            CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE child (id INTEGER PRIMARY KEY,
+                                parent_id INTEGER NOT NULL REFERENCES parent (id) ON DELETE CASCADE);
+            INSERT INTO parent (id, name) VALUES (1, 'one'), (2, 'two');
+            INSERT INTO child (parent_id) VALUES (1), (1), (2);
+            """)]).apply(to: connection)
+        return connection
+    }
+
+    /// SQLite's way to change a table's shape: make the new table, copy the
+    /// rows, drop the old one, rename the new one
+    /// (https://www.sqlite.org/lang_altertable.html#otheralter).
+    private let rebuildParent = Migration("family.2-rebuild", sql: """
+        CREATE TABLE parent_new (id INTEGER PRIMARY KEY, name TEXT NOT NULL DEFAULT '');
+        INSERT INTO parent_new (id, name) SELECT id, coalesce(name, '') FROM parent;
+        DROP TABLE parent;
+        ALTER TABLE parent_new RENAME TO parent;
+        """)
+
+    func testRebuildingATableReferredToWithCascadeKeepsTheRowsThatReferToIt() throws {
+        let connection = try makeFamily()
+        try migrator([Migration("family.1", sql: ""), rebuildParent]).apply(to: connection)
+        XCTAssertEqual(try count("child", in: connection), 3, "dropping the old parent table cascaded no deletes")
+        XCTAssertEqual(try count("parent", in: connection), 2)
+        XCTAssertEqual(try connection.query("PRAGMA foreign_key_check") { $0.string(0) }, [])
+        XCTAssertEqual(try connection.queryFirst("PRAGMA foreign_keys") { $0.int(0) }, 1, "foreign keys are on again")
+        // The rebuilt table is a parent like the old one: cascades and checks work again.
+        try connection.execute("DELETE FROM parent WHERE id = ?", 1)
+        XCTAssertEqual(try count("child", in: connection), 1)
+        let error = assertThrowsSQLiteError(try connection.execute("INSERT INTO child (parent_id) VALUES (?)", 9))
+        XCTAssertEqual(error?.extendedCode, ResultCode.constraintForeignKey)
+    }
+
+    func testAStepThatLeavesRowsPointingNowhereFailsAndRollsBack() throws {
+        let connection = try makeFamily()
+        let orphaning = Migration("family.2-orphans", sql: "DELETE FROM parent WHERE id = 2;")
+        let later = Migration("family.3-after", sql: "CREATE TABLE after_orphans (x);")
+        let migrator = migrator([Migration("family.1", sql: ""), orphaning, later])
+        let error = assertThrowsSQLiteError(try migrator.apply(to: connection))
+        XCTAssertEqual(error?.extendedCode, ResultCode.constraintForeignKey)
+        XCTAssertEqual(error?.sql, "PRAGMA foreign_key_check")
+        XCTAssertTrue(error?.message.contains("family.2-orphans") ?? false, "\(String(describing: error))")
+        XCTAssertTrue(error?.message.contains("child row 3") ?? false, "\(String(describing: error))")
+        XCTAssertEqual(try count("parent", in: connection), 2, "the step's delete is rolled back")
+        XCTAssertEqual(try migrator.appliedNames(in: connection), ["family.1"])
+        XCTAssertFalse(try tableExists("after_orphans", in: connection))
+        XCTAssertEqual(try connection.queryFirst("PRAGMA foreign_keys") { $0.int(0) }, 1, "foreign keys are on again")
+    }
+
+    func testAConnectionWithoutForeignKeysKeepsThemOff() throws {
+        let connection = try Connection(path: databasePath, configuration: Configuration(foreignKeysEnabled: false))
+        try migrator([Migration("a.1", sql: "CREATE TABLE a (x)")]).apply(to: connection)
+        XCTAssertEqual(try connection.queryFirst("PRAGMA foreign_keys") { $0.int(0) }, 0)
+    }
+
+    func testMigratingInsideATransactionIsRefused() throws {
+        let connection = try makeConnection()
+        try connection.writeTransaction {
+            let error = assertThrowsSQLiteError(try migrator([step("a.1")]).apply(to: connection))
+            XCTAssertEqual(error?.codeName, "SQLITE_MISUSE")
+        }
+        XCTAssertFalse(try tableExists("a_1", in: connection))
+    }
+
+    // MARK: Wording
+
+    func testTheRefusalNamesTheProductOfTheConnectionsConfiguration() throws {
+        try migrator([step("future.1")]).apply(to: try makeLoggedConnection())
+        let named = Configuration(productName: "Notebook")
+        let error = assertThrowsSQLiteError(
+            try migrator([step("a.1")]).apply(to: try Connection(path: databasePath, configuration: named)))
+        XCTAssertTrue(error?.message.contains("was made by a newer Notebook") ?? false, "\(String(describing: error))")
+        XCTAssertTrue(error?.message.contains("upgrade Notebook to open it") ?? false)
+        let unnamed = assertThrowsSQLiteError(try migrator([step("a.1")]).apply(to: try Connection(path: databasePath)))
+        XCTAssertTrue(unnamed?.message.contains("was made by a newer version of the application") ?? false,
+                      "\(String(describing: unnamed))")
+        XCTAssertFalse(unnamed?.message.replacingOccurrences(of: databasePath, with: "").contains("memoapp") ?? true)
     }
 
     // MARK: The up-to-date mark in the header

@@ -43,14 +43,14 @@ final class SQLiteErrorTests: SQLiteTestCase {
     func testTroubleWithTheFileTheDiskOrTheLockIsAStorageFailure() {
         // BUSY, LOCKED, READONLY, IOERR, CORRUPT, FULL, CANTOPEN, NOTADB, PERM, and an extended IOERR.
         for code: Int32 in [5, 6, 8, 10, 11, 13, 14, 26, 3, 266] {
-            XCTAssertEqual(SQLiteError(code: code, message: "").kind, .storage, "code \(code)")
+            XCTAssertTrue(SQLiteError(code: code, message: "").isStorageFailure, "code \(code)")
         }
     }
 
-    func testMisusesOfSQLAreInternalFailures() {
+    func testMisusesOfSQLAreNotStorageFailures() {
         // ERROR, INTERNAL, SCHEMA, TOOBIG, CONSTRAINT, MISMATCH, MISUSE, RANGE, and UNIQUE.
         for code: Int32 in [1, 2, 17, 18, 19, 20, 21, 25, 2067] {
-            XCTAssertEqual(SQLiteError(code: code, message: "").kind, .internalFailure, "code \(code)")
+            XCTAssertFalse(SQLiteError(code: code, message: "").isStorageFailure, "code \(code)")
         }
     }
 
@@ -75,7 +75,7 @@ final class SQLiteErrorTests: SQLiteTestCase {
         XCTAssertFalse(full.isReadOnly)
         XCTAssertEqual(full.systemReason, "No space left on device")
         XCTAssertEqual(full.description, "SQLITE_IOERR (4874): disk I/O error (No space left on device)")
-        XCTAssertEqual(full.kind, .storage)
+        XCTAssertTrue(full.isStorageFailure)
         XCTAssertTrue(SQLiteError(code: 13, message: "database or disk is full").isDiskFull)
         XCTAssertTrue(SQLiteError(code: 10, message: "", systemErrorNumber: EROFS).isReadOnly)
         XCTAssertTrue(SQLiteError(code: 8, message: "attempt to write a readonly database").isReadOnly)

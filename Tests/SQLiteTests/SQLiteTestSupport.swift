@@ -30,7 +30,7 @@ func fileExists(_ path: String) -> Bool {
 /// a table with a row, and the rollback journal most programs use. Closed when
 /// this returns, so its bytes are all in the main file.
 func makeForeignDatabase(at path: String, applicationID: Int32, keepWAL: Bool = false) throws {
-    let connection = try Connection(path: path, applicationID: applicationID)
+    let connection = try Connection(path: path, configuration: Configuration(applicationID: applicationID))
     try connection.executeScript("CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('Kim');")
     if !keepWAL {
         _ = try connection.queryFirst("PRAGMA journal_mode = DELETE") { $0.string(0) }
@@ -69,8 +69,11 @@ class SQLiteTestCase: XCTestCase {
         super.tearDown()
     }
 
-    func makeConnection(busyTimeoutMilliseconds: Int32 = Connection.defaultBusyTimeoutMilliseconds) throws -> Connection {
-        try Connection(path: databasePath, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    func makeConnection(busyTimeoutMilliseconds: Int32 = Configuration.defaultBusyTimeoutMilliseconds) throws -> Connection {
+        // memoapp's values, as an example of a program that marks its files.
+        var configuration = Configuration.memoappDatabase
+        configuration.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        return try Connection(path: databasePath, configuration: configuration)
     }
 
     func count(_ table: String, in connection: Connection) throws -> Int {

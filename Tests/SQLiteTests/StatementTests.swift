@@ -2,6 +2,9 @@ import SQLite
 import XCTest
 
 final class StatementTests: SQLiteTestCase {
+    /// Thrown from a map that ran more often than the rows it maps.
+    private struct Runaway: Error {}
+
     private var connection: Connection!
 
     override func setUpWithError() throws {
@@ -196,6 +199,80 @@ final class StatementTests: SQLiteTestCase {
         let sql = "SELECT ? IS NULL"
         XCTAssertEqual(try connection.queryFirst(sql, "x") { $0.bool(0) }, false)
         XCTAssertEqual(try connection.queryFirst(sql, arguments: [.null]) { $0.bool(0) }, true)
+    }
+
+    // MARK: Cached and fresh statements
+
+    func testAFreshStatementIsNewEveryTimeAndNotTheCachedOne() throws {
+        let sql = "SELECT value FROM v WHERE id = ?"
+        let cached = try connection.cachedStatement(sql)
+        let fresh = try connection.makeStatement(sql)
+        let another = try connection.makeStatement(sql)
+        XCTAssertFalse(fresh === cached)
+        XCTAssertFalse(fresh === another)
+        XCTAssertTrue(try connection.cachedStatement(sql) === cached, "making fresh ones leaves the cache alone")
+    }
+
+    func testTheSameSQLRunInsideAQuerysMapGetsAFreshStatementAndTheOuterRunGoesOn() throws {
+        try connection.executeScript("INSERT INTO v (value) VALUES (1), (2), (3), (4), (5);")
+        let sql = "SELECT value FROM v WHERE value > ? ORDER BY value"
+        let cached = try connection.cachedStatement(sql)
+        // Each outer row counts the rows above it with the very same SQL; a
+        // reset of the outer statement would restart or end its run.
+        var calls = 0
+        let pairs = try connection.query(sql, 0) { row -> [Int] in
+            calls += 1
+            guard calls <= 5 else { throw Runaway() }  // a restarted outer run would never end
+            let value = row.int(0)
+            let above = try connection.query(sql, value) { $0.int(0) }
+            XCTAssertEqual(row.int(0), value, "the outer row is still the same row")
+            return [value, above.count]
+        }
+        XCTAssertEqual(pairs, [[1, 4], [2, 3], [3, 2], [4, 1], [5, 0]])
+        XCTAssertTrue(try connection.cachedStatement(sql) === cached, "the outer run kept the cached statement")
+        XCTAssertFalse(cached.isRunning)
+        XCTAssertEqual(try connection.query(sql, 3) { $0.int(0) }, [4, 5], "and it is reusable after")
+    }
+
+    func testQueryFirstAndExecuteInsideAMapOfTheSameSQLLeaveTheOuterRunAlone() throws {
+        try connection.executeScript("INSERT INTO v (value) VALUES ('a'), ('b'), ('c');")
+        let sql = "SELECT value FROM v ORDER BY id"
+        var seen: [String] = []
+        let outer = try connection.query(sql) { row -> String in
+            guard seen.count < 3 else { throw Runaway() }  // a restarted outer run would never end
+            seen.append(try connection.queryFirst(sql) { $0.string(0) } ?? "none")
+            try connection.execute(sql)
+            return row.string(0)
+        }
+        XCTAssertEqual(outer, ["a", "b", "c"])
+        XCTAssertEqual(seen, ["a", "a", "a"])
+    }
+
+    func testAStatementRunByHandStepsBindsAndResets() throws {
+        try connection.executeScript("INSERT INTO v (value) VALUES ('a'), ('b'), ('c');")
+        let statement = try connection.makeStatement("SELECT value FROM v WHERE id >= ? ORDER BY id")
+        try statement.bind([.integer(2)])
+        XCTAssertFalse(statement.isRunning)
+        XCTAssertTrue(try statement.step())
+        XCTAssertTrue(statement.isRunning)
+        XCTAssertEqual(statement.row.string(0), "b")
+        // A query of the same SQL meanwhile does not disturb a run held by hand.
+        XCTAssertEqual(try connection.query(statement.sql, 1) { $0.string(0) }, ["a", "b", "c"])
+        XCTAssertTrue(try statement.step())
+        XCTAssertEqual(statement.row.string(0), "c")
+        XCTAssertFalse(try statement.step())
+        XCTAssertFalse(statement.isRunning)
+        statement.reset()
+        XCTAssertTrue(try statement.step(), "reset keeps the bindings and starts over")
+        XCTAssertEqual(statement.row.string(0), "b")
+        statement.reset()
+        XCTAssertFalse(statement.isRunning)
+    }
+
+    func testAFreshStatementReportsItsSyntaxError() throws {
+        let error = assertThrowsSQLiteError(try connection.makeStatement("SELEC value FROM v"))
+        XCTAssertEqual(error?.code, ResultCode.error)
+        XCTAssertEqual(error?.sql, "SELEC value FROM v")
     }
 
     // MARK: - Helpers

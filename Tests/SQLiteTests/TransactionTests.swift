@@ -20,6 +20,10 @@ final class TransactionTests: SQLiteTestCase {
         super.tearDown()
     }
 
+    private func rows(in connection: Connection) throws -> [String] {
+        try connection.query("SELECT x FROM t ORDER BY x") { $0.string(0) }
+    }
+
     // MARK: Commit and rollback
 
     func testWriteTransactionCommitsWhenTheBodyReturns() throws {
@@ -75,6 +79,112 @@ final class TransactionTests: SQLiteTestCase {
         XCTAssertEqual(try count("t", in: connection), 2)
     }
 
+    // MARK: Nesting (savepoints)
+
+    func testAWriteTransactionInsideAnotherCommitsWithIt() throws {
+        try connection.writeTransaction {
+            try connection.execute("INSERT INTO t VALUES (?)", "outer")
+            let inner = try connection.writeTransaction { () -> Int in
+                try connection.execute("INSERT INTO t VALUES (?)", "inner")
+                return 3
+            }
+            XCTAssertEqual(inner, 3)
+            XCTAssertEqual(try count("t", in: try makeConnection()), 0, "nothing is visible before the outer commit")
+        }
+        XCTAssertEqual(try rows(in: try makeConnection()), ["inner", "outer"])
+    }
+
+    func testACaughtInnerFailureRollsBackTheInnerPartOnly() throws {
+        try connection.writeTransaction {
+            try connection.execute("INSERT INTO t VALUES (?)", "before")
+            XCTAssertThrowsError(try connection.writeTransaction {
+                try connection.execute("INSERT INTO t VALUES (?)", "inner")
+                throw Abort(reason: "inner")
+            }) { XCTAssertEqual($0 as? Abort, Abort(reason: "inner")) }
+            XCTAssertTrue(connection.isInsideTransaction, "the outer transaction goes on")
+            try connection.execute("INSERT INTO t VALUES (?)", "after")
+        }
+        XCTAssertEqual(try rows(in: try makeConnection()), ["after", "before"])
+    }
+
+    func testAnInnerSQLiteFailureCaughtLeavesTheOuterWritesIntact() throws {
+        try connection.execute("INSERT INTO t VALUES (?)", "taken")
+        try connection.writeTransaction {
+            try connection.execute("INSERT INTO t VALUES (?)", "outer")
+            let error = assertThrowsSQLiteError(try connection.writeTransaction {
+                try connection.execute("INSERT INTO t VALUES (?)", "inner")
+                try connection.execute("INSERT INTO t VALUES (?)", "taken")
+            })
+            XCTAssertEqual(error?.extendedCode, ResultCode.constraintUnique)
+        }
+        XCTAssertEqual(try rows(in: connection), ["outer", "taken"])
+    }
+
+    func testAnInnerFailureNotCaughtRollsBackEverything() throws {
+        XCTAssertThrowsError(try connection.writeTransaction {
+            try connection.execute("INSERT INTO t VALUES (?)", "outer")
+            try connection.writeTransaction {
+                try connection.execute("INSERT INTO t VALUES (?)", "inner")
+                throw Abort(reason: "inner")
+            }
+        }) { XCTAssertEqual($0 as? Abort, Abort(reason: "inner")) }
+        XCTAssertEqual(try count("t", in: connection), 0)
+        XCTAssertFalse(connection.isInsideTransaction)
+    }
+
+    func testThreeLevelsRollBackOnlyTheLevelThatFailed() throws {
+        try connection.writeTransaction {
+            try connection.execute("INSERT INTO t VALUES (?)", "1")
+            try connection.writeTransaction {
+                try connection.execute("INSERT INTO t VALUES (?)", "2")
+                try? connection.writeTransaction {
+                    try connection.execute("INSERT INTO t VALUES (?)", "3")
+                    throw Abort(reason: "third")
+                }
+                try connection.execute("INSERT INTO t VALUES (?)", "2b")
+            }
+            try? connection.writeTransaction {
+                try connection.execute("INSERT INTO t VALUES (?)", "4")
+                try connection.writeTransaction { try connection.execute("INSERT INTO t VALUES (?)", "5") }
+                throw Abort(reason: "fourth, with the fifth inside")
+            }
+        }
+        XCTAssertEqual(try rows(in: connection), ["1", "2", "2b"])
+    }
+
+    func testAReadTransactionInsideAWriteSeesThePendingWrites() throws {
+        try connection.writeTransaction {
+            try connection.execute("INSERT INTO t VALUES (?)", "pending")
+            XCTAssertEqual(try connection.readTransaction { try count("t", in: connection) }, 1)
+        }
+    }
+
+    // MARK: SQLite's own transaction state
+
+    func testTheTransactionStateIsSQLites() throws {
+        XCTAssertFalse(connection.isInsideTransaction)
+        try connection.writeTransaction { XCTAssertTrue(connection.isInsideTransaction) }
+        try connection.readTransaction { XCTAssertTrue(connection.isInsideTransaction) }
+        XCTAssertFalse(connection.isInsideTransaction)
+        try connection.execute("BEGIN")
+        XCTAssertTrue(connection.isInsideTransaction, "a transaction begun by hand counts too")
+        try connection.writeTransaction { try connection.execute("INSERT INTO t VALUES (?)", "in a savepoint") }
+        try connection.execute("ROLLBACK")
+        XCTAssertEqual(try count("t", in: connection), 0, "the write was a savepoint of the hand-made transaction")
+    }
+
+    func testABodyThatEndsTheTransactionItselfMakesTheCommitFailAndLeavesTheConnectionUsable() throws {
+        let error = assertThrowsSQLiteError(try connection.writeTransaction {
+            try connection.execute("INSERT INTO t VALUES (?)", "rolled back by the body")
+            try connection.execute("ROLLBACK")
+        })
+        XCTAssertTrue(error?.message.contains("no transaction is active") ?? false, "\(String(describing: error))")
+        XCTAssertFalse(connection.isInsideTransaction)
+        XCTAssertEqual(try count("t", in: connection), 0)
+        try connection.writeTransaction { try connection.execute("INSERT INTO t VALUES (?)", "next") }
+        XCTAssertEqual(try rows(in: connection), ["next"])
+    }
+
     // MARK: BEGIN IMMEDIATE
 
     func testASecondWriterIsBusyWhileTheFirstHoldsTheLock() throws {
@@ -86,7 +196,7 @@ final class TransactionTests: SQLiteTestCase {
             let error = assertThrowsSQLiteError(try second.writeTransaction { secondBodyRan = true })
             XCTAssertEqual(error?.code, ResultCode.busy)
             XCTAssertEqual(error?.codeName, "SQLITE_BUSY")
-            XCTAssertEqual(error?.kind, .storage)
+            XCTAssertEqual(error?.isStorageFailure, true)
         }
         XCTAssertFalse(secondBodyRan)
         try second.writeTransaction { try second.execute("INSERT INTO t VALUES (?)", "second") }

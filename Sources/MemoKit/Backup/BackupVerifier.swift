@@ -86,7 +86,7 @@ public struct VerifiedBackup: Sendable {
         do {
             let connection = try MemoDatabase.connectReadingOnly(databasePath)
             let applicationID = try connection.applicationID
-            guard applicationID == Connection.memoappApplicationID else {
+            guard applicationID == Configuration.memoapp.applicationID else {
                 throw refusal(en: "\(databasePath) is not a memoapp database (application_id \(applicationID))",
                               ko: "\(databasePath)은(는) memoapp 데이터베이스가 아닙니다 (application_id \(applicationID))")
             }

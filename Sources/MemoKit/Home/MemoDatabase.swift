@@ -10,7 +10,7 @@ public enum MemoDatabase {
     /// absent. Migrations are not applied here: `open(in:)` does that for a
     /// data home's database.
     public static func connect(_ path: String) throws -> Connection {
-        try Connection(path: path)
+        try Connection(path: path, configuration: .memoapp)
     }
 
     /// Opens a database that must not be written (a backup's copy, a snapshot
