@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependencies flow one way: system libraries -> MemoCore -> SQLite -> feature
-// modules -> MemoCLI -> memoapp. No package beyond the toolchain.
+// modules -> MemoCLI -> memoapp; HTTPServer needs only MemoCore. No package beyond the toolchain.
 let package = Package(
     name: "memoapp",
     products: [
@@ -20,6 +20,9 @@ let package = Package(
         // Jansson's header (Debian: libjansson-dev), not linked: MemoCore loads
         // libjansson.so.4 when a command first reads JSON (imports, restore).
         .systemLibrary(name: "CJansson", path: "Sources/CJansson", providers: [.apt(["libjansson-dev"])]),
+        // libmicrohttpd's header (Debian: libmicrohttpd-dev), not linked (LGPL, and only a
+        // server needs it): HTTPServer loads libmicrohttpd.so.12 when a server first starts.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         // Shared vocabulary: error kinds, localized text, the injectable clock, JSON values.
         .target(name: "MemoCore", dependencies: ["CJansson", "CXXHash"], path: "Sources/MemoCore"),
         // Thin SQLite layer: connection, statements, typed errors, transactions, migrations.
@@ -33,6 +36,9 @@ let package = Package(
                 path: "Sources/VoiceMemos"),
         // Countdowns and stopwatches that live in the database, not in a process.
         .target(name: "Timers", dependencies: ["MemoCore", "SQLite"], path: "Sources/Timers"),
+        // An app-agnostic HTTP/1.1 server over libmicrohttpd: requests, responses, a router,
+        // streamed bodies, Server-Sent Events, graceful stop. Knows nothing of memoapp.
+        .target(name: "HTTPServer", dependencies: ["MemoCore", "CMicroHTTPD"], path: "Sources/HTTPServer"),
         // Argument parsing, commands, text and JSON rendering, terminal handling.
         .target(name: "MemoCLI", dependencies: ["MemoCore", "SQLite", "Onboarding", "Notes", "VoiceMemos", "Timers"],
                 path: "Sources/MemoCLI"),
@@ -41,6 +47,9 @@ let package = Package(
         // libFuzzer target for the voice import path (scripts/fuzz-voice); without
         // -D FUZZING it replays the files named on its command line.
         .executableTarget(name: "voice-fuzz", dependencies: ["VoiceMemos", "MemoCore"], path: "Fuzz/VoiceFuzz"),
+        // A server for measuring HTTPServer from outside (wrk, RSS): a trivial GET and an
+        // event stream. Not part of the product.
+        .executableTarget(name: "http-demo", dependencies: ["HTTPServer", "MemoCore"], path: "Fuzz/HTTPDemo"),
 
         // Helpers every test target shares: temporary homes, running the binary.
         .target(name: "TestSupport", dependencies: ["MemoCore", "SQLite"], path: "Tests/TestSupport"),
@@ -52,6 +61,7 @@ let package = Package(
         .testTarget(name: "VoiceMemosTests", dependencies: ["VoiceMemos", "TestSupport"],
                     linkerSettings: [.linkedLibrary("sndfile")]),
         .testTarget(name: "TimersTests", dependencies: ["Timers", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "MemoCLITests", dependencies: ["MemoCLI", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ]

@@ -1,0 +1,79 @@
+import Foundation
+
+/// What one `curl` run got: the final response's status, header fields and
+/// body (informational 1xx responses skipped), and how curl exited.
+public struct CurlResult {
+    public let exitCode: Int32
+    public let status: Int
+    public let headers: [(name: String, value: String)]
+    public let body: Data
+    public let stderr: String
+
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The first value of header `name` (any case), or nil.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// Runs the system's `curl` (installed by scripts/test) as a real HTTP
+/// client: `-sS -i`, HTTP/1.1, with a time limit of its own.
+public enum Curl {
+    public static func run(_ arguments: [String], input: Data? = nil, maxTime: Int = 30) -> CurlResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-sS", "-i", "--http1.1", "--max-time", String(maxTime)] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        let stdinPipe = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = stdinPipe
+        do {
+            try process.run()
+        } catch {
+            return CurlResult(exitCode: -1, status: 0, headers: [], body: Data(), stderr: "cannot run curl: \(error)")
+        }
+        let outData = Locked(Data())
+        let errData = Locked(Data())
+        let group = DispatchGroup()
+        for (pipe, sink) in [(output, outData), (errors, errData)] {
+            group.enter()
+            DispatchQueue.global().async {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                sink.withValue { $0 = data }
+                group.leave()
+            }
+        }
+        if let input { try? stdinPipe.fileHandleForWriting.write(contentsOf: input) }
+        try? stdinPipe.fileHandleForWriting.close()
+        group.wait()
+        process.waitUntilExit()
+        let (status, headers, body) = parse(outData.current)
+        return CurlResult(exitCode: process.terminationStatus, status: status, headers: headers, body: body,
+                          stderr: String(decoding: errData.current, as: UTF8.self))
+    }
+
+    /// Splits `-i` output into the last response's status, fields and body.
+    static func parse(_ data: Data) -> (Int, [(name: String, value: String)], Data) {
+        var rest = data[...]
+        while true {
+            guard let end = rest.range(of: Data("\r\n\r\n".utf8)) else { return (0, [], rest) }
+            let head = String(decoding: rest[rest.startIndex..<end.lowerBound], as: UTF8.self)
+            let body = rest[end.upperBound...]
+            var lines = head.components(separatedBy: "\r\n")
+            let statusLine = lines.removeFirst().split(separator: " ")
+            let status = statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0
+            if (100...199).contains(status) {
+                rest = body
+                continue
+            }
+            let headers = lines.compactMap { line -> (name: String, value: String)? in
+                guard let colon = line.firstIndex(of: ":") else { return nil }
+                return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            }
+            return (status, headers, Data(body))
+        }
+    }
+}
