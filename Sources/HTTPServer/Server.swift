@@ -87,6 +87,11 @@ public final class Server: @unchecked Sendable {
         }), running.core.beginStopping() else { return 0 }
         let deadline = MonotonicTime.now().adding(seconds: gracePeriod)
         _ = running.core.library.quiesceDaemon(running.daemon)
+        // Quiesced, libmicrohttpd accepts no more, but the kernel would still
+        // queue new connections on the socket, to hang until it closes;
+        // shutting it down refuses them now. (It is closed only after
+        // MHD_stop_daemon: a pool thread may still hold the descriptor.)
+        shutdown(running.listeningSocket, Int32(SHUT_RDWR))
         running.core.endEventStreams()
         _ = running.core.waitForRequestsInFlight(until: deadline)
         let unfinished = running.core.lock.withLock { running.core.requestsInFlight }
