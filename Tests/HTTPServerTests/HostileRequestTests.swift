@@ -35,6 +35,14 @@ final class HostileRequestTests: XCTestCase {
         }
     }
 
+    func testWithoutStrictParsingAMissingHostPassesAndASpaceInTheTargetIsStill400() throws {
+        let server = try TestServer(router: helloRouter()) { $0.isStrict = false }
+        XCTAssertEqual(try status(server, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n"), 200)
+        XCTAssertEqual(try status(server, "GET /a b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"), 400)
+        let strict = try TestServer(router: helloRouter())
+        XCTAssertEqual(try status(strict, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n"), 400)
+    }
+
     func testNULBadEscapesAndDotSegmentsAre400() throws {
         let server = try TestServer(router: helloRouter())
         for target in ["/a\u{0}b", "/?q=a\u{0}b", "/%00", "/a%zz", "/%", "/%ff%fe", "/../etc/passwd", "/a/%2e%2e/b",

@@ -21,38 +21,11 @@ public struct CurlResult {
 /// client: `-sS -i`, HTTP/1.1, with a time limit of its own.
 public enum Curl {
     public static func run(_ arguments: [String], input: Data? = nil, maxTime: Int = 30) -> CurlResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sS", "-i", "--http1.1", "--max-time", String(maxTime)] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        let stdinPipe = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = stdinPipe
-        do {
-            try process.run()
-        } catch {
-            return CurlResult(exitCode: -1, status: 0, headers: [], body: Data(), stderr: "cannot run curl: \(error)")
-        }
-        let outData = Locked(Data())
-        let errData = Locked(Data())
-        let group = DispatchGroup()
-        for (pipe, sink) in [(output, outData), (errors, errData)] {
-            group.enter()
-            DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                sink.withValue { $0 = data }
-                group.leave()
-            }
-        }
-        if let input { try? stdinPipe.fileHandleForWriting.write(contentsOf: input) }
-        try? stdinPipe.fileHandleForWriting.close()
-        group.wait()
-        process.waitUntilExit()
-        let (status, headers, body) = parse(outData.current)
-        return CurlResult(exitCode: process.terminationStatus, status: status, headers: headers, body: body,
-                          stderr: String(decoding: errData.current, as: UTF8.self))
+        let result = runChildProcess("/usr/bin/curl", ["-sS", "-i", "--http1.1", "--max-time", String(maxTime)] + arguments,
+                                     input: input, timeout: TimeInterval(maxTime + 30))
+        let (status, headers, body) = parse(result.stdout)
+        return CurlResult(exitCode: result.status, status: status, headers: headers, body: body,
+                          stderr: String(decoding: result.stderr, as: UTF8.self))
     }
 
     /// Splits `-i` output into the last response's status, fields and body.
