@@ -3,7 +3,8 @@ import PackageDescription
 
 // Dependencies flow one way: system libraries -> MemoCore -> SQLite -> feature
 // modules -> MemoKit (the application layer) -> MemoAPI (the wire format) ->
-// front ends (MemoCLI) -> memoapp. No package beyond the toolchain.
+// front ends (MemoCLI, the server on HTTPServer) -> memoapp. HTTPServer and
+// CommandLineKit need only MemoCore. No package beyond the toolchain.
 let package = Package(
     name: "memoapp",
     products: [
@@ -21,6 +22,9 @@ let package = Package(
         // Jansson's header (Debian: libjansson-dev), not linked: MemoCore loads
         // libjansson.so.4 when a command first reads JSON (imports, restore).
         .systemLibrary(name: "CJansson", path: "Sources/CJansson", providers: [.apt(["libjansson-dev"])]),
+        // libmicrohttpd's header (Debian: libmicrohttpd-dev), not linked (LGPL, and only a
+        // server needs it): HTTPServer loads libmicrohttpd.so.12 when a server first starts.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         // Shared vocabulary: error kinds, localized text, the injectable clock, JSON values.
         .target(name: "MemoCore", dependencies: ["CJansson", "CXXHash"], path: "Sources/MemoCore"),
         // SQLite for any program: connections with a configuration, statements, typed errors,
@@ -35,6 +39,9 @@ let package = Package(
                 path: "Sources/VoiceMemos"),
         // Countdowns and stopwatches that live in the database, not in a process.
         .target(name: "Timers", dependencies: ["MemoCore", "SQLite"], path: "Sources/Timers"),
+        // An app-agnostic HTTP/1.1 server over libmicrohttpd: requests, responses, a router,
+        // streamed bodies, Server-Sent Events, graceful stop. Knows nothing of memoapp.
+        .target(name: "HTTPServer", dependencies: ["MemoCore", "CMicroHTTPD"], path: "Sources/HTTPServer"),
         // The application layer every front end shares: the data home, the schema, the
         // onboarding gate, error classification, and the use cases (backup, restore,
         // export, import, doctor, search across features). Nothing in it prints.
@@ -57,6 +64,9 @@ let package = Package(
         // libFuzzer target for the voice import path (scripts/fuzz-voice); without
         // -D FUZZING it replays the files named on its command line.
         .executableTarget(name: "voice-fuzz", dependencies: ["VoiceMemos", "MemoCore"], path: "Fuzz/VoiceFuzz"),
+        // A server for measuring HTTPServer from outside (wrk, RSS): a trivial GET and an
+        // event stream. Not part of the product.
+        .executableTarget(name: "http-demo", dependencies: ["HTTPServer", "MemoCore"], path: "Fuzz/HTTPDemo"),
 
         // Helpers every test target shares: temporary homes, running the binary.
         .target(name: "TestSupport", dependencies: ["MemoCore", "SQLite"], path: "Tests/TestSupport"),
@@ -71,6 +81,7 @@ let package = Package(
         .testTarget(name: "MemoKitTests", dependencies: ["MemoKit", "TestSupport"]),
         .testTarget(name: "MemoAPITests", dependencies: ["MemoAPI", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "MemoCLITests", dependencies: ["MemoCLI", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ]

@@ -81,54 +81,10 @@ public struct Memoapp {
     @discardableResult
     public func run(_ arguments: [String], input: Data? = nil, environment extra: [String: String] = [:],
                     timeout: TimeInterval = 60) -> RunResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Memoapp.binaryPath)
-        process.arguments = arguments
-        process.environment = environment.merging(extra) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        let stdinPipe = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = stdinPipe
-        do {
-            try process.run()
-        } catch {
-            return RunResult(status: -1, stdout: "", stderr: "could not start memoapp: \(error)", stdoutBytes: Data())
-        }
-        // Read both pipes while the process runs, so a large output cannot block it.
-        let outData = Locked(Data())
-        let errData = Locked(Data())
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            outData.withValue { $0 = data }
-            group.leave()
-        }
-        group.enter()
-        DispatchQueue.global().async {
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            errData.withValue { $0 = data }
-            group.leave()
-        }
-        // Fed from its own thread (a large input must not block the reads) and
-        // tolerant of a process that exits without reading it all.
-        group.enter()
-        DispatchQueue.global().async {
-            if let input { try? stdinPipe.fileHandleForWriting.write(contentsOf: input) }
-            try? stdinPipe.fileHandleForWriting.close()
-            group.leave()
-        }
-        if group.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            group.wait()
-        }
-        process.waitUntilExit()
-        return RunResult(status: process.terminationStatus,
-                         stdout: String(decoding: outData.current, as: UTF8.self),
-                         stderr: String(decoding: errData.current, as: UTF8.self),
-                         stdoutBytes: outData.current)
+        let result = runChildProcess(Memoapp.binaryPath, arguments, environment: environment.merging(extra) { $1 },
+                                     input: input, timeout: timeout)
+        return RunResult(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self),
+                         stderr: String(decoding: result.stderr, as: UTF8.self), stdoutBytes: result.stdout)
     }
 
     /// Runs with a string on stdin.

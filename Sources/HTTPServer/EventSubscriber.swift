@@ -1,0 +1,110 @@
+import CMicroHTTPD
+
+/// One client's event-stream connection: the bytes queued for it and
+/// whether libmicrohttpd holds its connection suspended.
+///
+/// Everything here is guarded by its stream's lock, which is also held
+/// around `MHD_suspend_connection` and `MHD_resume_connection`: resuming a
+/// connection that is not suspended is undefined in libmicrohttpd, so the
+/// flag and the call must change together. (Lock order: libmicrohttpd's
+/// response mutex, then the stream's lock, then libmicrohttpd's
+/// connection-cleanup mutex; nothing takes them the other way round.)
+final class EventSubscriber: @unchecked Sendable {
+    let stream: EventStream
+    /// The server serving it, which ends it when stopping.
+    let core: ServerCore
+    private let connection: OpaquePointer
+    private let library: LibMicroHTTPD
+    private var queue: [SharedBytes] = []
+    private var queueHead = 0
+    private var headOffset = 0
+    private var queuedBytes = 0
+    private var isSuspended = false
+    private var isEnded = false
+    private var isCut = false
+    /// Body bytes handed to libmicrohttpd, for the request's log record.
+    private(set) var sentBytes: UInt64 = 0
+
+    init(stream: EventStream, core: ServerCore, connection: OpaquePointer) {
+        self.stream = stream
+        self.core = core
+        self.connection = connection
+        self.library = core.library
+        // The response head goes out with the first body bytes: a first
+        // comment opens the stream on the client at once.
+        queue.append(EventSubscriber.opening)
+        queuedBytes = EventSubscriber.opening.bytes.count
+    }
+
+    // MARK: Called holding the stream's lock
+
+    func enqueue(_ bytes: SharedBytes) {
+        guard !isEnded && !isCut else { return }
+        if queuedBytes + bytes.bytes.count > stream.configuration.backlogLimit {
+            // A reader this far behind is cut; it reconnects and replays.
+            isCut = true
+            queue = []
+            queueHead = 0
+            headOffset = 0
+            queuedBytes = 0
+        } else {
+            queue.append(bytes)
+            queuedBytes += bytes.bytes.count
+        }
+        wake()
+    }
+
+    func end() {
+        isEnded = true
+        wake()
+    }
+
+    private func wake() {
+        guard isSuspended else { return }
+        isSuspended = false
+        library.resumeConnection(connection)
+    }
+
+    // MARK: Called by libmicrohttpd's content reader, on the connection's thread
+
+    /// Fills `buffer` with queued bytes; when none are queued, suspends the
+    /// connection and returns 0 (libmicrohttpd calls again once resumed), or
+    /// ends the stream (-1) or cuts it (-2).
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        stream.lock.withLock {
+            if queuedBytes > 0 { return copyQueued(into: buffer) }
+            if isCut { return MHD_CONTENT_READER_END_WITH_ERROR }
+            if isEnded { return MHD_CONTENT_READER_END_OF_STREAM }
+            isSuspended = true
+            library.suspendConnection(connection)
+            return 0
+        }
+    }
+
+    private func copyQueued(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var written = 0
+        while written < buffer.count && queueHead < queue.count {
+            let bytes = queue[queueHead].bytes
+            let count = min(bytes.count - headOffset, buffer.count - written)
+            bytes.withUnsafeBytes { source in
+                let from = UnsafeRawBufferPointer(rebasing: source[headOffset..<headOffset + count])
+                UnsafeMutableRawBufferPointer(rebasing: buffer[written..<written + count]).copyMemory(from: from)
+            }
+            written += count
+            headOffset += count
+            if headOffset == bytes.count {
+                queueHead += 1
+                headOffset = 0
+            }
+        }
+        if queueHead == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+        }
+        queuedBytes -= written
+        sentBytes += UInt64(written)
+        return written
+    }
+
+    private static let opening = SharedBytes(Array(": connected\n\n".utf8))
+}

@@ -1,0 +1,90 @@
+import MemoCore
+
+/// The checks and decoding of a request target that happen before any
+/// handler runs: a handler sees only paths that are safe to use as names.
+///
+/// libmicrohttpd splits the request line and the query (its URI unescaping
+/// is switched off, so the bytes arrive as sent); this decodes percent
+/// escapes strictly (RFC 3986 section 2.1), where libmicrohttpd's own
+/// decoder passes malformed escapes through.
+enum RequestTarget {
+    /// The decoded segments of `rawPath` (the target without its query):
+    /// `/` is `[]`, `/a/b/` is `["a", "b", ""]`. Fails with a 400 when the
+    /// path is not absolute, has a byte outside visible ASCII, a malformed
+    /// escape, a segment that is not UTF-8 or holds a control character
+    /// (NUL among them) or a `/` of its own, or a `.` or `..` segment.
+    static func pathSegments<Bytes: Collection>(_ rawPath: Bytes) throws(HTTPError) -> [String]
+    where Bytes.Element == UInt8 {
+        guard rawPath.first == UInt8(ascii: "/") else {
+            throw badTarget(en: "the request target must be an absolute path", ko: "요청 대상은 절대 경로여야 합니다")
+        }
+        guard rawPath.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "#") }) else {
+            throw badTarget(en: "the path has a character that must be percent-encoded",
+                            ko: "경로에 퍼센트 인코딩해야 하는 문자가 있습니다")
+        }
+        if rawPath.count == 1 { return [] }
+        var segments: [String] = []
+        for raw in rawPath.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            guard let segment = decode(raw) else {
+                throw badTarget(en: "the path has a malformed percent-escape or is not UTF-8",
+                                ko: "경로에 잘못된 퍼센트 인코딩이 있거나 UTF-8이 아닙니다")
+            }
+            guard !segment.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "/" }) else {
+                throw badTarget(en: "a path segment holds a control character or an encoded '/'",
+                                ko: "경로 조각에 제어 문자나 인코딩된 '/'가 있습니다")
+            }
+            guard segment != ".", segment != ".." else {
+                throw badTarget(en: "the path has a '.' or '..' segment", ko: "경로에 '.' 또는 '..' 조각이 있습니다")
+            }
+            segments.append(segment)
+        }
+        return segments
+    }
+
+    /// A query name or value: percent escapes decoded (libmicrohttpd has
+    /// already turned `+` into a space, as forms encode it); fails with a 400
+    /// on a malformed escape, bytes that are not UTF-8, or a NUL.
+    static func queryComponent<Bytes: Collection>(_ raw: Bytes) throws(HTTPError) -> String
+    where Bytes.Element == UInt8 {
+        guard let text = decode(raw), !text.utf8.contains(0) else {
+            throw badTarget(en: "the query has a malformed percent-escape, a NUL or text that is not UTF-8",
+                            ko: "쿼리에 잘못된 퍼센트 인코딩, NUL 또는 UTF-8이 아닌 글자가 있습니다")
+        }
+        return text
+    }
+
+    /// `raw` with every `%XX` decoded, or nil when an escape is malformed or
+    /// the result is not UTF-8.
+    static func decode<Bytes: Collection>(_ raw: Bytes) -> String? where Bytes.Element == UInt8 {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.count)
+        var index = raw.startIndex
+        while index != raw.endIndex {
+            let byte = raw[index]
+            index = raw.index(after: index)
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard index != raw.endIndex, let high = hexValue(raw[index]) else { return nil }
+            index = raw.index(after: index)
+            guard index != raw.endIndex, let low = hexValue(raw[index]) else { return nil }
+            index = raw.index(after: index)
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    private static func badTarget(en: String, ko: String) -> HTTPError {
+        HTTPError(status: 400, en: "Bad request: " + en, ko: "잘못된 요청: " + ko)
+    }
+}

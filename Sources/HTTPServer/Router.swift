@@ -1,0 +1,162 @@
+/// Routes by method and path pattern, with one hook that sees every request
+/// first. Patterns are absolute paths whose segments are literal or a
+/// `{name}` that matches one whole, non-empty segment: `/api/v1/todos/{id}`. A literal
+/// segment wins over a `{name}` at the same place, so `/todos/search` and
+/// `/todos/{id}` can live side by side. HEAD is served by the GET route
+/// (libmicrohttpd leaves the body out) unless a HEAD route is added.
+///
+/// Built before the server starts; a server never changes its router.
+public struct Router: Sendable {
+    public typealias Handler = @Sendable (Request) throws -> Response
+    /// Answers a request instead of its route, or nil to let it through.
+    public typealias Hook = @Sendable (Request) throws -> Response?
+
+    /// Runs for every request whose head passed the server's checks, before
+    /// its route and before any body is read: authentication, a Host check,
+    /// a gate. It runs for requests no route matches too (`routePattern` is
+    /// nil), so a refusal does not reveal which paths exist.
+    public var beforeEach: Hook?
+
+    public private(set) var routes: [Route] = []
+
+    public init() {}
+
+    /// A route whose request has no body (one is refused with 413).
+    public mutating func route(_ method: Method, _ pattern: String, _ handler: @escaping Handler) {
+        add(Route(method: method, pattern: pattern, bodyLimit: 0, action: .respond(handler)))
+    }
+
+    /// A route whose body, at most `bodyLimit` bytes, is gathered and handed
+    /// whole to `handler`: for small documents such as JSON.
+    public mutating func collect(_ method: Method, _ pattern: String, bodyLimit: UInt64,
+                                 _ handler: @escaping @Sendable (Request, [UInt8]) throws -> Response) {
+        add(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, action: .receive { request in
+            CollectingReceiver(request: request, handler: handler)
+        }))
+    }
+
+    /// A route whose body, at most `bodyLimit` bytes, streams to the receiver
+    /// `makeReceiver` creates for each request (see `RequestBodyReceiver`).
+    public mutating func upload(_ method: Method, _ pattern: String, bodyLimit: UInt64,
+                                _ makeReceiver: @escaping @Sendable (Request) throws -> any RequestBodyReceiver) {
+        add(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, action: .receive(makeReceiver)))
+    }
+
+    /// What answers `method` on the decoded `path`.
+    public func resolve(_ method: Method, path: [String]) -> Resolution {
+        let matching = routes.compactMap { route in route.parameters(matching: path).map { (route, $0) } }
+        guard !matching.isEmpty else { return .notFound }
+        var serving = matching.filter { $0.0.method == method }
+        if serving.isEmpty && method == .head { serving = matching.filter { $0.0.method == .get } }
+        guard let best = serving.min(by: { $0.0.isMoreSpecific(than: $1.0) }) else {
+            var allowed: [Method] = []
+            for (route, _) in matching where !allowed.contains(route.method) { allowed.append(route.method) }
+            if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+            return .methodNotAllowed(allowed: allowed)
+        }
+        return .matched(best.0, parameters: best.1)
+    }
+
+    public enum Resolution: Sendable {
+        case matched(Route, parameters: [String: String])
+        /// Some route has this path, none this method: 405 with `Allow`.
+        case methodNotAllowed(allowed: [Method])
+        case notFound
+    }
+
+    private mutating func add(_ route: Route) {
+        precondition(!routes.contains { $0.method == route.method && $0.segments.sameShape(as: route.segments) },
+                     "\(route.method) \(route.pattern) is routed twice")
+        routes.append(route)
+    }
+}
+
+/// One method and path pattern, its body limit and what serves it.
+public struct Route: Sendable {
+    public let method: Method
+    public let pattern: String
+    /// The most body bytes its requests may carry.
+    public let bodyLimit: UInt64
+    let segments: [PatternSegment]
+    let action: Action
+
+    enum Action: Sendable {
+        case respond(Router.Handler)
+        case receive(@Sendable (Request) throws -> any RequestBodyReceiver)
+    }
+
+    init(method: Method, pattern: String, bodyLimit: UInt64, action: Action) {
+        self.method = method
+        self.pattern = pattern
+        self.bodyLimit = bodyLimit
+        self.segments = PatternSegment.parse(pattern)
+        self.action = action
+    }
+
+    /// The `{name}` values when `path` matches this pattern, else nil.
+    func parameters(matching path: [String]) -> [String: String]? {
+        guard path.count == segments.count else { return nil }
+        var values: [String: String] = [:]
+        for (segment, value) in zip(segments, path) {
+            switch segment {
+            case .literal(let text): if text != value { return nil }
+            case .parameter(let name):
+                if value.isEmpty { return nil }
+                values[name] = value
+            }
+        }
+        return values
+    }
+
+    /// Whether this pattern has a literal where `other` has its first `{name}`
+    /// that differs: the more specific of two patterns matching one path.
+    func isMoreSpecific(than other: Route) -> Bool {
+        for (mine, theirs) in zip(segments, other.segments) {
+            switch (mine, theirs) {
+            case (.literal, .parameter): return true
+            case (.parameter, .literal): return false
+            default: continue
+            }
+        }
+        return false
+    }
+}
+
+enum PatternSegment: Sendable, Equatable {
+    case literal(String)
+    case parameter(String)
+
+    /// A route pattern's segments; a malformed pattern is a programming
+    /// mistake, so it stops the program with the reason.
+    static func parse(_ pattern: String) -> [PatternSegment] {
+        precondition(pattern.hasPrefix("/"), "the route pattern \(pattern) must start with /")
+        if pattern == "/" { return [] }
+        var names: Set<String> = []
+        return pattern.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { part in
+            if part.hasPrefix("{") && part.hasSuffix("}") && part.count > 2 {
+                let name = String(part.dropFirst().dropLast())
+                precondition(name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") },
+                             "the route pattern \(pattern) has a parameter name that is not a word")
+                precondition(names.insert(name).inserted, "the route pattern \(pattern) names {\(name)} twice")
+                return .parameter(name)
+            }
+            precondition(!part.contains("{") && !part.contains("}"),
+                         "in the route pattern \(pattern), braces must enclose a whole segment")
+            return .literal(String(part))
+        }
+    }
+}
+
+extension Array where Element == PatternSegment {
+    /// The same literals and parameters at the same places, names aside:
+    /// two such patterns match exactly the same paths.
+    func sameShape(as other: [PatternSegment]) -> Bool {
+        count == other.count && zip(self, other).allSatisfy { pair in
+            switch pair {
+            case (.literal(let a), .literal(let b)): return a == b
+            case (.parameter, .parameter): return true
+            default: return false
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import MemoCore
+
+/// How a server listens, how much it lets each client take, and where its
+/// records go. Every limit is checked when the server starts.
+public struct ServerConfiguration: Sendable {
+    /// Where to listen; port 0 lets the system choose (see `Server.boundAddress`).
+    public var address: ListenAddress = .loopback(port: 0)
+    /// Threads that poll the sockets (epoll) and run handlers, 1 to 64. A
+    /// handler that blocks (database work) holds up only the connections of
+    /// its own thread.
+    public var threadCount: Int = 4
+    /// Seconds a connection may stay silent before libmicrohttpd closes it,
+    /// 1 to 3600; slow clients that trickle a request are cut off by this.
+    /// An event stream waiting for its next event is exempt.
+    public var connectionTimeout: Int = 15
+    /// Connections open at once, 1 to 100,000 (each takes a descriptor).
+    public var connectionLimit: Int = 1024
+    /// Connections open at once from one IP address; nil for no limit.
+    public var connectionsPerAddress: Int?
+    /// Bytes of memory each connection may use for its request head and
+    /// response buffers, 8 KiB to 16 MiB.
+    public var memoryPerConnection: Int = 64 * 1024
+    /// Bytes a request's line and header fields may take, answered 431 when
+    /// more; at most half of `memoryPerConnection`.
+    public var requestHeaderLimit: Int = 16 * 1024
+    /// Serve HTTPS with this certificate and key instead of HTTP.
+    public var tls: TLSIdentity?
+    /// libmicrohttpd's strict parsing (MHD_OPTION_STRICT_FOR_CLIENT = 1):
+    /// HTTP/1.1 requests without Host and targets holding spaces are refused.
+    public var isStrict = true
+    /// Fields every response carries unless it sets the same name itself.
+    public var defaultHeaders: Headers = ["X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"]
+    /// Turns the server's refusals (an `HTTPError`) and anything a handler
+    /// throws into the response the client gets.
+    public var errorResponse: @Sendable (_ error: any Error, _ request: Request?) -> Response = {
+        HTTPError.plainResponse(for: $0, request: $1)
+    }
+    /// Receives a record of every request once it is over; called on a server thread.
+    public var requestLog: (@Sendable (RequestRecord) -> Void)?
+    /// Receives libmicrohttpd's own diagnostics (a failed accept, a TLS
+    /// handshake error), one line each; nil keeps it quiet.
+    public var diagnostics: (@Sendable (String) -> Void)?
+
+    public init() {}
+
+    /// Throws a `usage` error naming the first value out of range.
+    func validate() throws(MemoError) {
+        try Self.check("thread count", threadCount, 1...64)
+        try Self.check("connection time-out (seconds)", connectionTimeout, 1...3600)
+        try Self.check("connection limit", connectionLimit, 1...100_000)
+        if let connectionsPerAddress { try Self.check("connections per address", connectionsPerAddress, 1...100_000) }
+        try Self.check("memory per connection (bytes)", memoryPerConnection, 8 * 1024...16 * 1024 * 1024)
+        try Self.check("request header limit (bytes)", requestHeaderLimit, 1024...memoryPerConnection / 2)
+    }
+
+    private static func check(_ name: String, _ value: Int, _ range: ClosedRange<Int>) throws(MemoError) {
+        guard range.contains(value) else {
+            throw MemoError(.usage,
+                            en: "the HTTP server's \(name) must be \(range.lowerBound) to \(range.upperBound), not \(value)",
+                            ko: "HTTP 서버의 \(name) 값은 \(range.lowerBound)에서 \(range.upperBound) 사이여야 합니다(\(value))")
+        }
+    }
+}
+
+/// A TLS certificate chain and its private key, both PEM text.
+public struct TLSIdentity: Sendable {
+    public var certificatePEM: String
+    public var privateKeyPEM: String
+
+    public init(certificatePEM: String, privateKeyPEM: String) {
+        self.certificatePEM = certificatePEM
+        self.privateKeyPEM = privateKeyPEM
+    }
+}
+
+/// One request, once it is over, for the app's log.
+public struct RequestRecord: Sendable {
+    public enum Outcome: Sendable, Equatable {
+        /// The whole response was sent.
+        case completed
+        /// The client went away, or the connection failed, before the end.
+        case failed
+        /// The client fell silent for the connection time-out.
+        case timedOut
+        /// The server stopped first.
+        case serverStopped
+    }
+
+    public let method: String
+    /// The target's path as sent, escapes undecoded, every byte outside
+    /// visible ASCII percent-encoded: safe to print. The query is left out
+    /// (it may carry what a log should not).
+    public let path: String
+    /// The status sent, libmicrohttpd's own included (431 for a head too
+    /// large, 400 for a malformed header); 0 when none was.
+    public let status: Int
+    /// Body bytes handed to the connection (0 for HEAD).
+    public let bytes: UInt64
+    /// From the request line's arrival to the end.
+    public let milliseconds: Double
+    public let outcome: Outcome
+}

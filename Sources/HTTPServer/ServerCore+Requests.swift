@@ -1,0 +1,240 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CMicroHTTPD
+
+extension ServerCore {
+    /// A refused body is read and dropped up to this many bytes so the
+    /// client can be told why; past it the connection is closed instead
+    /// (libmicrohttpd 0.9.75 cannot queue a response while a body arrives).
+    static let refusedBodyAllowance: UInt64 = 256 * 1024
+
+    /// One access-handler call for `context`; false makes libmicrohttpd
+    /// close the connection.
+    func handle(_ context: RequestContext, connection: OpaquePointer, url: UnsafePointer<CChar>?,
+                method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?, chunk: UnsafeRawBufferPointer) -> Bool {
+        switch context.state {
+        case .head:
+            return begin(context, connection: connection, url: url, method: method, version: version)
+        case .awaitingEnd(let handler, let request):
+            guard chunk.isEmpty else {
+                // A chunked body for a route that takes none.
+                context.state = .refused(HTTPError.tooLarge(limit: 0), request, discarded: UInt64(chunk.count))
+                return UInt64(chunk.count) <= ServerCore.refusedBodyAllowance
+            }
+            return respond(context, connection: connection, request: request) { try handler(request) }
+        case .receiving(let receiver, let request, let received, let limit):
+            if chunk.isEmpty {
+                return respond(context, connection: connection, request: request) { try receiver.finish() }
+            }
+            let total = received + UInt64(chunk.count)
+            guard total <= limit else {
+                receiver.abandon(.tooLarge)
+                context.state = .refused(HTTPError.tooLarge(limit: limit), request, discarded: UInt64(chunk.count))
+                return UInt64(chunk.count) <= ServerCore.refusedBodyAllowance
+            }
+            do {
+                try receiver.receive(chunk)
+                context.state = .receiving(receiver, request, received: total, limit: limit)
+            } catch {
+                receiver.abandon(.refused)
+                context.state = .refused(error, request, discarded: UInt64(chunk.count))
+            }
+            return true
+        case .refused(let error, let request, let discarded):
+            if chunk.isEmpty {
+                return send(renderError(error, request), to: connection, context: context)
+            }
+            let total = discarded + UInt64(chunk.count)
+            context.state = .refused(error, request, discarded: total)
+            return total <= ServerCore.refusedBodyAllowance
+        case .answered:
+            // libmicrohttpd calls no more once a response is queued.
+            return true
+        }
+    }
+
+    /// libmicrohttpd reports the request over: a body still arriving is
+    /// abandoned, and the app gets the request's record.
+    func finish(_ context: RequestContext, connection: OpaquePointer?, termination: MHD_RequestTerminationCode) {
+        if case .receiving(let receiver, _, _, _) = context.state {
+            switch termination {
+            case .REQUEST_TERMINATED_TIMEOUT_REACHED: receiver.abandon(.timedOut)
+            case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: receiver.abandon(.serverStopped)
+            default: receiver.abandon(.cutOff)
+            }
+            context.state = .answered
+        }
+        guard let log = configuration.requestLog else { return }
+        var status = context.status
+        if status == 0, let info = library.connectionInfo(connection, .CONNECTION_INFO_HTTP_STATUS) {
+            // libmicrohttpd answered the head itself (431, 400).
+            status = Int(info.pointee.http_status)
+        }
+        let outcome: RequestRecord.Outcome
+        switch termination {
+        case .REQUEST_TERMINATED_COMPLETED_OK: outcome = .completed
+        case .REQUEST_TERMINATED_TIMEOUT_REACHED: outcome = .timedOut
+        case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: outcome = .serverStopped
+        default: outcome = .failed
+        }
+        log(RequestRecord(method: printable(context.method, limit: 40), path: context.printablePath, status: status,
+                          bytes: context.sentBytes, milliseconds: MonotonicTime.now().milliseconds(since: context.arrival),
+                          outcome: outcome))
+    }
+
+    // MARK: - The head
+
+    /// The head has arrived: check it, route it, ask the hook, and either
+    /// answer at once or get ready for the body.
+    private func begin(_ context: RequestContext, connection: OpaquePointer, url: UnsafePointer<CChar>?,
+                       method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> Bool {
+        context.method = method.map { String(cString: $0) } ?? ""
+        context.isHead = context.method == Method.head.rawValue
+        var request: Request?
+        do {
+            let head = try readHead(context, connection: connection, url: url, version: version)
+            request = head
+            return try route(head, context: context, connection: connection)
+        } catch {
+            return answer(renderError(error, request), context: context, connection: connection, request: request)
+        }
+    }
+
+    /// Answers before the body: at once when one is coming (libmicrohttpd
+    /// then drops it and closes the connection), else at the end of the
+    /// request, which keeps the connection open for the next one.
+    private func answer(_ response: Response, context: RequestContext, connection: OpaquePointer,
+                        request: Request?) -> Bool {
+        guard let request, !ServerCore.hasBody(request.headers) else {
+            return send(response, to: connection, context: context)
+        }
+        context.state = .awaitingEnd({ _ in response }, request)
+        return true
+    }
+
+    private func readHead(_ context: RequestContext, connection: OpaquePointer, url: UnsafePointer<CChar>?,
+                          version: UnsafePointer<CChar>?) throws(HTTPError) -> Request {
+        if let info = library.connectionInfo(connection, .CONNECTION_INFO_REQUEST_HEADER_SIZE),
+           info.pointee.header_size > configuration.requestHeaderLimit {
+            throw HTTPError(status: 431, en: "Request header fields too large (at most \(configuration.requestHeaderLimit) bytes)",
+                            ko: "요청 헤더가 너무 큽니다(최대 \(configuration.requestHeaderLimit)바이트)")
+        }
+        guard let url, targetHasNoNUL(context, version: version) else {
+            throw HTTPError(status: 400, en: "Bad request: the request target holds a NUL byte",
+                            ko: "잘못된 요청: 요청 대상에 NUL 바이트가 있습니다")
+        }
+        let path = try RequestTarget.pathSegments(UnsafeRawBufferPointer(start: url, count: strlen(url)))
+        var query: [Request.QueryItem] = []
+        for (name, value) in values(of: .GET_ARGUMENT_KIND, connection) {
+            query.append(Request.QueryItem(name: try RequestTarget.queryComponent(name),
+                                           value: try RequestTarget.queryComponent(value)))
+        }
+        var headers = Headers()
+        for (name, value) in values(of: .HEADER_KIND, connection) {
+            headers.add(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+        }
+        return Request(method: Method(rawValue: context.method), target: String(decoding: context.rawTarget, as: UTF8.self),
+                       path: path, query: query, headers: headers, remoteAddress: remoteAddress(connection),
+                       httpVersion: version.map { String(cString: $0) } ?? "")
+    }
+
+    /// Routes the checked head; true unless answering failed.
+    private func route(_ head: Request, context: RequestContext, connection: OpaquePointer) throws -> Bool {
+        if stopping {
+            throw HTTPError(status: 503, en: "The server is stopping", ko: "서버가 멈추는 중입니다")
+        }
+        var request = head
+        let resolution = router.resolve(request.method, path: request.path)
+        if case .matched(let route, let parameters) = resolution {
+            request.routePattern = route.pattern
+            request.parameters = parameters
+        }
+        if let hook = router.beforeEach, let response = try hook(request) {
+            return answer(response, context: context, connection: connection, request: request)
+        }
+        switch resolution {
+        case .notFound:
+            throw HTTPError(status: 404, en: "Not found", ko: "찾을 수 없습니다")
+        case .methodNotAllowed(let allowed):
+            throw HTTPError(status: 405, en: "Method not allowed", ko: "허용되지 않는 메서드입니다",
+                            headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")])
+        case .matched(let route, _):
+            if let length = ServerCore.contentLength(request.headers), length > route.bodyLimit {
+                throw HTTPError.tooLarge(limit: route.bodyLimit)
+            }
+            switch route.action {
+            case .respond(let handler):
+                context.state = .awaitingEnd(handler, request)
+            case .receive(let makeReceiver):
+                context.state = .receiving(try makeReceiver(request), request, received: 0, limit: route.bodyLimit)
+            }
+            return true
+        }
+    }
+
+    /// Runs `make` and sends what it answers or throws.
+    private func respond(_ context: RequestContext, connection: OpaquePointer, request: Request,
+                         _ make: () throws -> Response) -> Bool {
+        context.state = .answered
+        let response: Response
+        do {
+            response = try make()
+        } catch {
+            response = renderError(error, request)
+        }
+        return send(response, to: connection, context: context)
+    }
+
+    /// libmicrohttpd hands the URI log callback the target as a C string
+    /// that ends where the request line's space before the HTTP version was
+    /// (it writes a NUL there first, and the version follows it). A NUL the
+    /// client sent would end that string earlier, and libmicrohttpd 0.9.75
+    /// does not refuse one; so the target is whole exactly when its end
+    /// sits one byte before the version.
+    private func targetHasNoNUL(_ context: RequestContext, version: UnsafePointer<CChar>?) -> Bool {
+        guard let start = context.targetAddress, let version else { return false }
+        return start + context.rawTarget.count + 1 == UnsafeRawPointer(version)
+    }
+
+    /// Whether a body follows the head: a Content-Length above 0, or any
+    /// Transfer-Encoding (libmicrohttpd accepts only chunked).
+    static func hasBody(_ headers: Headers) -> Bool {
+        headers.contains("Transfer-Encoding") || (contentLength(headers) ?? 0) > 0
+    }
+
+    /// The request's Content-Length (the largest, if it was sent twice);
+    /// one too large to count is as good as infinite.
+    static func contentLength(_ headers: Headers) -> UInt64? {
+        let values = headers.values(for: "Content-Length")
+        guard !values.isEmpty else { return nil }
+        return values.map { UInt64($0.trimmingASCIISpaces) ?? UInt64.max }.max()
+    }
+
+    /// The key-value pairs of `kind` libmicrohttpd parsed from the head, as bytes.
+    private func values(of kind: MHD_ValueKind, _ connection: OpaquePointer) -> [([UInt8], [UInt8])] {
+        final class Pairs { var list: [([UInt8], [UInt8])] = [] }
+        let pairs = Pairs()
+        _ = library.connectionValues(connection, kind, { cls, _, key, keySize, value, valueSize in
+            let pairs = Unmanaged<Pairs>.fromOpaque(cls!).takeUnretainedValue()
+            let name = key.map { Array(UnsafeRawBufferPointer(start: $0, count: keySize)) } ?? []
+            let text = value.map { Array(UnsafeRawBufferPointer(start: $0, count: valueSize)) } ?? []
+            pairs.list.append((name, text))
+            return MHD_Result.YES
+        }, Unmanaged.passUnretained(pairs).toOpaque())
+        return pairs.list
+    }
+
+    private func remoteAddress(_ connection: OpaquePointer) -> String {
+        guard let info = library.connectionInfo(connection, .CONNECTION_INFO_CLIENT_ADDRESS),
+              let address = info.pointee.client_addr else { return "" }
+        return SocketAddressText.describe(address)
+    }
+}
+
+extension HTTPError {
+    static func tooLarge(limit: UInt64) -> HTTPError {
+        HTTPError(status: 413, en: "Request body too large (at most \(limit) bytes)",
+                  ko: "요청 본문이 너무 큽니다(최대 \(limit)바이트)")
+    }
+}

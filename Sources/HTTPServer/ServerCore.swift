@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CMicroHTTPD
+
+/// The state libmicrohttpd's callbacks share with the `Server` that owns
+/// them: configuration, router, the requests in flight and the event
+/// subscribers, for a graceful stop. libmicrohttpd holds it (as the `cls`
+/// of every callback) from start until `MHD_stop_daemon` has returned.
+final class ServerCore: @unchecked Sendable {
+    let library: LibMicroHTTPD
+    let configuration: ServerConfiguration
+    let router: Router
+    let lock = Lock()
+    /// Requests whose line arrived and whose end libmicrohttpd has not yet
+    /// reported; guarded by `lock`.
+    private(set) var requestsInFlight = 0
+    /// Set once a stop begins; guarded by `lock`.
+    private(set) var isStopping = false
+    private var subscribers: [ObjectIdentifier: EventSubscriber] = [:]
+    /// libmicrohttpd's last diagnostic, kept to explain a failed start.
+    private var lastDiagnostic: String?
+    /// The formatted-message sink the C logger trampoline calls; lives as long as this.
+    let messageSink: UnsafeMutablePointer<cmhd_message_sink>
+
+    init(library: LibMicroHTTPD, configuration: ServerConfiguration, router: Router) {
+        self.library = library
+        self.configuration = configuration
+        self.router = router
+        messageSink = .allocate(capacity: 1)
+        messageSink.initialize(to: cmhd_message_sink(deliver: { context, message in
+            guard let context, let message else { return }
+            Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().diagnose(String(cString: message))
+        }, context: nil))
+        messageSink.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit {
+        messageSink.deallocate()
+    }
+
+    // MARK: Requests in flight
+
+    func requestBegan() {
+        lock.withLock { requestsInFlight += 1 }
+    }
+
+    func requestEnded() {
+        lock.withLock {
+            requestsInFlight -= 1
+            lock.broadcast()
+        }
+    }
+
+    var stopping: Bool {
+        lock.withLock { isStopping }
+    }
+
+    /// Marks the stop begun; false when it already was.
+    func beginStopping() -> Bool {
+        lock.withLock {
+            defer { isStopping = true }
+            return !isStopping
+        }
+    }
+
+    /// Waits until no request is in flight or until `deadline`; true when none is.
+    func waitForRequestsInFlight(until deadline: MonotonicTime) -> Bool {
+        lock.withLock { lock.wait(until: deadline) { requestsInFlight == 0 } }
+    }
+
+    // MARK: Event subscribers
+
+    /// Registers a new subscriber so a stop can end it; ends it at once when
+    /// the stop has begun.
+    func register(_ subscriber: EventSubscriber, lastEventID: String?) {
+        let accepted = lock.withLock { () -> Bool in
+            if isStopping { return false }
+            subscribers[ObjectIdentifier(subscriber)] = subscriber
+            return true
+        }
+        subscriber.stream.attach(subscriber, lastEventID: lastEventID)
+        if !accepted { subscriber.stream.end(subscriber) }
+    }
+
+    func unregister(_ subscriber: EventSubscriber) {
+        subscriber.stream.detach(subscriber)
+        lock.withLock { subscribers[ObjectIdentifier(subscriber)] = nil }
+    }
+
+    /// Ends every event stream this server serves, resuming the suspended
+    /// connections: libmicrohttpd must not be stopped with one suspended.
+    func endEventStreams() {
+        let current = lock.withLock { Array(subscribers.values) }
+        for subscriber in current { subscriber.stream.end(subscriber) }
+    }
+
+    // MARK: Diagnostics
+
+    private func diagnose(_ message: String) {
+        let line = printable(message.trimmingCharacters(in: "\n"), limit: 400)
+        lock.withLock { lastDiagnostic = line }
+        configuration.diagnostics?(line)
+    }
+
+    var diagnosticForError: String? {
+        lock.withLock { lastDiagnostic }
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: Character) -> String {
+        var text = Substring(self)
+        while text.last == set { text = text.dropLast() }
+        return String(text)
+    }
+}
