@@ -42,12 +42,8 @@ enum FrameCopier {
     }
 
     /// Copies the metadata strings libsndfile knows (title, artist, …).
-    static func copyStrings(from reader: SoundFile, to writer: SoundFile) {
-        let types = [SF_STR_TITLE, SF_STR_COPYRIGHT, SF_STR_SOFTWARE, SF_STR_ARTIST, SF_STR_COMMENT, SF_STR_DATE,
-                     SF_STR_ALBUM, SF_STR_LICENSE, SF_STR_TRACKNUMBER, SF_STR_GENRE]
-        for type in types {
-            if let value = reader.string(Int32(type)) { writer.setString(Int32(type), value) }
-        }
+    static func copyStrings(from reader: SourceDecoder, to writer: SoundFile) {
+        for (type, value) in reader.allStrings.sorted(by: { $0.key < $1.key }) { writer.setString(type, value) }
     }
 
     private static func check(_ written: Int, _ wanted: Int, _ writer: SoundFile) throws {

@@ -134,7 +134,8 @@ extension VoiceStore {
     /// its tags and setting its title.
     func transcode(_ memo: VoiceMemo, to output: TemporaryFile, format: Int32,
                    span: Range<Int64>? = nil) throws {
-        let reader = try openStored(memo)
+        let decoder = try openStored(memo)
+        let reader = decoder.file
         let writer: SoundFile
         switch try SoundFile.open(writingDescriptor: output.descriptor, format: format,
                               sampleRate: reader.sampleRate, channels: reader.channels) {
@@ -143,10 +144,10 @@ extension VoiceStore {
             throw MemoError(.badInput, en: "cannot write voice memo \(memo.id) that way: \(error.reason)",
                             ko: "음성 메모 \(memo.id)을(를) 그 형식으로 쓸 수 없습니다: \(error.reason)")
         }
-        FrameCopier.copyStrings(from: reader, to: writer)
+        FrameCopier.copyStrings(from: decoder, to: writer)
         writer.setString(Int32(SF_STR_TITLE), memo.title)
         if let span, span.lowerBound > 0, !reader.seek(toFrame: span.lowerBound) {
-            // Some decoders cannot seek; reading up to the start gets there too.
+            // Some decoders cannot seek (MPEG read as a stream); reading up to the start gets there too.
             guard reader.skip(frames: span.lowerBound) == span.lowerBound else {
                 throw MemoError(.storage, en: "voice memo \(memo.id)'s file ends early; run `memoapp voice verify`",
                                 ko: "음성 메모 \(memo.id)의 파일이 일찍 끝납니다. `memoapp voice verify`를 실행하세요")
@@ -155,15 +156,18 @@ extension VoiceStore {
         let throughIntegers = AudioFormat.isIntegerPCM(memo.formatCode) && AudioFormat.isIntegerPCM(format)
         let copied = try FrameCopier.copy(from: reader, to: writer, limit: span.map { $0.upperBound - $0.lowerBound },
                                           throughIntegers: throughIntegers)
-        guard copied > 0, writer.close() == 0 else {
-            throw MemoError(.storage, en: "writing audio failed: \(writer.errorText)",
-                            ko: "오디오를 쓰지 못했습니다: \(writer.errorText)")
+        try decoder.finish()
+        guard copied > 0 else {
+            throw MemoError(.storage, en: "voice memo \(memo.id)'s file decodes to no audio; run `memoapp voice verify`",
+                            ko: "음성 메모 \(memo.id)의 파일에서 오디오가 나오지 않습니다. `memoapp voice verify`를 실행하세요")
         }
+        try writer.closeOrThrow(Localized(en: "writing audio failed", ko: "오디오를 쓰지 못했습니다"))
     }
 
-    func openStored(_ memo: VoiceMemo) throws -> SoundFile {
-        switch try SoundFile.open(readingPath: path(of: memo)) {
-        case let .success(file): return file
+    func openStored(_ memo: VoiceMemo) throws -> SourceDecoder {
+        let stream = TeeStream(source: try FileByteSource(path: path(of: memo)), copyDescriptor: nil)
+        switch try SourceDecoder.open(stream) {
+        case let .success(decoder): return decoder
         case let .failure(error):
             throw MemoError(.storage, en: "voice memo \(memo.id)'s file cannot be read (\(error.reason)); run `memoapp voice verify`",
                             ko: "음성 메모 \(memo.id)의 파일을 읽을 수 없습니다 (\(error.reason)). `memoapp voice verify`를 실행하세요")
