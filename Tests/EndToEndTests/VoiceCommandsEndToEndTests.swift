@@ -105,6 +105,34 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(home.app.run("voice", "export", "1", home.folder.appending("x.aac"), "--format", "ogg").status, 0)
     }
 
+    func testExportCopiesNothingThroughALinkPlantedInTheLibraryOrFromChangedBytes() throws {
+        let home = VoiceHome()
+        let memo = home.importFile(VoiceHome.fixture("tone-mono-16k.wav"))
+        let stored = try XCTUnwrap(memo["file"] as? String)
+        let secret = home.folder.appending("shadow")
+        try Data("root:secret:1:0:99999:7:::\n".utf8).write(to: URL(fileURLWithPath: secret))
+        try FileManager.default.removeItem(atPath: stored)
+        try FileManager.default.createSymbolicLink(atPath: stored, withDestinationPath: secret)
+        let destination = home.folder.appending("out.wav")
+        let linked = home.app.run("voice", "export", "1", destination, "--json")
+        XCTAssertEqual(linked.status, 74, linked.stderr)
+        XCTAssertEqual(linked.errorCode, "storage")
+        XCTAssertTrue(linked.stderr.contains("symbolic link"), linked.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination))
+        // Bytes that are not the memo's: neither copied nor converted.
+        try FileManager.default.removeItem(atPath: stored)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: VoiceHome.fixture("tone-mono-16k.wav")))
+        bytes[3000] ^= 0x20
+        try bytes.write(to: URL(fileURLWithPath: stored))
+        for name in ["out.wav", "out.flac"] {
+            let changed = home.app.run("voice", "export", "1", home.folder.appending(name))
+            XCTAssertEqual(changed.status, 74, changed.stderr)
+            XCTAssertTrue(changed.stderr.contains("not the audio it stored"), changed.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: home.folder.appending(name)))
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home.folder.path).filter { $0.hasPrefix(".") }, [])
+    }
+
     func testTrimKeepsTheSpanAndRefusesSpansOutsideTheAudio() {
         let home = VoiceHome()
         let before = home.importFile(VoiceHome.fixture("chord-stereo-22k.flac"))

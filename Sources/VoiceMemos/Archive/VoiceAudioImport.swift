@@ -51,7 +51,10 @@ public final class VoiceAudioImport {
         if staged[item.uid] != nil { return true }
         try FileSystem.makeDirectory(directory)
         for candidate in candidates(for: item) {
-            guard FileSystem.size(of: candidate) == item.size, let source = try? FileByteSource(path: candidate) else {
+            // A link planted in the library folder leads to no memo's audio; a folder the user names may hold links.
+            let isInLibrary = candidate.hasPrefix(directory + "/")
+            guard FileSystem.size(of: candidate) == item.size,
+                  let source = try? FileByteSource(path: candidate, followsSymbolicLinks: !isInLibrary) else {
                 continue
             }
             let copy = try TemporaryFile(in: directory, purpose: "import")

@@ -83,7 +83,7 @@ extension VoiceStore {
             let code = format.formatCode(from: memo.formatCode)
             let verbatim = code == memo.formatCode
             if verbatim {
-                try copyBytes(of: path(of: memo), to: output)
+                try copyStoredBytes(of: memo, to: output)
             } else {
                 try transcode(memo, to: output, format: code)
             }
@@ -134,7 +134,7 @@ extension VoiceStore {
     /// its tags and setting its title.
     func transcode(_ memo: VoiceMemo, to output: TemporaryFile, format: Int32,
                    span: Range<Int64>? = nil) throws {
-        let decoder = try openStored(memo)
+        let decoder = try openStoredForDecoding(memo)
         let reader = decoder.file
         let writer: SoundFile
         switch try SoundFile.open(writingDescriptor: output.descriptor, format: format,
@@ -156,34 +156,12 @@ extension VoiceStore {
         let throughIntegers = AudioFormat.isIntegerPCM(memo.formatCode) && AudioFormat.isIntegerPCM(format)
         let copied = try FrameCopier.copy(from: reader, to: writer, limit: span.map { $0.upperBound - $0.lowerBound },
                                           throughIntegers: throughIntegers)
-        try decoder.finish()
+        // Nothing made from other bytes than the memo's leaves the command.
+        try finishVerifying(decoder, of: memo)
         guard copied > 0 else {
             throw MemoError(.storage, en: "voice memo \(memo.id)'s file decodes to no audio; run `memoapp voice verify`",
                             ko: "음성 메모 \(memo.id)의 파일에서 오디오가 나오지 않습니다. `memoapp voice verify`를 실행하세요")
         }
         try writer.closeOrThrow(Localized(en: "writing audio failed", ko: "오디오를 쓰지 못했습니다"))
-    }
-
-    func openStored(_ memo: VoiceMemo) throws -> SourceDecoder {
-        let stream = TeeStream(source: try FileByteSource(path: path(of: memo)), copyDescriptor: nil)
-        switch try SourceDecoder.open(stream) {
-        case let .success(decoder): return decoder
-        case let .failure(error):
-            throw MemoError(.storage, en: "voice memo \(memo.id)'s file cannot be read (\(error.reason)); run `memoapp voice verify`",
-                            ko: "음성 메모 \(memo.id)의 파일을 읽을 수 없습니다 (\(error.reason)). `memoapp voice verify`를 실행하세요")
-        }
-    }
-
-    private func copyBytes(of path: String, to output: TemporaryFile) throws {
-        let source = try FileByteSource(path: path)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset: Int64 = 0
-        while true {
-            let count = try source.read(at: offset, into: buffer, count: 1 << 20)
-            if count == 0 { break }
-            try FileSystem.writeAll(output.descriptor, buffer, count: count, path: output.path)
-            offset += Int64(count)
-        }
     }
 }

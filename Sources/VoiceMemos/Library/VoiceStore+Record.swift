@@ -113,7 +113,7 @@ extension VoiceStore {
                 throw MemoError(.badInput, en: "nothing was recorded: the input ended before a whole frame arrived",
                                 ko: "녹음된 것이 없습니다: 한 프레임이 오기 전에 입력이 끝났습니다")
             }
-            let audio = try AudioScanner.scan(try FileByteSource(path: output.path), name: "recording")
+            let audio = try AudioScanner.scan(try FileByteSource(path: output.path, followsSymbolicLinks: false), name: "recording")
             let recordedTitle = title ?? "Recording \(clock.now().localMinute)"
             return try insert(output, audio: audio, title: recordedTitle, originalName: "recording", tags: tags,
                               allowDuplicate: true)

@@ -29,7 +29,7 @@ extension VoiceStore {
         var finalName: String?
         do {
             try transcode(memo, to: output, format: memo.formatCode, span: first..<last)
-            let audio = try AudioScanner.scan(try FileByteSource(path: output.path), name: memo.title)
+            let audio = try AudioScanner.scan(try FileByteSource(path: output.path, followsSymbolicLinks: false), name: memo.title)
             try output.sync()
             try connection.writeTransaction {
                 // Another process may have changed the memo meanwhile.
