@@ -133,6 +133,67 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home.folder.path).filter { $0.hasPrefix(".") }, [])
     }
 
+    /// Hidden names in the test's folder: the temporaries an export left there.
+    private func temporaries(_ home: VoiceHome) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: home.folder.path)) ?? []).filter { $0.hasPrefix(".") }
+    }
+
+    func testAudioOfNaNAndInfinitiesExportsToEveryFormatAndLeavesNoTemporary() throws {
+        let home = VoiceHome()
+        for (name, value) in [("nan.wav", Float.nan), ("inf.wav", Float.infinity), ("huge.wav", Float(3e38))] {
+            let path = home.folder.appending(name)
+            let samples = (0..<8000).map { $0 % 2 == 0 ? value : -value }
+            try HandMadeWAV.floatBytes(samples: samples, rate: 8000).write(to: URL(fileURLWithPath: path))
+            let memo = home.importFile(path)
+            for format in ["mp3", "flac", "ogg", "wav"] {
+                let destination = home.folder.appending("\(name).\(format)")
+                let result = home.app.run("voice", "export", "\(memo["id"] as? Int ?? 0)", destination)
+                XCTAssertEqual(result.status, 0, "\(name) to \(format): \(result.stderr)")
+                XCTAssertEqual(home.app.run("voice", "import", destination, "--allow-duplicate").status, 0, "\(name).\(format)")
+            }
+        }
+        XCTAssertEqual(temporaries(home), [])
+    }
+
+    func testAnEncoderThatFailsSaysWhyAndLeavesNothing() throws {
+        let home = VoiceHome()
+        home.importFile(VoiceHome.fixture("chord-stereo-22k.flac"))
+        let destination = home.folder.appending("big.wav")
+        // Files of at most 64 KiB, and writes past that fail (EFBIG) instead of killing the process.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -f 64; trap '' XFSZ; exec \"$0\" voice export 1 \"$1\"",
+                             Memoapp.binaryPath, destination]
+        process.environment = home.app.environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 74, stderr)
+        XCTAssertTrue(stderr.contains("writing audio failed: System error : File too large"), stderr)
+        XCTAssertFalse(stderr.contains("No Error"), stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination))
+        XCTAssertEqual(temporaries(home), [])
+    }
+
+    func testTheNextExportIntoAFolderRemovesTheTemporaryOfAKilledOneButNotOfARunningOne() throws {
+        let home = VoiceHome()
+        home.importFile(VoiceHome.fixture("tone-mono-16k.wav"))
+        // What an export killed mid-write (or aborted inside an encoder) leaves: just made, no lock.
+        let killed = home.folder.appending(".export-0123456789abcdef.part")
+        let running = home.folder.appending(".export-fedcba9876543210.part")
+        for path in [killed, running] { XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("x".utf8))) }
+        let writer = open(running, O_RDONLY)
+        defer { close(writer) }
+        XCTAssertEqual(flock(writer, LOCK_EX | LOCK_NB), 0)
+        XCTAssertEqual(home.app.run("voice", "export", "1", home.folder.appending("out.flac")).status, 0)
+        XCTAssertEqual(temporaries(home), [".export-fedcba9876543210.part"])
+        XCTAssertEqual(home.app.run("voice", "waveform", "1", "--output", home.folder.appending("w.svg")).status, 0)
+        XCTAssertEqual(temporaries(home), [".export-fedcba9876543210.part"])
+    }
+
     func testTrimKeepsTheSpanAndRefusesSpansOutsideTheAudio() {
         let home = VoiceHome()
         let before = home.importFile(VoiceHome.fixture("chord-stereo-22k.flac"))

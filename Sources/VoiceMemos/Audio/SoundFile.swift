@@ -120,6 +120,18 @@ final class SoundFile {
         return sndfile.strerror(handle).map { String(cString: $0) } ?? ""
     }
 
+    /// Why a write took fewer frames than it was given, in libsndfile's
+    /// words: `sf_strerror` of this handle when libsndfile set an error, else
+    /// the error lines of its log (FLAC's encoder refuses samples it cannot
+    /// take without setting one), else the counts themselves.
+    func writeFailureReason(written: Int, wanted: Int) -> String {
+        if errorCode != 0 { return errorText }
+        let lines = log.split(separator: "\n").filter { $0.contains("Error") || $0.contains("failed") }
+        if !lines.isEmpty { return lines.joined(separator: "; ") }
+        return "the \(AudioFormat.containerName(format)) encoder took \(max(0, written)) of \(wanted) frames "
+            + "and libsndfile gave no reason"
+    }
+
     /// A metadata string such as `SF_STR_TITLE`, when the file has one.
     func string(_ type: Int32) -> String? {
         guard let text = sndfile.getString(handle, type) else { return nil }

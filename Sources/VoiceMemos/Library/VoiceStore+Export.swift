@@ -78,6 +78,7 @@ extension VoiceStore {
                             ko: "\(destination)이(가) 이미 있습니다. 바꾸려면 --force를 붙이세요")
         }
         let folder = VoiceStore.folder(of: destination)
+        TemporaryFile.removeAbandoned(in: folder, purposes: VoiceStore.outsideWriters)
         let output = try TemporaryFile(in: folder, purpose: "export")
         do {
             let code = format.formatCode(from: memo.formatCode)
@@ -109,6 +110,7 @@ extension VoiceStore {
             throw MemoError(.invalidState, en: "\(destination) is a folder", ko: "\(destination)은(는) 폴더입니다")
         }
         let folder = VoiceStore.folder(of: destination)
+        TemporaryFile.removeAbandoned(in: folder, purposes: VoiceStore.outsideWriters)
         let output = try TemporaryFile(in: folder, purpose: "waveform")
         do {
             var text = svg
@@ -122,6 +124,10 @@ extension VoiceStore {
             throw error
         }
     }
+
+    /// The writers whose temporaries sit in folders the user names; the
+    /// next of them to write into a folder removes those a killed one left.
+    static let outsideWriters: Set<String> = ["export", "waveform"]
 
     /// The folder part of a path ("." for a bare name).
     static func folder(of path: String) -> String {

@@ -105,10 +105,7 @@ extension VoiceStore {
                 throw MemoError(.noInput, en: "reading the input failed: \(String(cString: strerror(failure)))",
                                 ko: "입력을 읽지 못했습니다: \(String(cString: strerror(failure)))")
             }
-            guard writer.close() == 0 else {
-                throw MemoError(.storage, en: "finishing the recording failed: \(writer.errorText)",
-                                ko: "녹음을 마무리하지 못했습니다: \(writer.errorText)")
-            }
+            try writer.closeOrThrow(Localized(en: "finishing the recording failed", ko: "녹음을 마무리하지 못했습니다"))
             guard frames > 0 else {
                 throw MemoError(.badInput, en: "nothing was recorded: the input ended before a whole frame arrived",
                                 ko: "녹음된 것이 없습니다: 한 프레임이 오기 전에 입력이 끝났습니다")
