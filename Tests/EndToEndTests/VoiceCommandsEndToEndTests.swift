@@ -50,6 +50,11 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(document["bits"] as? Int, 8)
         XCTAssertEqual(document["data"] as? [Int],
                        HandMadeWAV.peaks(samples: samples, channels: 2, samplesPerPixel: 320).map { $0 / 256 })
+        // The largest sizes each option takes answer, a block or a pixel per stored block at most.
+        let widest = home.app.run("voice", "peaks", "1", "--width", "10000000").object()
+        XCTAssertEqual(widest["samples_per_pixel"] as? Int, 32)
+        let coarsest = home.app.run("voice", "peaks", "1", "--samples-per-pixel", "2147483647").object()
+        XCTAssertEqual(coarsest["length"] as? Int, 1)
         let both = home.app.run("voice", "peaks", "1", "--width", "10", "--samples-per-pixel", "64")
         XCTAssertEqual(both.status, 64)
         XCTAssertEqual(home.app.run("voice", "peaks", "9").status, 4)
@@ -205,7 +210,9 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(home.libraryFiles.count, 1)
         XCTAssertEqual(home.app.run("voice", "peaks", "1", "--samples-per-pixel", "32").object()["length"] as? Int,
                        (11025 + 31) / 32)
-        for (start, end) in [("0.2", "0.2"), ("0.4", "0.1"), ("0", "9"), ("2:00", "3:00"), ("abc", "1"), ("1:75", "2")] {
+        for (start, end) in [("0.2", "0.2"), ("0.4", "0.1"), ("0", "9"), ("2:00", "3:00"), ("abc", "1"), ("1:75", "2"),
+                             ("0", "576460752303424"), ("576460752303424", "576460752303425"),
+                             ("0", String(repeating: "9", count: 400)), ("0", "99999999999999999999:00:00")] {
             let result = home.app.run("voice", "trim", "1", "--start", start, "--end", end)
             XCTAssertEqual(result.status, 64, "\(start)-\(end): \(result.stderr)")
         }

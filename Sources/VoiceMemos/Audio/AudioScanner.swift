@@ -42,10 +42,6 @@ public struct ScannedAudio: Sendable {
 public enum AudioScanner {
     /// Frames per `sf_readf_short` call: memory stays flat in the length.
     static let blockFrames = 8192
-    /// Headers beyond these are absurd for a voice memo (and for memory).
-    public static let maximumChannels = 64
-    /// Sample rates accepted from a header.
-    public static let sampleRates = 1...768_000
 
     /// Reads `source` once. Bytes go to `copyDescriptor` when given.
     /// - Parameters:
@@ -72,11 +68,12 @@ public enum AudioScanner {
             throw unreadable(name, head: stream.head, reason: error.reason)
         }
         let file = decoder.file
-        guard (1...maximumChannels).contains(file.channels) else {
+        let maximumChannels = AudioLimits.channels.upperBound
+        guard AudioLimits.channels.contains(file.channels) else {
             throw refusal(name, en: "the header claims \(file.channels) channels (at most \(maximumChannels) are accepted)",
                           ko: "헤더에 채널이 \(file.channels)개라고 적혀 있습니다 (최대 \(maximumChannels)개까지 받습니다)")
         }
-        guard sampleRates.contains(file.sampleRate) else {
+        guard AudioLimits.sampleRates.contains(file.sampleRate) else {
             throw refusal(name, en: "the header claims a sample rate of \(file.sampleRate) Hz (1 Hz to 768 kHz are accepted)",
                           ko: "헤더의 샘플링 레이트가 \(file.sampleRate) Hz입니다 (1 Hz~768 kHz만 받습니다)")
         }
@@ -124,6 +121,10 @@ public enum AudioScanner {
         }
         guard accumulator.frames > 0 else {
             throw refusal(name, en: "it holds no audio (zero frames)", ko: "오디오가 없습니다 (0 프레임)")
+        }
+        guard accumulator.frames <= AudioLimits.frames.upperBound else {
+            throw refusal(name, en: "it holds more than \(AudioLimits.frames.upperBound) frames",
+                          ko: "프레임이 \(AudioLimits.frames.upperBound)개보다 많습니다")
         }
         progress?(stream.highWater, source.length)
         let peaks = accumulator.finish()

@@ -38,8 +38,12 @@ final class RawInputStream {
 
     fileprivate func seek(_ offset: sf_count_t, whence: Int32) -> sf_count_t {
         // A pipe cannot seek; libsndfile only asks for where it already is.
-        let target: Int64 = whence == SEEK_CUR ? position + offset : (whence == SEEK_SET ? offset : -1)
-        return target == position ? position : -1
+        // Any offset it passes is answered, none overflows.
+        switch whence {
+        case SEEK_SET: return offset == position ? position : -1
+        case SEEK_CUR: return offset == 0 ? position : -1
+        default: return -1
+        }
     }
 
     fileprivate func read(into pointer: UnsafeMutableRawPointer, count: Int) -> sf_count_t {

@@ -103,7 +103,16 @@ extension VoiceStore {
 
     /// Writes an SVG picture of memo `id`'s waveform to `destination`,
     /// replacing it whole (temporary file, fsync, rename).
+    /// - Throws: `.usage` for a size outside `WaveformPicture.widths` and `heights`.
     public func saveWaveformPicture(id: Int64, to destination: String, width: Int, height: Int) throws {
+        guard WaveformPicture.widths.contains(width), WaveformPicture.heights.contains(height) else {
+            let widths = WaveformPicture.widths, heights = WaveformPicture.heights
+            throw MemoError(.usage,
+                            en: "a waveform picture is \(widths.lowerBound) to \(widths.upperBound) pixels wide and "
+                                + "\(heights.lowerBound) to \(heights.upperBound) high",
+                            ko: "파형 그림의 너비는 \(widths.lowerBound)~\(widths.upperBound), "
+                                + "높이는 \(heights.lowerBound)~\(heights.upperBound) 픽셀입니다")
+        }
         let memo = try memo(id: id)
         let svg = WaveformPicture.svg(peaks: try peaks(id: id), width: width, height: height, title: memo.title)
         if FileSystem.isDirectory(destination) {

@@ -69,10 +69,10 @@ extension VoiceStore {
                        progress: ((Int64) -> Void)? = nil) throws -> VoiceMemo {
         let title = try options.title.map(VoiceStore.validTitle)
         let tags = try VoiceStore.validTags(options.tags)
-        guard AudioScanner.sampleRates.contains(options.sampleRate),
-              (1...AudioScanner.maximumChannels).contains(options.channels) else {
-            throw MemoError(.usage, en: "the rate must be 1 Hz to 768 kHz and the channels 1 to \(AudioScanner.maximumChannels)",
-                            ko: "샘플링 레이트는 1 Hz~768 kHz, 채널은 1~\(AudioScanner.maximumChannels)개여야 합니다")
+        guard AudioLimits.sampleRates.contains(options.sampleRate), AudioLimits.channels.contains(options.channels) else {
+            let channels = AudioLimits.channels.upperBound
+            throw MemoError(.usage, en: "the rate must be 1 Hz to 768 kHz and the channels 1 to \(channels)",
+                            ko: "샘플링 레이트는 1 Hz~768 kHz, 채널은 1~\(channels)개여야 합니다")
         }
         let code = options.container.formatCode(for: options.sampleFormat)
         try prepareDirectory()
@@ -99,7 +99,9 @@ extension VoiceStore {
                 throw MemoError(.internalFailure, en: "libsndfile cannot read raw input: \(error.reason)",
                                 ko: "libsndfile이 원시 입력을 읽지 못합니다: \(error.reason)")
             }
-            let frames = try FrameCopier.copy(from: reader, to: writer, throughIntegers: options.sampleFormat != .f32,
+            // A pipe may never end: a memo stops at the most frames one holds.
+            let frames = try FrameCopier.copy(from: reader, to: writer, limit: AudioLimits.frames.upperBound,
+                                              throughIntegers: options.sampleFormat != .f32,
                                               shouldStop: shouldStop, progress: progress)
             if let failure = input.failure {
                 throw MemoError(.noInput, en: "reading the input failed: \(String(cString: strerror(failure)))",

@@ -15,9 +15,9 @@ enum VoiceRecordCommand {
             abstract: Localized(en: "record raw PCM from stdin (e.g. from arecord) until its end or Ctrl-C",
                                 ko: "표준 입력의 원시 PCM을 녹음 (예: arecord), 입력이 끝나거나 Ctrl-C까지"),
             options: [
-                .value("rate", "HZ", kind: .integer(1...768_000),
+                .value("rate", "HZ", kind: .integer(AudioLimits.sampleRates),
                        help: Localized(en: "sample rate (default 16000)", ko: "샘플링 레이트 (기본 16000)")),
-                .value("channels", "N", kind: .integer(1...64), help: Localized(en: "channels (default 1)", ko: "채널 수 (기본 1)")),
+                .value("channels", "N", kind: .integer(AudioLimits.channels), help: Localized(en: "channels (default 1)", ko: "채널 수 (기본 1)")),
                 .value("sample-format", "s16|s24|f32", kind: .choice(RawSampleFormat.allCases.map(\.rawValue)),
                        help: Localized(en: "little-endian sample format (default s16)", ko: "리틀 엔디언 샘플 형식 (기본 s16)")),
                 .value("format", "flac|wav", kind: .choice(RecordingContainer.allCases.map(\.rawValue)),

@@ -66,8 +66,8 @@ enum VoiceViewCommands {
         Command("waveform", abstract: Localized(en: "draw the waveform as an SVG file", ko: "파형을 SVG 파일로 그리기"),
                 options: [
                     .value("output", "FILE.svg", kind: .path, help: Localized(en: "where to write (required)", ko: "저장할 파일 (필수)")),
-                    .value("width", "PX", kind: .integer(1...100_000), help: Localized(en: "width (default 1200)", ko: "너비 (기본 1200)")),
-                    .value("height", "PX", kind: .integer(2...100_000), help: Localized(en: "height (default 200)", ko: "높이 (기본 200)")),
+                    .value("width", "PX", kind: .integer(WaveformPicture.widths), help: Localized(en: "width (default 1200)", ko: "너비 (기본 1200)")),
+                    .value("height", "PX", kind: .integer(WaveformPicture.heights), help: Localized(en: "height (default 200)", ko: "높이 (기본 200)")),
                 ],
                 positionals: [VoiceCommand.idPositional],
                 body: { context, arguments in
