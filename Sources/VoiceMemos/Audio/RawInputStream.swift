@@ -17,6 +17,8 @@ final class RawInputStream {
     /// The errno of a failed read, if any.
     private(set) var failure: Int32?
     private(set) var reachedEnd = false
+    /// True once a stop request ended the capture (rather than the input's end).
+    private(set) var wasStopped = false
 
     init(descriptor: Int32, shouldStop: @escaping () -> Bool) {
         self.descriptor = descriptor
@@ -49,7 +51,10 @@ final class RawInputStream {
     fileprivate func read(into pointer: UnsafeMutableRawPointer, count: Int) -> sf_count_t {
         var done = 0
         while done < count && !reachedEnd && failure == nil {
-            if shouldStop() { break }
+            if shouldStop() {
+                wasStopped = true
+                break
+            }
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&request, 1, 100)
             if ready < 0 {

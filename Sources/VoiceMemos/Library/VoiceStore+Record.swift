@@ -8,6 +8,15 @@ import MemoCore
 public enum RawSampleFormat: String, CaseIterable, Sendable {
     case s16, s24, f32
 
+    /// Bytes per sample.
+    var sampleSize: Int {
+        switch self {
+        case .s16: return 2
+        case .s24: return 3
+        case .f32: return 4
+        }
+    }
+
     var subtype: Int32 {
         switch self {
         case .s16: return Int32(SF_FORMAT_PCM_16)
@@ -63,7 +72,10 @@ extension VoiceStore {
     /// stop is finalised (libsndfile writes the header on close) and kept.
     /// - Parameter progress: called with the frames captured so far.
     /// - Throws: `.usage` for settings the container cannot hold;
-    ///   `.badInput` when nothing was captured.
+    ///   `.badInput` when not one whole frame (a sample for every channel)
+    ///   arrived, or when the input ended by itself in the middle of a frame:
+    ///   bytes that are not whole frames are not audio in the declared
+    ///   layout. Nothing is stored then.
     public func record(from descriptor: Int32, options: RecordingOptions,
                        shouldStop: @escaping () -> Bool = { false },
                        progress: ((Int64) -> Void)? = nil) throws -> VoiceMemo {
@@ -111,6 +123,18 @@ extension VoiceStore {
             guard frames > 0 else {
                 throw MemoError(.badInput, en: "nothing was recorded: the input ended before a whole frame arrived",
                                 ko: "녹음된 것이 없습니다: 한 프레임이 오기 전에 입력이 끝났습니다")
+            }
+            // A stop may cut a frame (the capture ends where the reading was);
+            // an input that ends by itself ends on a frame boundary.
+            let frameSize = Int64(options.sampleFormat.sampleSize * options.channels)
+            if input.reachedEnd && !input.wasStopped && input.position % frameSize != 0 {
+                let format = options.sampleFormat.rawValue, channels = options.channels
+                throw MemoError(.badInput,
+                                en: "nothing was recorded: the input's \(input.position) bytes are not whole frames of "
+                                    + "\(frameSize) bytes (\(format) samples, \(channels) channel\(channels == 1 ? "" : "s")); "
+                                    + "check its sample format and channel count",
+                                ko: "녹음하지 않았습니다: 입력 \(input.position)바이트가 \(frameSize)바이트 프레임"
+                                    + "(\(format) 샘플, 채널 \(channels)개)으로 나누어떨어지지 않습니다. 샘플 형식과 채널 수를 확인하세요")
             }
             let audio = try AudioScanner.scan(try FileByteSource(path: output.path, followsSymbolicLinks: false), name: "recording")
             let recordedTitle = title ?? "Recording \(clock.now().localMinute)"
