@@ -43,10 +43,19 @@ extension VoiceArchive {
         public let tags: [String]
         /// The stored peaks, nil when the exported memo had none.
         public let peaks: WaveformPeaks?
+        /// Where the memo sits in the document, for errors found later (its
+        /// audio disagreeing with it): the document's name, if any, and the path.
+        public let source: String?
+        public let path: JSONPath
 
         /// The stored file's extension (`flac` in `3-<checksum>.flac`).
         public var fileExtension: String {
             fileName.split(separator: ".", maxSplits: 1).last.map(String.init) ?? ""
+        }
+
+        /// A bad-input error about this memo's member `key`, naming its path.
+        func failure(at key: String, en: String, ko: String) -> MemoError {
+            JSONReader(.null, path: path, source: source).failure(at: key, en: en, ko: ko)
         }
     }
 
@@ -84,6 +93,9 @@ extension VoiceArchive {
         let level = try reader.nonNull("peak_level")
         let peakLevel = try level.finiteDouble()
         guard peakLevel >= 0 else { throw level.failure(en: "a level cannot be negative", ko: "레벨은 음수일 수 없습니다") }
+        guard peakLevel <= 1 else {
+            throw level.failure(en: "a level is at most 1 (full scale)", ko: "레벨은 최대 1(최대 음량)입니다")
+        }
         let duration = try reader.nonNull("duration")
         let seconds = try duration.finiteDouble()
         guard seconds >= 0 else { throw duration.failure(en: "a duration cannot be negative", ko: "길이는 음수일 수 없습니다") }
@@ -96,7 +108,8 @@ extension VoiceArchive {
                     frames: frames, duration: seconds, size: try reader.int("size", in: 1...Int64.max),
                     peakLevel: peakLevel, checksum: checksum, importedAt: try reader.time("imported_at"),
                     updatedAt: try reader.nullableTime("updated_at"), tags: tags,
-                    peaks: try reader.nullable("peaks").map { try peaks(from: $0, frames: frames) })
+                    peaks: try reader.nullable("peaks").map { try peaks(from: $0, frames: frames) },
+                    source: reader.source, path: reader.path)
     }
 
     /// Whether no voice memo is stored.
