@@ -121,17 +121,27 @@ final class VoiceArchiveTests: XCTestCase {
         XCTAssertEqual(target.libraryFiles, [])
     }
 
-    func testMetadataThatDisagreesWithTheAudioIsRefusedNamingItsPathAndNothingIsStaged() throws {
+    /// A store holding `fixture`, and its memo as an export writes it.
+    private func exportedMemo(_ fixture: String) throws -> (source: StoreHarness, json: JSON, members: [(String, JSON)]) {
         let source = try StoreHarness()
-        _ = try source.store.importFile(at: Fixtures.path("chord-stereo-22k.flac"))
-        let good = try VoiceArchive.exportMemos(from: source.connection)[0]
-        guard case let .object(members) = good else { return XCTFail() }
+        _ = try source.store.importFile(at: Fixtures.path(fixture))
+        let json = try VoiceArchive.exportMemos(from: source.connection)[0]
+        guard case let .object(members) = json else { throw MemoError(.internalFailure, en: "not an object", ko: "") }
+        return (source, json, members)
+    }
+
+    /// `members` with `key` set to `value`.
+    private func replacing(_ key: String, with value: JSON, in members: [(String, JSON)]) -> [(String, JSON)] {
+        var changed = members
+        changed[changed.firstIndex { $0.0 == key }!].1 = value
+        return changed
+    }
+
+    func testMetadataThatDisagreesWithTheAudioIsRefusedNamingItsPathAndNothingIsStaged() throws {
+        let (source, good, members) = try exportedMemo("chord-stereo-22k.flac")
         func changed(_ key: String, _ value: JSON) -> JSON {
-            var copy = members
-            copy[copy.firstIndex { $0.0 == key }!].1 = value
             // Without peaks, which would otherwise already disagree with a changed length.
-            copy[copy.firstIndex { $0.0 == "peaks" }!].1 = .null
-            return .object(copy)
+            .object(replacing("peaks", with: .null, in: replacing(key, with: value, in: members)))
         }
         let target = try StoreHarness()
         let cases: [(JSON, String)] = [
@@ -166,15 +176,8 @@ final class VoiceArchiveTests: XCTestCase {
     }
 
     func testBadVoiceMemoFieldsAreRefusedNamingTheirPath() throws {
-        let source = try StoreHarness()
-        _ = try source.store.importFile(at: Fixtures.path("beep.mp3"))
-        let good = try VoiceArchive.exportMemos(from: source.connection)[0]
-        guard case let .object(members) = good else { return XCTFail() }
-        func set(_ key: String, _ value: JSON) -> JSON {
-            var changed = members
-            changed[changed.firstIndex { $0.0 == key }!].1 = value
-            return .object(changed)
-        }
+        let (_, good, members) = try exportedMemo("beep.mp3")
+        func set(_ key: String, _ value: JSON) -> JSON { .object(replacing(key, with: value, in: members)) }
         func peaks(_ change: (inout [(String, JSON)]) -> Void) -> JSON {
             guard case var .object(inner)? = members.first(where: { $0.0 == "peaks" })?.1 else { return good }
             change(&inner)
