@@ -174,8 +174,8 @@ extension VoiceStore {
         // Nothing made from other bytes than the memo's leaves the command.
         try finishVerifying(decoder, of: memo)
         guard copied > 0 else {
-            throw MemoError(.storage, en: "voice memo \(memo.id)'s file decodes to no audio; run `memoapp voice verify`",
-                            ko: "음성 메모 \(memo.id)의 파일에서 오디오가 나오지 않습니다. `memoapp voice verify`를 실행하세요")
+            throw MemoError(.storage, en: "voice memo \(memo.id)'s file decodes to no audio",
+                            ko: "음성 메모 \(memo.id)의 파일에서 오디오가 나오지 않습니다")
         }
         try writer.closeOrThrow(Localized(en: "writing audio failed", ko: "오디오를 쓰지 못했습니다"))
     }
