@@ -31,18 +31,6 @@ final class SoundFile {
         return .success(SoundFile(handle: handle, info: info, owner: stream, sndfile: sndfile))
     }
 
-    /// Reads from an open descriptor (left open on close). libsndfile treats
-    /// a pipe or a socket as a stream it cannot seek (see `SourceDecoder` for
-    /// why MPEG audio is read that way).
-    static func open(readingDescriptor descriptor: Int32) throws -> Result<SoundFile, SoundFileError> {
-        let sndfile = try LibSndFile.loaded()
-        var info = SF_INFO()
-        guard let handle = sndfile.openFD(descriptor, Int32(SFM_READ), &info, Int32(SF_FALSE)) else {
-            return .failure(SoundFileError(reason: sndfile.lastOpenError))
-        }
-        return .success(SoundFile(handle: handle, info: info, owner: nil, sndfile: sndfile))
-    }
-
     /// Writes through an open descriptor (left open on close, so that the
     /// caller can fsync it) in `format`, an `SF_FORMAT_*` major|subtype.
     /// Float input is clipped rather than wrapped when the target is integer.

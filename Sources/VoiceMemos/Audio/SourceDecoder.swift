@@ -1,22 +1,30 @@
 import CSndFile
 import MemoCore
 
-/// A source opened for decoding through libsndfile, with the frame count it
-/// reports made a promise the decode can be held to.
+/// A source opened for decoding through libsndfile's virtual I/O over the
+/// `TeeStream`, with the frame count it reports made a promise the decode can
+/// be held to.
 ///
-/// Most containers are read through libsndfile's virtual I/O over the
-/// `TeeStream`. MPEG audio is not: opened as a seekable file, libsndfile
-/// takes its length from mpg123, which, when the stream has no Xing/Info
-/// tag, estimates it from the file size and the first frame's bitrate
-/// (`mpg123_length`), and then `sf_readf_*` stops at that estimate. A VBR
-/// file whose first frames are small decodes only part of its audio; one
-/// whose first frames are large claims more than it holds. Read as a stream
-/// that cannot be seeked (`sf_open_fd` on a socket, fed by `StreamFeeder`),
-/// libsndfile takes the length from the Xing/Info tag, which counts the
-/// frames exactly (the LAME tag's encoder delay and padding removed), or,
-/// without one, reports none and decodes to the end. See
-/// https://github.com/libsndfile/libsndfile/blob/master/src/mpeg_decode.c
-/// (`mpeg_dec_fill_sfinfo`) and sf_readf_short in src/sndfile.c.
+/// MPEG audio needs care. libsndfile takes its length from mpg123, which,
+/// when the stream has no Xing/Info tag, estimates it from the file size and
+/// the first frame's bitrate (`mpg123_length`), and `sf_readf_*` then stops
+/// at that estimate: a VBR file whose first frames are large decodes only
+/// part of its audio; one whose first frames are small claims more than it
+/// holds. So MPEG is opened a second time with the end of the source hidden
+/// from the decoder (the stream refuses `SEEK_END`): mpg123 then has no size
+/// to estimate from and takes the length from the Xing/Info tag, which counts
+/// the frames exactly (the LAME tag's encoder delay and padding removed), or
+/// reports none, and libsndfile decodes to the end. See
+/// https://github.com/libsndfile/libsndfile/blob/1.2.0/src/mpeg_decode.c
+/// (`mpeg_dec_fill_sfinfo`: a length below 0 becomes `SF_COUNT_MAX`) and
+/// sf_readf_short in src/sndfile.c (reads stop at `frames`).
+///
+/// Reading MPEG from a pipe would do the same, but libsndfile (1.2.0 and
+/// later) then reads one byte before its own header buffer (`mpeg_open`
+/// sets `dataoffset` only after the decoder used it), which the address
+/// sanitizer reports for every MP3. libsndfile 1.2.1 and later answer an
+/// unknown length with `mpg123_scan`, which needs the end: there the second
+/// opening fails and the first is used as it is (the estimate again).
 ///
 /// So `promisedFrames` is a count that a shorter decode contradicts, in
 /// every container: truncation, not an estimate.
@@ -25,51 +33,40 @@ final class SourceDecoder {
     let file: SoundFile
     let stream: TeeStream
     private let strings: [Int32: String]
-    private let feeder: StreamFeeder?
 
     /// Opens `stream`; `.failure` with libsndfile's reason when it cannot
-    /// read it. Throws when libsndfile cannot be loaded or the system has no
-    /// socket for an MPEG stream.
+    /// read it. Throws when libsndfile cannot be loaded.
     static func open(_ stream: TeeStream) throws -> Result<SourceDecoder, SoundFileError> {
         let first: SoundFile
         switch try SoundFile.open(reading: stream, io: TeeStream.virtualIO) {
         case let .success(file): first = file
         case let .failure(error): return .failure(error)
         }
-        // Streamed, libsndfile hands mpg123 the bytes after an ID3v2 tag and
-        // never the tag: the strings come from this first, seekable opening.
+        // With its end hidden, mpg123 cannot look for an ID3v1 tag there: the
+        // strings come from this first opening.
         let strings = SourceDecoder.strings(of: first)
         guard Int(first.majorFormat) == SF_FORMAT_MPEG else {
-            return .success(SourceDecoder(file: first, stream: stream, strings: strings, feeder: nil))
+            return .success(SourceDecoder(file: first, stream: stream, strings: strings))
         }
         first.close()
-        let feeder: StreamFeeder
-        do {
-            feeder = try StreamFeeder(stream: stream, chunkSize: stream.chunkSize)
-            try feeder.start()
-        } catch {
-            throw MemoError(.internalFailure, en: "cannot set up the MPEG decoder's stream: \(error.reason)",
-                            ko: "MPEG 디코더용 스트림을 만들 수 없습니다: \(error.reason)")
+        stream.hidesEnd = true
+        if case let .success(file) = try SoundFile.open(reading: stream, io: TeeStream.virtualIO) {
+            return .success(SourceDecoder(file: file, stream: stream, strings: strings))
         }
-        switch try SoundFile.open(readingDescriptor: feeder.readDescriptor) {
-        case let .success(file):
-            return .success(SourceDecoder(file: file, stream: stream, strings: strings, feeder: feeder))
-        case let .failure(error):
-            feeder.stop()
-            return .failure(error)
+        stream.hidesEnd = false
+        return try SoundFile.open(reading: stream, io: TeeStream.virtualIO).map {
+            SourceDecoder(file: $0, stream: stream, strings: strings)
         }
     }
 
-    private init(file: SoundFile, stream: TeeStream, strings: [Int32: String], feeder: StreamFeeder?) {
+    private init(file: SoundFile, stream: TeeStream, strings: [Int32: String]) {
         self.file = file
         self.stream = stream
         self.strings = strings
-        self.feeder = feeder
     }
 
     deinit {
         file.close()
-        feeder?.stop()
     }
 
     /// The frame count the source states (a WAV or AIFF data chunk, FLAC's
@@ -84,14 +81,13 @@ final class SourceDecoder {
     var allStrings: [Int32: String] { strings }
 
     /// Bytes of the source read so far (for progress).
-    var bytesRead: Int64 { feeder?.bytesSent ?? stream.highWater }
+    var bytesRead: Int64 { stream.highWater }
 
-    /// Ends the decode: closes the handle, stops the feeding thread, then
-    /// reads whatever the decoder left unread into the checksum and the copy.
+    /// Ends the decode: closes the handle, then reads whatever the decoder
+    /// left unread into the checksum and the copy.
     /// - Throws: the source's or the copy's failure, if there was one.
     func finish() throws {
         file.close()
-        feeder?.stop()
         try stream.finish()
     }
 

@@ -40,6 +40,10 @@ public final class TeeStream {
     public private(set) var failure: Error?
     /// The first bytes of the source, kept to name formats libsndfile refuses.
     public private(set) var head: [UInt8] = []
+    /// When true, a seek relative to the end fails, so that a decoder cannot
+    /// learn the length that way (see `SourceDecoder` for why MPEG wants that);
+    /// libsndfile still gets it from `get_filelen`.
+    var hidesEnd = false
 
     /// - Parameter chunkSize: bytes per read of the source (tests make it tiny
     ///   to exercise seeks across chunks).
@@ -78,7 +82,9 @@ public final class TeeStream {
         switch whence {
         case SEEK_SET: base = 0
         case SEEK_CUR: base = position
-        case SEEK_END: base = source.length
+        case SEEK_END:
+            if hidesEnd { return -1 }
+            base = source.length
         default: return -1
         }
         let (target, overflow) = base.addingReportingOverflow(offset)

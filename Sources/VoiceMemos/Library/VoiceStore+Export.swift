@@ -162,7 +162,7 @@ extension VoiceStore {
         FrameCopier.copyStrings(from: decoder, to: writer)
         writer.setString(Int32(SF_STR_TITLE), memo.title)
         if let span, span.lowerBound > 0, !reader.seek(toFrame: span.lowerBound) {
-            // Some decoders cannot seek (MPEG read as a stream); reading up to the start gets there too.
+            // Some decoders cannot seek (MPEG, whose end mpg123 is not shown); reading up to the start gets there too.
             guard reader.skip(frames: span.lowerBound) == span.lowerBound else {
                 throw MemoError(.storage, en: "voice memo \(memo.id)'s file ends early; run `memoapp voice verify`",
                                 ko: "음성 메모 \(memo.id)의 파일이 일찍 끝납니다. `memoapp voice verify`를 실행하세요")
