@@ -65,14 +65,16 @@ final class DoctorVoiceEndToEndTests: XCTestCase {
                       "\(outcome.problems(of: "voice_library"))")
     }
 
-    func testAbandonedTemporaryIsATemporaryFileProblemAndANewOneIsNot() throws {
+    func testAbandonedTemporaryIsATemporaryFileProblemAndALockedOneIsNot() throws {
         _ = importTwo()
-        let old = library + "/.import-abandoned.part"
-        let fresh = library + "/.import-just-begun.part"
+        let old = library + "/.import-00000000000000aa.part"
+        let fresh = library + "/.import-00000000000000bb.part"
         _ = FileManager.default.createFile(atPath: old, contents: Data(repeating: 1, count: 4096))
         _ = FileManager.default.createFile(atPath: fresh, contents: Data(repeating: 2, count: 4096))
-        // Older than the voice module's grace period for a file being created.
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: old)
+        // A writer holds the lock of the one being written; no one holds the other's, whatever their ages.
+        let writer = open(fresh, O_RDONLY)
+        defer { close(writer) }
+        XCTAssertEqual(flock(writer, LOCK_EX | LOCK_NB), 0)
         let outcome = app.doctor()
         XCTAssertEqual(outcome.status, 1)
         XCTAssertEqual(outcome.failingChecks, ["temporary_files"])

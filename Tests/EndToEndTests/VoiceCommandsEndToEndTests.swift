@@ -50,6 +50,11 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(document["bits"] as? Int, 8)
         XCTAssertEqual(document["data"] as? [Int],
                        HandMadeWAV.peaks(samples: samples, channels: 2, samplesPerPixel: 320).map { $0 / 256 })
+        // The largest sizes each option takes answer, a block or a pixel per stored block at most.
+        let widest = home.app.run("voice", "peaks", "1", "--width", "10000000").object()
+        XCTAssertEqual(widest["samples_per_pixel"] as? Int, 32)
+        let coarsest = home.app.run("voice", "peaks", "1", "--samples-per-pixel", "2147483647").object()
+        XCTAssertEqual(coarsest["length"] as? Int, 1)
         let both = home.app.run("voice", "peaks", "1", "--width", "10", "--samples-per-pixel", "64")
         XCTAssertEqual(both.status, 64)
         XCTAssertEqual(home.app.run("voice", "peaks", "9").status, 4)
@@ -105,6 +110,95 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(home.app.run("voice", "export", "1", home.folder.appending("x.aac"), "--format", "ogg").status, 0)
     }
 
+    func testExportCopiesNothingThroughALinkPlantedInTheLibraryOrFromChangedBytes() throws {
+        let home = VoiceHome()
+        let memo = home.importFile(VoiceHome.fixture("tone-mono-16k.wav"))
+        let stored = try XCTUnwrap(memo["file"] as? String)
+        let secret = home.folder.appending("shadow")
+        try Data("root:secret:1:0:99999:7:::\n".utf8).write(to: URL(fileURLWithPath: secret))
+        try FileManager.default.removeItem(atPath: stored)
+        try FileManager.default.createSymbolicLink(atPath: stored, withDestinationPath: secret)
+        let destination = home.folder.appending("out.wav")
+        let linked = home.app.run("voice", "export", "1", destination, "--json")
+        XCTAssertEqual(linked.status, 74, linked.stderr)
+        XCTAssertEqual(linked.errorCode, "storage")
+        XCTAssertTrue(linked.stderr.contains("symbolic link"), linked.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination))
+        // Bytes that are not the memo's: neither copied nor converted.
+        try FileManager.default.removeItem(atPath: stored)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: VoiceHome.fixture("tone-mono-16k.wav")))
+        bytes[3000] ^= 0x20
+        try bytes.write(to: URL(fileURLWithPath: stored))
+        for name in ["out.wav", "out.flac"] {
+            let changed = home.app.run("voice", "export", "1", home.folder.appending(name))
+            XCTAssertEqual(changed.status, 74, changed.stderr)
+            XCTAssertTrue(changed.stderr.contains("not the audio it stored"), changed.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: home.folder.appending(name)))
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home.folder.path).filter { $0.hasPrefix(".") }, [])
+    }
+
+    /// Hidden names in the test's folder: the temporaries an export left there.
+    private func temporaries(_ home: VoiceHome) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: home.folder.path)) ?? []).filter { $0.hasPrefix(".") }
+    }
+
+    func testAudioOfNaNAndInfinitiesExportsToEveryFormatAndLeavesNoTemporary() throws {
+        let home = VoiceHome()
+        for (name, value) in [("nan.wav", Float.nan), ("inf.wav", Float.infinity), ("huge.wav", Float(3e38))] {
+            let path = home.folder.appending(name)
+            let samples = (0..<8000).map { $0 % 2 == 0 ? value : -value }
+            try HandMadeWAV.floatBytes(samples: samples, rate: 8000).write(to: URL(fileURLWithPath: path))
+            let memo = home.importFile(path)
+            for format in ["mp3", "flac", "ogg", "wav"] {
+                let destination = home.folder.appending("\(name).\(format)")
+                let result = home.app.run("voice", "export", "\(memo["id"] as? Int ?? 0)", destination)
+                XCTAssertEqual(result.status, 0, "\(name) to \(format): \(result.stderr)")
+                XCTAssertEqual(home.app.run("voice", "import", destination, "--allow-duplicate").status, 0, "\(name).\(format)")
+            }
+        }
+        XCTAssertEqual(temporaries(home), [])
+    }
+
+    func testAnEncoderThatFailsSaysWhyAndLeavesNothing() throws {
+        let home = VoiceHome()
+        home.importFile(VoiceHome.fixture("chord-stereo-22k.flac"))
+        let destination = home.folder.appending("big.wav")
+        // Files of at most 64 KiB, and writes past that fail (EFBIG) instead of killing the process.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -f 64; trap '' XFSZ; exec \"$0\" voice export 1 \"$1\"",
+                             Memoapp.binaryPath, destination]
+        process.environment = home.app.environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 74, stderr)
+        XCTAssertTrue(stderr.contains("writing audio failed: System error : File too large"), stderr)
+        XCTAssertFalse(stderr.contains("No Error"), stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination))
+        XCTAssertEqual(temporaries(home), [])
+    }
+
+    func testTheNextExportIntoAFolderRemovesTheTemporaryOfAKilledOneButNotOfARunningOne() throws {
+        let home = VoiceHome()
+        home.importFile(VoiceHome.fixture("tone-mono-16k.wav"))
+        // What an export killed mid-write (or aborted inside an encoder) leaves: just made, no lock.
+        let killed = home.folder.appending(".export-0123456789abcdef.part")
+        let running = home.folder.appending(".export-fedcba9876543210.part")
+        for path in [killed, running] { XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("x".utf8))) }
+        let writer = open(running, O_RDONLY)
+        defer { close(writer) }
+        XCTAssertEqual(flock(writer, LOCK_EX | LOCK_NB), 0)
+        XCTAssertEqual(home.app.run("voice", "export", "1", home.folder.appending("out.flac")).status, 0)
+        XCTAssertEqual(temporaries(home), [".export-fedcba9876543210.part"])
+        XCTAssertEqual(home.app.run("voice", "waveform", "1", "--output", home.folder.appending("w.svg")).status, 0)
+        XCTAssertEqual(temporaries(home), [".export-fedcba9876543210.part"])
+    }
+
     func testTrimKeepsTheSpanAndRefusesSpansOutsideTheAudio() {
         let home = VoiceHome()
         let before = home.importFile(VoiceHome.fixture("chord-stereo-22k.flac"))
@@ -116,7 +210,9 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(home.libraryFiles.count, 1)
         XCTAssertEqual(home.app.run("voice", "peaks", "1", "--samples-per-pixel", "32").object()["length"] as? Int,
                        (11025 + 31) / 32)
-        for (start, end) in [("0.2", "0.2"), ("0.4", "0.1"), ("0", "9"), ("2:00", "3:00"), ("abc", "1"), ("1:75", "2")] {
+        for (start, end) in [("0.2", "0.2"), ("0.4", "0.1"), ("0", "9"), ("2:00", "3:00"), ("abc", "1"), ("1:75", "2"),
+                             ("0", "576460752303424"), ("576460752303424", "576460752303425"),
+                             ("0", String(repeating: "9", count: 400)), ("0", "99999999999999999999:00:00")] {
             let result = home.app.run("voice", "trim", "1", "--start", start, "--end", end)
             XCTAssertEqual(result.status, 64, "\(start)-\(end): \(result.stderr)")
         }

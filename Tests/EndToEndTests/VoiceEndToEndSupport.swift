@@ -40,6 +40,20 @@ struct VoiceHome {
 /// A 16-bit PCM WAV written by hand, so that tests know every sample
 /// without asking libsndfile.
 enum HandMadeWAV {
+    /// A 32-bit float WAV (format 3) of `samples`, mono: any bit pattern,
+    /// NaN and the infinities included.
+    static func floatBytes(samples: [Float], rate: Int) -> Data {
+        var data = Data()
+        func append32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) } }
+        func append16(_ value: Int) { withUnsafeBytes(of: UInt16(value).littleEndian) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8)); append32(36 + samples.count * 4)
+        data.append(contentsOf: Array("WAVEfmt ".utf8)); append32(16)
+        append16(3); append16(1); append32(rate); append32(rate * 4); append16(4); append16(32)
+        data.append(contentsOf: Array("data".utf8)); append32(samples.count * 4)
+        for sample in samples { withUnsafeBytes(of: sample.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+        return data
+    }
+
     static func bytes(samples: [Int16], channels: Int, rate: Int) -> Data {
         var data = Data()
         func append32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) } }

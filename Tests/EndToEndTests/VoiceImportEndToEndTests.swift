@@ -42,6 +42,37 @@ final class VoiceImportEndToEndTests: XCTestCase {
         XCTAssertEqual(home.app.run("voice", "verify").status, 0)
     }
 
+    func testMP3sFromLAMEAndFFmpegImportWithTheLengthTheyDecodeToAndExportWhole() throws {
+        let home = VoiceHome()
+        let lengths = try String(contentsOfFile: VoiceHome.fixture("mp3/lengths.txt"), encoding: .utf8)
+            .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        XCTAssertGreaterThan(lengths.count, 10)
+        for fields in lengths {
+            let memo = home.importFile(VoiceHome.fixture("mp3/" + fields[0]))
+            XCTAssertEqual(memo["frames"] as? Int, Int(fields[1]), fields[0])
+        }
+        XCTAssertEqual(home.app.run("voice", "verify").status, 0)
+        // A VBR file without a Xing tag, which libsndfile, reading it as a
+        // seekable file, stops a third of the way through.
+        let index = try XCTUnwrap(lengths.firstIndex { $0[0] == "lame-vbr-48k-stereo-notag.mp3" })
+        let wav = home.folder.appending("whole.wav")
+        XCTAssertEqual(home.app.run("voice", "export", "\(index + 1)", wav).status, 0)
+        XCTAssertEqual(home.importFile(wav)["frames"] as? Int, Int(lengths[index][1]))
+        // Its last tenth of a second can be kept.
+        let trimmed = home.app.run("voice", "trim", "\(index + 1)", "--start", "0.9", "--end", "1.03", "--json")
+        XCTAssertEqual(trimmed.status, 0, trimmed.stderr)
+        XCTAssertEqual(trimmed.object()["frames"] as? Int, 6240)
+        XCTAssertEqual(home.app.run("voice", "verify").status, 0)
+    }
+
+    func testLAMEsDefaultMP3OfSpeechImports() {
+        // espeak-ng -v en "Remember to buy milk" -w en.wav; lame en.wav en.mp3
+        let home = VoiceHome()
+        let memo = home.importFile(VoiceHome.fixture("mp3/lame-default-speech.mp3"))
+        XCTAssertEqual(memo["frames"] as? Int, 33408)
+        XCTAssertEqual(memo["sample_rate"] as? Int, 22050)
+    }
+
     func testEveryRefusalHasItsCodeAndLeavesNoRowAndNoFile() {
         let home = VoiceHome()
         let refusals: [(String, Int32, String, String)] = [
@@ -49,6 +80,7 @@ final class VoiceImportEndToEndTests: XCTestCase {
             ("truncated.wav", 65, "bad_input", "truncated"),
             ("truncated.flac", 65, "bad_input", "corrupt"),
             ("truncated.mp3", 65, "bad_input", "truncated"),
+            ("mp3/cut-ffmpeg-vbr-44k-stereo.mp3", 65, "bad_input", "truncated"),
             ("not-audio.wav", 65, "bad_input", "not audio"),
             ("zero-frames.wav", 65, "bad_input", "zero frames"),
             ("aac.m4a", 65, "bad_input", "ffmpeg -i in.m4a out.flac"),
@@ -64,7 +96,7 @@ final class VoiceImportEndToEndTests: XCTestCase {
             XCTAssertEqual(home.memos().count, 0, name)
             XCTAssertEqual(home.libraryFiles, [], name)
             let text = home.app.run("voice", "import", VoiceHome.fixture(name))
-            XCTAssertTrue(text.stderr.hasPrefix("memoapp: ") && text.stderr.contains(name), text.stderr)
+            XCTAssertTrue(text.stderr.hasPrefix("memoapp: ") && text.stderr.contains(name.split(separator: "/").last.map(String.init) ?? name), text.stderr)
             XCTAssertEqual(text.stderr.split(separator: "\n").count, 1, text.stderr)
         }
         let folder = home.app.run("voice", "import", home.folder.path)

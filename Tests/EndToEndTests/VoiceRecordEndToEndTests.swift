@@ -36,6 +36,11 @@ final class VoiceRecordEndToEndTests: XCTestCase {
         XCTAssertEqual(stereo.object()["frames"] as? Int, 800)
         let empty = home.app.run(["voice", "record"], input: Data())
         XCTAssertEqual(empty.status, 65)
+        // Three bytes of s16 mono are a frame and a half: not whole frames, not a memo.
+        let three = home.app.run(["voice", "record", "--json"], input: Data("abc".utf8))
+        XCTAssertEqual(three.status, 65, three.stdout)
+        XCTAssertEqual(three.errorCode, "bad_input")
+        XCTAssertEqual(three.stdout, "")
         XCTAssertEqual(home.app.run(["voice", "record", "--sample-format", "u8"], input: Data()).status, 64)
         XCTAssertEqual(home.libraryFiles.count, 1)
     }

@@ -131,7 +131,10 @@ final class EventStreamTests: XCTestCase {
         XCTAssertEqual(stream.subscriberCount, 0)
     }
 
-    func testAThousandSubscribersFitIn128MB() throws {
+    /// The memory this takes is measured by scripts/http-demo-figures and the
+    /// serve section of scripts/bench, on a server process of its own: the
+    /// test runner's RSS holds every earlier test's too.
+    func testAThousandSubscribersAllHearAnEventAndAStopEndsThemAll() throws {
         raiseOpenFileLimit(to: 4096)
         let stream = EventStream()
         let server = try eventServer(stream) { $0.connectionLimit = 2000 }
@@ -143,23 +146,11 @@ final class EventStreamTests: XCTestCase {
         }
         for connection in connections { XCTAssertNotNil(connection.read(until: ": connected\n\n")) }
         XCTAssertTrue(waitUntil { stream.subscriberCount == 1000 })
-        let resident = residentBytes()
-        XCTAssertLessThanOrEqual(resident, 128 << 20, "RSS with 1,000 subscribers: \(resident >> 20) MiB")
-        print("RSS with 1,000 event-stream subscribers (test process): \(resident >> 20) MiB")
         stream.publish(data: "to everyone")
         for connection in connections { XCTAssertNotNil(connection.read(until: "data: to everyone\n\n")) }
-        let stopped = Date()
         XCTAssertEqual(server.server.stop(gracePeriod: 10), 0)
-        print("stop with 1,000 subscribers: \(Int(Date().timeIntervalSince(stopped) * 1000)) ms")
         for connection in connections { XCTAssertNotNil(connection.read(until: "0\r\n\r\n")) }
     }
-}
-
-/// This process's resident set in bytes (VmRSS in /proc/self/status).
-func residentBytes() -> Int {
-    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-    return (Int(line.filter(\.isNumber)) ?? 0) * 1024
 }
 
 /// Raises this process's soft limit on open descriptors to `wanted` (or the

@@ -1,5 +1,6 @@
 import MemoCore
 import MemoKit
+import VoiceMemos
 @testable import MemoCLI
 import XCTest
 
@@ -27,7 +28,7 @@ final class CommandHintsTests: XCTestCase {
     }
 
     func testEveryHintTheLayersDeclareHasWordsHere() {
-        for hint in [MemoError.Hint.completeOnboarding, .examineDataHome, .force, .skipOnboarding] {
+        for hint in [MemoError.Hint.completeOnboarding, .examineDataHome, .force, .skipOnboarding, .allowDuplicate, .nameTheFormat] {
             for language in Language.allCases {
                 let text = CommandHints.text(for: hint)?.text(in: language) ?? ""
                 XCTAssertFalse(text.isEmpty, "\(hint.rawValue) in \(language)")

@@ -121,16 +121,63 @@ final class VoiceArchiveTests: XCTestCase {
         XCTAssertEqual(target.libraryFiles, [])
     }
 
-    func testBadVoiceMemoFieldsAreRefusedNamingTheirPath() throws {
+    /// A store holding `fixture`, and its memo as an export writes it.
+    private func exportedMemo(_ fixture: String) throws -> (source: StoreHarness, json: JSON, members: [(String, JSON)]) {
         let source = try StoreHarness()
-        _ = try source.store.importFile(at: Fixtures.path("beep.mp3"))
-        let good = try VoiceArchive.exportMemos(from: source.connection)[0]
-        guard case let .object(members) = good else { return XCTFail() }
-        func set(_ key: String, _ value: JSON) -> JSON {
-            var changed = members
-            changed[changed.firstIndex { $0.0 == key }!].1 = value
-            return .object(changed)
+        _ = try source.store.importFile(at: Fixtures.path(fixture))
+        let json = try VoiceArchive.exportMemos(from: source.connection)[0]
+        guard case let .object(members) = json else { throw MemoError(.internalFailure, en: "not an object", ko: "") }
+        return (source, json, members)
+    }
+
+    /// `members` with `key` set to `value`.
+    private func replacing(_ key: String, with value: JSON, in members: [(String, JSON)]) -> [(String, JSON)] {
+        var changed = members
+        changed[changed.firstIndex { $0.0 == key }!].1 = value
+        return changed
+    }
+
+    func testMetadataThatDisagreesWithTheAudioIsRefusedNamingItsPathAndNothingIsStaged() throws {
+        let (source, good, members) = try exportedMemo("chord-stereo-22k.flac")
+        func changed(_ key: String, _ value: JSON) -> JSON {
+            // Without peaks, which would otherwise already disagree with a changed length.
+            .object(replacing("peaks", with: .null, in: replacing(key, with: value, in: members)))
         }
+        let target = try StoreHarness()
+        let cases: [(JSON, String)] = [
+            (changed("frames", .int(1_000_000_000_000_000)),
+             "frames: 1000000000000000, but its audio (1-d0f49c7c8d6cdc78e2cfb283814ac6a5.flac) decodes to 33075"),
+            (changed("frames", .int(33074)), "frames: 33074, but its audio"),
+            (changed("sample_rate", .int(44100)), "sample_rate: 44100, but its audio"),
+            (changed("channels", .int(1)), "channels: 1, but its audio"),
+            (changed("duration", .double(17361111 * 60.0)), "duration: 1041666660.0 s, but its audio"),
+            (changed("format_code", .int(0x010002)), "format_code: 65538, but its audio"),
+            (changed("container", .string("WAV")), "container: \"WAV\", but its audio (1-d0f49c7c8d6cdc78e2cfb283814ac6a5.flac) decodes to \"FLAC\""),
+            // A control character is shown escaped, never printed raw.
+            (changed("encoding", .string("\u{1B}[2J")), "encoding: \"\\u001b[2J\", but its audio"),
+        ]
+        for (json, message) in cases {
+            let item = try VoiceArchive.item(from: try reparsed(json))
+            let audio = VoiceAudioImport(directory: target.store.directory, searchFolders: [source.store.directory])
+            XCTAssertThrowsError(try audio.stage(item), message) { error in
+                XCTAssertEqual((error as? MemoError)?.kind, .badInput)
+                let text = (error as? MemoError)?.message.en ?? ""
+                XCTAssertTrue(text.hasPrefix("export.json: $.voice_memos[0]." + message), text)
+            }
+            XCTAssertFalse(audio.hasAudio(forUID: item.uid))
+            audio.finish(committed: false)
+            XCTAssertEqual(target.libraryFiles, [], message)
+        }
+        // The document as exported stages.
+        let audio = VoiceAudioImport(directory: target.store.directory, searchFolders: [source.store.directory])
+        XCTAssertTrue(try audio.stage(try VoiceArchive.item(from: try reparsed(good))))
+        audio.finish(committed: false)
+        XCTAssertEqual(target.rowCount, 0)
+    }
+
+    func testBadVoiceMemoFieldsAreRefusedNamingTheirPath() throws {
+        let (_, good, members) = try exportedMemo("beep.mp3")
+        func set(_ key: String, _ value: JSON) -> JSON { .object(replacing(key, with: value, in: members)) }
         func peaks(_ change: (inout [(String, JSON)]) -> Void) -> JSON {
             guard case var .object(inner)? = members.first(where: { $0.0 == "peaks" })?.1 else { return good }
             change(&inner)
@@ -149,8 +196,10 @@ final class VoiceArchiveTests: XCTestCase {
             (set("tags", .strings(["a", "a"])), "tags: tags must be distinct, non-empty and without leading or trailing spaces"),
             (set("sample_rate", .int(0)), "sample_rate: 0 is outside 1...768000"),
             (set("channels", .int(65)), "channels: 65 is outside 1...64"),
-            (set("frames", .int(0)), "frames: 0 is outside 1...9223372036854775807"),
+            (set("frames", .int(0)), "frames: 0 is outside 1...9007199254740992"),
+            (set("frames", .int(Int64.max)), "frames: 9223372036854775807 is outside 1...9007199254740992"),
             (set("peak_level", .double(-0.5)), "peak_level: a level cannot be negative"),
+            (set("peak_level", .double(1e300)), "peak_level: a level is at most 1 (full scale)"),
             (peaks { $0[1].1 = .string("float32") }, "peaks.encoding: this memoapp reads peaks encoded as int16le-min-max only"),
             (peaks { $0[2].1 = .string("AAA") }, "peaks.data: not Base64 of 16-bit (minimum, maximum) pairs"),
             (peaks { $0[2].1 = .string("AAAAAAAAAAA=") },

@@ -44,6 +44,45 @@ final class VoiceStoreExportTests: XCTestCase {
         }
     }
 
+    func testSamplesThatAreNotNumbersExportToEveryFormatAsSilenceOrFullScale() throws {
+        let harness = try StoreHarness()
+        let path = harness.folder.appending("nan.wav")
+        let values: [Float] = [.nan, .infinity, -.infinity, 3e38, -3e38, 0.5]
+        var info = SF_INFO()
+        info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
+        info.samplerate = 8000
+        info.channels = 1
+        let file = try XCTUnwrap(sf_open(path, Int32(SFM_WRITE), &info))
+        let samples = (0..<8000).map { values[$0 % values.count] }
+        XCTAssertEqual(samples.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress, 8000) }, 8000)
+        sf_close(file)
+        let memo = try harness.store.importFile(at: path)
+        for format in ExportFormat.allCases {
+            let destination = harness.folder.appending("out.\(format.rawValue)")
+            XCTAssertNoThrow(try harness.store.export(id: memo.id, to: destination), "\(format)")
+            XCTAssertEqual(Reference.decode(destination).rate, 8000, "\(format)")
+        }
+        // Lossless: NaN is silence, the infinities and overs are full scale.
+        XCTAssertEqual(Array(Reference.decode(harness.folder.appending("out.flac")).samples.prefix(6)),
+                       [0, 32767, -32768, 32767, -32768, 16384])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: harness.folder.path).filter { $0.hasPrefix(".") }, [])
+    }
+
+    func testAnEncoderThatRefusesSamplesWithoutAReasonIsNamedNotNoError() throws {
+        let folder = TemporaryDirectory()
+        let descriptor = open(folder.appending("x.flac"), O_RDWR | O_CREAT, 0o600)
+        defer { close(descriptor) }
+        let writer = try SoundFile.open(writingDescriptor: descriptor, format: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_24),
+                                        sampleRate: 8000, channels: 1).get()
+        // Past the sanitising copy: what libsndfile's FLAC encoder refuses, and libsndfile gives no error for.
+        let samples = [Float](repeating: .nan, count: 4096)
+        let written = samples.withUnsafeBufferPointer { writer.writeFrames($0.baseAddress!, count: 4096) }
+        XCTAssertLessThan(written, 4096)
+        let reason = writer.writeFailureReason(written: written, wanted: 4096)
+        XCTAssertFalse(reason.contains("No Error"), reason)
+        XCTAssertTrue(reason.contains("FLAC"), reason)
+    }
+
     func testExistingDestinationIsKeptUnlessForced() throws {
         let harness = try StoreHarness()
         let memo = try harness.store.importFile(at: Fixtures.path("beep.mp3"))

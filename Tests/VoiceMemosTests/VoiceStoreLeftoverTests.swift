@@ -21,20 +21,23 @@ final class VoiceStoreLeftoverTests: XCTestCase {
         XCTAssertEqual(harness.libraryFiles, [memo.fileName])
     }
 
-    func testKeepsYoungOrLockedTemporariesAndFilesItDidNotName() throws {
+    func testRemovesAnUnlockedTemporaryAtOnceAndKeepsLockedOnesAndFilesItDidNotName() throws {
         let harness = try StoreHarness()
         _ = try harness.store.importFile(at: Fixtures.path("beep.mp3"))
         let voice = harness.store.directory
-        makeFile(voice + "/.import-young.part", ageSeconds: 0)
+        // Just made, but no one holds it: its writer is gone.
+        makeFile(voice + "/.record-00000000000000aa.part", ageSeconds: 0)
         makeFile(voice + "/notes.txt", ageSeconds: 60)
-        let busy = voice + "/.import-busy.part"
-        makeFile(busy, ageSeconds: 60)
+        // A year old, but locked: its writer is alive.
+        let busy = voice + "/.import-00000000000000bb.part"
+        makeFile(busy, ageSeconds: 365 * 86400)
         let descriptor = open(busy, O_RDONLY)
         defer { close(descriptor) }
         // Another open file description holds the lock: as another process would.
         XCTAssertEqual(flock(descriptor, LOCK_EX | LOCK_NB), 0)
-        XCTAssertEqual(try harness.reopenedStore().removeLeftovers(), [])
-        XCTAssertEqual(harness.libraryFiles.count, 4)
+        XCTAssertEqual(try harness.reopenedStore().removeLeftovers(), [".record-00000000000000aa.part"])
+        XCTAssertEqual(harness.libraryFiles.count, 3)
+        XCTAssertTrue(harness.libraryFiles.contains(".import-00000000000000bb.part"))
     }
 
     func testAFailedInsertLeavesNeitherRowNorFile() throws {

@@ -78,6 +78,39 @@ final class VoiceStoreRecordTests: XCTestCase {
         XCTAssertEqual(harness.libraryFiles, [])
     }
 
+    func testAnInputThatEndsInTheMiddleOfAFrameIsRefusedAndLeavesNothing() throws {
+        let harness = try StoreHarness()
+        // Three bytes of s16 mono: one frame and half of another.
+        let cases: [([UInt8], RecordingOptions)] = [
+            ([0x61, 0x62, 0x63], RecordingOptions()),
+            (Array(repeating: 0x10, count: 16001), RecordingOptions()),
+            (Array(repeating: 0x10, count: 7), RecordingOptions(channels: 2, sampleFormat: .s24, container: .wav)),
+            (Array(repeating: 0x00, count: 6), RecordingOptions(sampleFormat: .f32, container: .wav)),
+        ]
+        for (bytes, options) in cases {
+            let input = pipe(with: bytes)
+            defer { close(input.read) }
+            XCTAssertThrowsError(try harness.store.record(from: input.read, options: options), "\(bytes.count) bytes") {
+                XCTAssertEqual(($0 as? MemoError)?.kind, .badInput)
+                XCTAssertTrue(($0 as? MemoError)?.message.en.contains("not whole frames") ?? false, "\($0)")
+            }
+        }
+        XCTAssertEqual(harness.rowCount, 0)
+        XCTAssertEqual(harness.libraryFiles, [])
+    }
+
+    func testAStopMayCutAFrameAndKeepsTheWholeOnes() throws {
+        let harness = try StoreHarness()
+        // Half a sample more than 4000 frames, and the writer still there: the stop ends it, not the input.
+        let input = pipe(with: littleEndian(Array(repeating: 1000, count: 4000)) + [0x01], keepOpen: true)
+        defer { close(input.read); close(input.write) }
+        let memo = try harness.store.record(from: input.read, options: RecordingOptions(), shouldStop: {
+            var pending: Int32 = 0
+            return ioctl(input.read, UInt(FIONREAD), &pending) == 0 && pending == 0
+        })
+        XCTAssertEqual(memo.frames, 4000)
+    }
+
     func testSettingsTheContainerCannotHoldAreUsageErrors() throws {
         let harness = try StoreHarness()
         let input = pipe(with: [])

@@ -2,6 +2,7 @@ import CommandLineKit
 import MemoCore
 import MemoKit
 import Onboarding
+import VoiceMemos
 
 /// The command line's words for the hints the application layer and the
 /// feature modules attach to their errors: the command or the flag that gets
@@ -19,6 +20,10 @@ enum CommandHints {
         case .skipOnboarding:
             return Localized(en: ". Use 'memoapp onboard skip' to finish early.",
                              ko: ". 일찍 마치려면 'memoapp onboard skip'을 쓰세요.")
+        case .allowDuplicate:
+            return Localized(en: " (use --allow-duplicate to store it again)", ko: " (다시 저장하려면 --allow-duplicate)")
+        case .nameTheFormat:
+            return Localized(en: "; name it with --format wav|flac|ogg|mp3", ko: ". --format wav|flac|ogg|mp3로 지정하세요")
         default:
             return nil
         }

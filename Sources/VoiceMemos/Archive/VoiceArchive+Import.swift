@@ -43,10 +43,19 @@ extension VoiceArchive {
         public let tags: [String]
         /// The stored peaks, nil when the exported memo had none.
         public let peaks: WaveformPeaks?
+        /// Where the memo sits in the document, for errors found later (its
+        /// audio disagreeing with it): the document's name, if any, and the path.
+        public let source: String?
+        public let path: JSONPath
 
         /// The stored file's extension (`flac` in `3-<checksum>.flac`).
         public var fileExtension: String {
             fileName.split(separator: ".", maxSplits: 1).last.map(String.init) ?? ""
+        }
+
+        /// A bad-input error about this memo's member `key`, naming its path.
+        func failure(at key: String, en: String, ko: String) -> MemoError {
+            JSONReader(.null, path: path, source: source).failure(at: key, en: en, ko: ko)
         }
     }
 
@@ -80,10 +89,13 @@ extension VoiceArchive {
             throw tagsReader.failure(en: "tags must be distinct, non-empty and without leading or trailing spaces",
                                      ko: "태그는 서로 다르고 비어 있지 않으며 앞뒤 공백이 없어야 합니다")
         }
-        let frames = try reader.int("frames", in: 1...Int64.max)
+        let frames = try reader.int("frames", in: AudioLimits.frames)
         let level = try reader.nonNull("peak_level")
         let peakLevel = try level.finiteDouble()
         guard peakLevel >= 0 else { throw level.failure(en: "a level cannot be negative", ko: "레벨은 음수일 수 없습니다") }
+        guard peakLevel <= 1 else {
+            throw level.failure(en: "a level is at most 1 (full scale)", ko: "레벨은 최대 1(최대 음량)입니다")
+        }
         let duration = try reader.nonNull("duration")
         let seconds = try duration.finiteDouble()
         guard seconds >= 0 else { throw duration.failure(en: "a duration cannot be negative", ko: "길이는 음수일 수 없습니다") }
@@ -91,12 +103,13 @@ extension VoiceArchive {
                     fileName: fileName, container: try reader.string("container"),
                     encoding: try reader.string("encoding"),
                     formatCode: Int32(try reader.int("format_code", in: 1...Int64(Int32.max))),
-                    sampleRate: Int(try reader.int("sample_rate", in: sampleRates)),
-                    channels: Int(try reader.int("channels", in: 1...Int64(AudioScanner.maximumChannels))),
+                    sampleRate: Int(try reader.int("sample_rate", in: int64(AudioLimits.sampleRates))),
+                    channels: Int(try reader.int("channels", in: int64(AudioLimits.channels))),
                     frames: frames, duration: seconds, size: try reader.int("size", in: 1...Int64.max),
                     peakLevel: peakLevel, checksum: checksum, importedAt: try reader.time("imported_at"),
                     updatedAt: try reader.nullableTime("updated_at"), tags: tags,
-                    peaks: try reader.nullable("peaks").map { try peaks(from: $0, frames: frames) })
+                    peaks: try reader.nullable("peaks").map { try peaks(from: $0, frames: frames) },
+                    source: reader.source, path: reader.path)
     }
 
     /// Whether no voice memo is stored.
@@ -111,8 +124,10 @@ extension VoiceArchive {
 
     // MARK: - Private
 
-    /// The rates an import accepts, as the document's integers.
-    private static let sampleRates = Int64(AudioScanner.sampleRates.lowerBound)...Int64(AudioScanner.sampleRates.upperBound)
+    /// A range of the module's, as the document's integers.
+    private static func int64(_ range: ClosedRange<Int>) -> ClosedRange<Int64> {
+        Int64(range.lowerBound)...Int64(range.upperBound)
+    }
 
     private static func peaks(from reader: JSONReader, frames: Int64) throws -> WaveformPeaks {
         let samplesPerPixel = try reader.int("samples_per_pixel", in: 1...Int64(Int32.max))
@@ -122,7 +137,7 @@ extension VoiceArchive {
                                    ko: "이 memoapp은 \(peaksEncoding) 형식의 파형만 읽습니다")
         }
         let data = try reader.nonNull("data")
-        let expectedPairs = (frames + samplesPerPixel - 1) / samplesPerPixel
+        let expectedPairs = AudioLimits.ceilingDivision(frames, by: samplesPerPixel)
         guard let blob = Base64.decode(try data.string()),
               let peaks = WaveformPeaks(samplesPerPixel: Int(samplesPerPixel), frames: frames, blob: blob) else {
             throw data.failure(en: "not Base64 of 16-bit (minimum, maximum) pairs",

@@ -13,7 +13,9 @@ import SQLite
 ///    its checksum (another home's id), then by its original name, and copies
 ///    the first file whose size and XXH3-128 checksum match into a locked
 ///    temporary in the library folder, fsynced. The checksum proves it is
-///    the exported audio, byte for byte.
+///    the exported audio, byte for byte; decoding the copy proves that the
+///    document says of it what it is (see `checkMetadata`), since the row is
+///    stored from the document.
 /// 2. `insert(_:keepingID:into:)`, inside the transaction: the row, peaks and
 ///    tags, then the rename to `<id>-<checksum>.<ext>` and a folder fsync
 ///    before the commit.
@@ -45,19 +47,26 @@ public final class VoiceAudioImport {
 
     /// Finds and copies `item`'s audio (see the type's documentation).
     /// Returns false when no file in the search folders holds it.
-    /// - Throws: `.storage` when the library folder cannot be written.
+    /// - Throws: `.storage` when the library folder cannot be written;
+    ///   `.badInput` naming the member's JSON path when the audio found does
+    ///   not decode to what the document says (its frames, rate, channels,
+    ///   duration or format). Nothing is staged then.
     @discardableResult
     public func stage(_ item: VoiceArchive.Item) throws -> Bool {
         if staged[item.uid] != nil { return true }
         try FileSystem.makeDirectory(directory)
         for candidate in candidates(for: item) {
-            guard FileSystem.size(of: candidate) == item.size, let source = try? FileByteSource(path: candidate) else {
+            // A link planted in the library folder leads to no memo's audio; a folder the user names may hold links.
+            let isInLibrary = candidate.hasPrefix(directory + "/")
+            guard FileSystem.size(of: candidate) == item.size,
+                  let source = try? FileByteSource(path: candidate, followsSymbolicLinks: !isInLibrary) else {
                 continue
             }
             let copy = try TemporaryFile(in: directory, purpose: "import")
             do {
                 if try copyAndHash(source, to: copy) == item.checksum {
                     try copy.sync()
+                    try VoiceAudioImport.checkMetadata(of: item, against: copy)
                     staged[item.uid] = copy
                     return true
                 }
@@ -124,6 +133,40 @@ public final class VoiceAudioImport {
         }
         if !renamed.isEmpty && !committed { try? FileSystem.fsyncDirectory(directory) }
         renamed = []
+    }
+
+    /// Decodes the staged copy (as libsndfile reads it, the way an import
+    /// reads a file) and holds the document's metadata to it: the row is
+    /// stored from the document, and a row that disagrees with its audio (a
+    /// length of 10^15 frames, 2^63−1) would show, trim and export wrong.
+    /// - Throws: `.badInput` naming the first member that disagrees.
+    static func checkMetadata(of item: VoiceArchive.Item, against copy: TemporaryFile) throws {
+        let audio: ScannedAudio
+        do {
+            audio = try AudioScanner.scan(try FileByteSource(path: copy.path, followsSymbolicLinks: false),
+                                          name: item.fileName)
+        } catch let error as MemoError where error.kind == .badInput {
+            throw item.failure(at: "file_name", en: "its audio does not decode: \(error.message.en)",
+                               ko: "오디오를 디코딩할 수 없습니다: \(error.message.ko)")
+        }
+        func disagree(_ key: String, _ stated: String, _ decoded: String) -> MemoError {
+            item.failure(at: key, en: "\(stated), but its audio (\(item.fileName)) decodes to \(decoded)",
+                         ko: "\(stated)라고 되어 있지만 오디오(\(item.fileName))는 \(decoded)입니다")
+        }
+        if item.frames != audio.frames { throw disagree("frames", "\(item.frames)", "\(audio.frames)") }
+        if item.sampleRate != audio.sampleRate { throw disagree("sample_rate", "\(item.sampleRate)", "\(audio.sampleRate)") }
+        if item.channels != audio.channels { throw disagree("channels", "\(item.channels)", "\(audio.channels)") }
+        // Written as frames / rate; anything within half a frame of it is the same length.
+        if !(abs(item.duration - audio.duration) <= 0.5 / Double(audio.sampleRate)) {
+            throw disagree("duration", "\(item.duration) s", "\(audio.duration) s")
+        }
+        if item.formatCode != audio.formatCode { throw disagree("format_code", "\(item.formatCode)", "\(audio.formatCode)") }
+        // Names as JSON strings: the document's may hold anything, control characters too.
+        func quoted(_ text: String) -> String { JSON.string(text).serialized }
+        if item.container != audio.container {
+            throw disagree("container", quoted(item.container), quoted(audio.container))
+        }
+        if item.encoding != audio.encoding { throw disagree("encoding", quoted(item.encoding), quoted(audio.encoding)) }
     }
 
     // MARK: - Private

@@ -42,10 +42,6 @@ public struct ScannedAudio: Sendable {
 public enum AudioScanner {
     /// Frames per `sf_readf_short` call: memory stays flat in the length.
     static let blockFrames = 8192
-    /// Headers beyond these are absurd for a voice memo (and for memory).
-    public static let maximumChannels = 64
-    /// Sample rates accepted from a header.
-    public static let sampleRates = 1...768_000
 
     /// Reads `source` once. Bytes go to `copyDescriptor` when given.
     /// - Parameters:
@@ -64,22 +60,24 @@ public enum AudioScanner {
             throw refusal(name, en: "the file is empty", ko: "빈 파일입니다")
         }
         let stream = TeeStream(source: source, copyDescriptor: copyDescriptor, chunkSize: chunkSize)
-        let file: SoundFile
-        switch try SoundFile.open(reading: stream, io: TeeStream.virtualIO) {
-        case let .success(opened): file = opened
+        let decoder: SourceDecoder
+        switch try SourceDecoder.open(stream) {
+        case let .success(opened): decoder = opened
         case let .failure(error):
             if let failure = stream.failure { throw failure }
             throw unreadable(name, head: stream.head, reason: error.reason)
         }
-        guard (1...maximumChannels).contains(file.channels) else {
+        let file = decoder.file
+        let maximumChannels = AudioLimits.channels.upperBound
+        guard AudioLimits.channels.contains(file.channels) else {
             throw refusal(name, en: "the header claims \(file.channels) channels (at most \(maximumChannels) are accepted)",
                           ko: "헤더에 채널이 \(file.channels)개라고 적혀 있습니다 (최대 \(maximumChannels)개까지 받습니다)")
         }
-        guard sampleRates.contains(file.sampleRate) else {
+        guard AudioLimits.sampleRates.contains(file.sampleRate) else {
             throw refusal(name, en: "the header claims a sample rate of \(file.sampleRate) Hz (1 Hz to 768 kHz are accepted)",
                           ko: "헤더의 샘플링 레이트가 \(file.sampleRate) Hz입니다 (1 Hz~768 kHz만 받습니다)")
         }
-        let titleTag = file.string(Int32(SF_STR_TITLE))
+        let titleTag = decoder.string(Int32(SF_STR_TITLE))
 
         var accumulator = PeakAccumulator()
         let channels = file.channels
@@ -100,27 +98,34 @@ public enum AudioScanner {
             guard count > 0 else { break }
             accumulator.add(buffer, frameCount: count, channels: channels)
             blocks += 1
-            if let progress, blocks % 64 == 0 { progress(stream.highWater, source.length) }
+            if let progress, blocks % 64 == 0 { progress(decoder.bytesRead, source.length) }
         }
-        if let failure = stream.failure { throw failure }
-        if file.errorCode != 0 {
-            throw refusal(name, en: "it is corrupt: libsndfile stopped after \(accumulator.frames) frames (\(file.errorText))",
-                          ko: "손상된 파일입니다: libsndfile이 \(accumulator.frames) 프레임 뒤에 멈췄습니다 (\(file.errorText))")
+        let errorText = file.errorCode != 0 ? file.errorText : nil
+        let log = file.log
+        let format = file.format
+        // The source's failure (an unreadable disk, a full one for the copy)
+        // ends the decode early: that, not the shortfall, is what to report.
+        try decoder.finish()
+        if let errorText {
+            throw refusal(name, en: "it is corrupt: libsndfile stopped after \(accumulator.frames) frames (\(errorText))",
+                          ko: "손상된 파일입니다: libsndfile이 \(accumulator.frames) 프레임 뒤에 멈췄습니다 (\(errorText))")
         }
-        if let promised = file.headerFrames, accumulator.frames < promised {
+        // A promise, not an estimate, in every container (see `SourceDecoder`).
+        if let promised = decoder.promisedFrames, accumulator.frames < promised {
             throw refusal(name, en: "it is truncated or corrupt: the header promises \(promised) frames, \(accumulator.frames) decode",
                           ko: "잘렸거나 손상된 파일입니다: 헤더는 \(promised) 프레임, 실제 디코딩은 \(accumulator.frames) 프레임")
         }
-        if TruncationEvidence.isTruncated(log: file.log) {
+        if TruncationEvidence.isTruncated(log: log) {
             throw refusal(name, en: "it is truncated: its header promises more audio data than the file holds",
                           ko: "잘린 파일입니다: 헤더에 적힌 오디오 데이터가 파일보다 깁니다")
         }
         guard accumulator.frames > 0 else {
             throw refusal(name, en: "it holds no audio (zero frames)", ko: "오디오가 없습니다 (0 프레임)")
         }
-        let format = file.format
-        file.close()
-        try stream.finish()
+        guard accumulator.frames <= AudioLimits.frames.upperBound else {
+            throw refusal(name, en: "it holds more than \(AudioLimits.frames.upperBound) frames",
+                          ko: "프레임이 \(AudioLimits.frames.upperBound)개보다 많습니다")
+        }
         progress?(stream.highWater, source.length)
         let peaks = accumulator.finish()
         return ScannedAudio(

@@ -22,20 +22,19 @@ public final class FileByteSource: ByteSource {
     public let length: Int64
     let descriptor: Int32
 
-    /// Opens `path`. A missing or unreadable path, or one that is not a
-    /// regular file, is `.noInput` (exit 66).
-    public init(path: String) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw MemoError(.noInput, en: "cannot open \(path): \(reason)",
-                            ko: "\(path) 파일을 열 수 없습니다: \(reason)")
-        }
+    /// Opens `path`, which must be a regular file: a file the user names may
+    /// be reached through a symbolic link, one in the library folder may not
+    /// (`followsSymbolicLinks: false`: a link planted there must not make a
+    /// command read, or copy out, whatever it points at). A missing or
+    /// unreadable path, a link where none is followed, or anything but a
+    /// regular file is `.noInput` (exit 66); a FIFO is refused, not waited on.
+    public init(path: String, followsSymbolicLinks: Bool = true) throws {
+        let descriptor = try ChecksummedCopy.openRegularFile(path, followsSymbolicLinks: followsSymbolicLinks)
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+        guard fstat(descriptor, &status) == 0 else {
+            let error = FileSystem.storageError(.reading, path)
             close(descriptor)
-            throw MemoError(.noInput, en: "\(path) is not a regular file",
-                            ko: "\(path)은(는) 일반 파일이 아닙니다")
+            throw error
         }
         self.path = path
         self.descriptor = descriptor

@@ -17,8 +17,35 @@ enum FrameCopier {
             return try copyBlocks(of: Int32.self, from: reader, to: writer, limit: limit, shouldStop: shouldStop,
                                   progress: progress, read: reader.readFrames, write: writer.writeFrames)
         }
+        // An encoder that stores integers or lossy audio cannot take what is not a
+        // number: LAME aborts the process on NaN or an infinity (or a huge value
+        // it scales into one), FLAC's encoder refuses the block. Float targets
+        // store the samples as they are.
+        let sanitizes = !writer.hasFloatSamples
+        let channels = reader.channels
         return try copyBlocks(of: Float.self, from: reader, to: writer, limit: limit, shouldStop: shouldStop,
-                              progress: progress, read: reader.readFrames, write: writer.writeFrames)
+                              progress: progress, read: { buffer, count in
+                                  let read = reader.readFrames(buffer, count: count)
+                                  if sanitizes && read > 0 { makeEncodable(buffer, count: read * channels) }
+                                  return read
+                              }, write: writer.writeFrames)
+    }
+
+    /// Full-scale samples any encoder takes: NaN becomes silence, anything
+    /// beyond full scale (infinities included) full scale, which is what the
+    /// stored waveform shows for them and what libsndfile's own clipping
+    /// makes of finite overs for integer targets.
+    static func makeEncodable(_ samples: UnsafeMutablePointer<Float>, count: Int) {
+        for index in 0..<count {
+            let value = samples[index]
+            if value.isNaN {
+                samples[index] = 0
+            } else if value > 1 {
+                samples[index] = 1
+            } else if value < -1 {
+                samples[index] = -1
+            }
+        }
     }
 
     /// The block loop, once for any sample type libsndfile reads and writes.
@@ -42,18 +69,14 @@ enum FrameCopier {
     }
 
     /// Copies the metadata strings libsndfile knows (title, artist, …).
-    static func copyStrings(from reader: SoundFile, to writer: SoundFile) {
-        let types = [SF_STR_TITLE, SF_STR_COPYRIGHT, SF_STR_SOFTWARE, SF_STR_ARTIST, SF_STR_COMMENT, SF_STR_DATE,
-                     SF_STR_ALBUM, SF_STR_LICENSE, SF_STR_TRACKNUMBER, SF_STR_GENRE]
-        for type in types {
-            if let value = reader.string(Int32(type)) { writer.setString(Int32(type), value) }
-        }
+    static func copyStrings(from reader: SourceDecoder, to writer: SoundFile) {
+        for (type, value) in reader.allStrings.sorted(by: { $0.key < $1.key }) { writer.setString(type, value) }
     }
 
     private static func check(_ written: Int, _ wanted: Int, _ writer: SoundFile) throws {
         guard written == wanted else {
-            throw MemoError(.storage, en: "writing audio failed: \(writer.errorText)",
-                            ko: "오디오를 쓰지 못했습니다: \(writer.errorText)")
+            let reason = writer.writeFailureReason(written: written, wanted: wanted)
+            throw MemoError(.storage, en: "writing audio failed: \(reason)", ko: "오디오를 쓰지 못했습니다: \(reason)")
         }
     }
 }

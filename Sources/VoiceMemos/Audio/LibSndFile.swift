@@ -12,7 +12,7 @@ import MemoCore
 /// libraries it depends on (FLAC, Vorbis, Vorbisenc, Opus, Ogg, mpg123, LAME):
 /// most of a millisecond of every start.
 /// Each property is the libsndfile function of the same name
-/// (http://libsndfile.github.io/libsndfile/api.html), e.g. `open` is `sf_open`.
+/// (http://libsndfile.github.io/libsndfile/api.html), e.g. `openFD` is `sf_open_fd`.
 public struct LibSndFile: Sendable {
     /// The library's file name (its soname), as `dlopen` looks it up.
     public static let soname = "libsndfile.so.1"
@@ -36,13 +36,13 @@ public struct LibSndFile: Sendable {
         return String(cString: buffer)
     }
 
-    let open: @convention(c) (UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<SF_INFO>?) -> OpaquePointer?
     let openFD: @convention(c) (Int32, Int32, UnsafeMutablePointer<SF_INFO>?, Int32) -> OpaquePointer?
     let openVirtual: @convention(c) (UnsafeMutablePointer<SF_VIRTUAL_IO>?, Int32, UnsafeMutablePointer<SF_INFO>?,
                                      UnsafeMutableRawPointer?) -> OpaquePointer?
     let close: @convention(c) (OpaquePointer?) -> Int32
     let error: @convention(c) (OpaquePointer?) -> Int32
     let strerror: @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
+    let errorNumber: @convention(c) (Int32) -> UnsafePointer<CChar>?
     let command: @convention(c) (OpaquePointer?, Int32, UnsafeMutableRawPointer?, Int32) -> Int32
     let formatCheck: @convention(c) (UnsafePointer<SF_INFO>?) -> Int32
     let getString: @convention(c) (OpaquePointer?, Int32) -> UnsafePointer<CChar>?
@@ -66,12 +66,12 @@ public struct LibSndFile: Sendable {
     }
 
     private init(resolvingFrom symbols: SharedLibrary) throws(MemoError) {
-        open = try symbols.function("sf_open")
         openFD = try symbols.function("sf_open_fd")
         openVirtual = try symbols.function("sf_open_virtual")
         close = try symbols.function("sf_close")
         error = try symbols.function("sf_error")
         strerror = try symbols.function("sf_strerror")
+        errorNumber = try symbols.function("sf_error_number")
         command = try symbols.function("sf_command")
         formatCheck = try symbols.function("sf_format_check")
         getString = try symbols.function("sf_get_string")

@@ -17,6 +17,8 @@ final class RawInputStream {
     /// The errno of a failed read, if any.
     private(set) var failure: Int32?
     private(set) var reachedEnd = false
+    /// True once a stop request ended the capture (rather than the input's end).
+    private(set) var wasStopped = false
 
     init(descriptor: Int32, shouldStop: @escaping () -> Bool) {
         self.descriptor = descriptor
@@ -38,14 +40,21 @@ final class RawInputStream {
 
     fileprivate func seek(_ offset: sf_count_t, whence: Int32) -> sf_count_t {
         // A pipe cannot seek; libsndfile only asks for where it already is.
-        let target: Int64 = whence == SEEK_CUR ? position + offset : (whence == SEEK_SET ? offset : -1)
-        return target == position ? position : -1
+        // Any offset it passes is answered, none overflows.
+        switch whence {
+        case SEEK_SET: return offset == position ? position : -1
+        case SEEK_CUR: return offset == 0 ? position : -1
+        default: return -1
+        }
     }
 
     fileprivate func read(into pointer: UnsafeMutableRawPointer, count: Int) -> sf_count_t {
         var done = 0
         while done < count && !reachedEnd && failure == nil {
-            if shouldStop() { break }
+            if shouldStop() {
+                wasStopped = true
+                break
+            }
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&request, 1, 100)
             if ready < 0 {

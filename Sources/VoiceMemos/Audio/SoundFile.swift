@@ -31,16 +31,6 @@ final class SoundFile {
         return .success(SoundFile(handle: handle, info: info, owner: stream, sndfile: sndfile))
     }
 
-    /// Opens a file by path for reading.
-    static func open(readingPath path: String) throws -> Result<SoundFile, SoundFileError> {
-        let sndfile = try LibSndFile.loaded()
-        var info = SF_INFO()
-        guard let handle = sndfile.open(path, Int32(SFM_READ), &info) else {
-            return .failure(SoundFileError(reason: sndfile.lastOpenError))
-        }
-        return .success(SoundFile(handle: handle, info: info, owner: nil, sndfile: sndfile))
-    }
-
     /// Writes through an open descriptor (left open on close, so that the
     /// caller can fsync it) in `format`, an `SF_FORMAT_*` major|subtype.
     /// Float input is clipped rather than wrapped when the target is integer.
@@ -71,13 +61,25 @@ final class SoundFile {
 
     deinit { _ = close() }
 
-    /// Closes the handle; for a file being written, this finalises its header.
-    /// Returns libsndfile's status (0 when all went well).
+    /// Closes the handle; for a file being written, this finalises its header
+    /// (and an encoder flushes what it buffered, so this is where FLAC or
+    /// LAME may fail). Returns libsndfile's status (0 when all went well).
     @discardableResult
     func close() -> Int32 {
         guard !isClosed else { return 0 }
         isClosed = true
         return sndfile.close(handle)
+    }
+
+    /// Closes the handle; throws `.storage` with libsndfile's reason when
+    /// closing fails. The handle is gone once `sf_close` returns, so the
+    /// reason is the text of the status it returned (`sf_error_number`), not
+    /// `sf_strerror` of the handle, which would then read freed memory.
+    func closeOrThrow(_ what: Localized) throws {
+        let status = close()
+        guard status != 0 else { return }
+        let reason = sndfile.errorNumber(status).map { String(cString: $0) } ?? "libsndfile error \(status)"
+        throw MemoError(.storage, en: "\(what.en): \(reason)", ko: "\(what.ko): \(reason)")
     }
 
     var channels: Int { Int(info.channels) }
@@ -95,9 +97,28 @@ final class SoundFile {
         Int(subtypeFormat) == SF_FORMAT_FLOAT || Int(subtypeFormat) == SF_FORMAT_DOUBLE
     }
 
-    /// libsndfile's last error on this handle (0 when none).
-    var errorCode: Int32 { sndfile.error(handle) }
-    var errorText: String { sndfile.strerror(handle).map { String(cString: $0) } ?? "" }
+    /// libsndfile's last error on this handle (0 when none); only while open.
+    var errorCode: Int32 {
+        precondition(!isClosed, "the error of a closed libsndfile handle")
+        return sndfile.error(handle)
+    }
+    /// libsndfile's text for that error; only while open (see `closeOrThrow`).
+    var errorText: String {
+        precondition(!isClosed, "the error text of a closed libsndfile handle")
+        return sndfile.strerror(handle).map { String(cString: $0) } ?? ""
+    }
+
+    /// Why a write took fewer frames than it was given, in libsndfile's
+    /// words: `sf_strerror` of this handle when libsndfile set an error, else
+    /// the error lines of its log (FLAC's encoder refuses samples it cannot
+    /// take without setting one), else the counts themselves.
+    func writeFailureReason(written: Int, wanted: Int) -> String {
+        if errorCode != 0 { return errorText }
+        let lines = log.split(separator: "\n").filter { $0.contains("Error") || $0.contains("failed") }
+        if !lines.isEmpty { return lines.joined(separator: "; ") }
+        return "the \(AudioFormat.containerName(format)) encoder took \(max(0, written)) of \(wanted) frames "
+            + "and libsndfile gave no reason"
+    }
 
     /// A metadata string such as `SF_STR_TITLE`, when the file has one.
     func string(_ type: Int32) -> String? {

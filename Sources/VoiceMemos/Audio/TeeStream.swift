@@ -31,7 +31,7 @@ public final class TeeStream {
     private let buffer: UnsafeMutableRawPointer
     private var bufferStart: Int64 = 0
     private var bufferCount = 0
-    fileprivate var position: Int64 = 0
+    private(set) var position: Int64 = 0
     private var syncedUpTo: Int64 = 0
     /// Every byte before this offset went to the checksum and the copy.
     public private(set) var highWater: Int64 = 0
@@ -40,6 +40,10 @@ public final class TeeStream {
     public private(set) var failure: Error?
     /// The first bytes of the source, kept to name formats libsndfile refuses.
     public private(set) var head: [UInt8] = []
+    /// When true, a seek relative to the end fails, so that a decoder cannot
+    /// learn the length that way (see `SourceDecoder` for why MPEG wants that);
+    /// libsndfile still gets it from `get_filelen`.
+    var hidesEnd = false
 
     /// - Parameter chunkSize: bytes per read of the source (tests make it tiny
     ///   to exercise seeks across chunks).
@@ -72,14 +76,15 @@ public final class TeeStream {
             tell: { data in teeStream(data).position })
     }
 
-    // MARK: - Private
-
-    fileprivate func seek(_ offset: sf_count_t, whence: Int32) -> sf_count_t {
+    /// Moves the read position as `lseek` would; -1 for a position before the start.
+    func seek(_ offset: sf_count_t, whence: Int32) -> sf_count_t {
         let base: Int64
         switch whence {
         case SEEK_SET: base = 0
         case SEEK_CUR: base = position
-        case SEEK_END: base = source.length
+        case SEEK_END:
+            if hidesEnd { return -1 }
+            base = source.length
         default: return -1
         }
         let (target, overflow) = base.addingReportingOverflow(offset)
@@ -88,7 +93,9 @@ public final class TeeStream {
         return target
     }
 
-    fileprivate func read(into pointer: UnsafeMutableRawPointer, count: sf_count_t) -> sf_count_t {
+    /// Reads up to `count` bytes at the read position and moves past them;
+    /// 0 at the end or after a failure (see `failure`).
+    func read(into pointer: UnsafeMutableRawPointer, count: sf_count_t) -> sf_count_t {
         guard count > 0, failure == nil else { return 0 }
         var done = 0
         let wanted = Int(count)
@@ -104,6 +111,8 @@ public final class TeeStream {
         }
         return sf_count_t(done)
     }
+
+    // MARK: - Private
 
     /// Fills the buffer from `offset`, first reading any gap up to it so that
     /// the checksum and the copy see every byte in order. Returns the bytes

@@ -53,13 +53,20 @@ public enum ChecksummedCopy {
         return try copy(from: descriptor, sourcePath: path, to: nil)
     }
 
-    /// Opens a regular file for reading without following a symbolic link.
+    /// Opens a regular file for reading, without following a symbolic link
+    /// unless `followsSymbolicLinks`. A FIFO or a device is refused without
+    /// waiting for it: the open does not block (O_NONBLOCK, which changes
+    /// nothing for the regular file that is all this lets through).
     /// - Throws: `.noInput` naming the path and the reason.
-    public static func openRegularFile(_ path: String) throws -> Int32 {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    public static func openRegularFile(_ path: String, followsSymbolicLinks: Bool = false) throws -> Int32 {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followsSymbolicLinks ? 0 : O_NOFOLLOW)
+        let descriptor = open(path, flags)
         guard descriptor >= 0 else {
-            let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
-            throw MemoError(.noInput, en: "cannot open \(path): \(reason)", ko: "\(path) 파일을 열 수 없습니다: \(reason)")
+            let code = errno
+            let isLink = code == ELOOP && !followsSymbolicLinks
+            let en = isLink ? "it is a symbolic link" : String(cString: strerror(code))
+            let ko = isLink ? "심볼릭 링크입니다" : en
+            throw MemoError(.noInput, en: "cannot open \(path): \(en)", ko: "\(path) 파일을 열 수 없습니다: \(ko)")
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {

@@ -3,66 +3,169 @@ import Glibc
 #endif
 import MemoCore
 
-/// A file being written in the library folder, named
-/// `.<purpose>-<random>.part` and held under an exclusive `flock` for as long
-/// as this process has it open: the lock tells a cleaner that it is in use
-/// (the kernel releases it when the process dies).
-final class TemporaryFile {
-    /// Temporaries younger than this are never taken for leftovers: covers the
-    /// instant between creating one and locking it.
-    static let minimumLeftoverAge: Int = 10
+/// A file being written in the folder it will be renamed in, named
+/// `.<purpose>-<16 hex digits>.part` (or `….<extension>.part`), and the one
+/// rule for telling a leftover from a file still being written.
+///
+/// ## The rule
+/// A temporary is its writer's for exactly as long as the writer holds an
+/// exclusive `flock` on it: taken before the file counts as created, kept
+/// until it is renamed into place or removed. The kernel releases the locks
+/// of a process that dies, however it dies (SIGKILL, an abort inside an
+/// encoder), so a temporary whose lock anyone can take has no writer left: it
+/// is a leftover, whatever its age. Age proves nothing (a long export is old
+/// and alive; a killed one is young and dead).
+///
+/// Creating a file and locking it are two steps, so a sweep can come between
+/// them. A sweep therefore unlinks only while it holds the lock and only the
+/// file it locked (same inode under that name); a writer that finds the lock
+/// taken, or its file gone from under its name once it holds the lock, starts
+/// again under a new name. Either way no live writer loses its file and no
+/// leftover stays. See flock(2): the lock belongs to the open file
+/// description, which is why a descriptor opened anew by another process, or
+/// by this one, contends for it.
+public final class TemporaryFile {
+    /// Where the file is.
+    public let path: String
+    /// Its name in its folder.
+    public let name: String
+    /// Open for reading and writing, locked, until `discard()` or `closeDescriptor()`.
+    public private(set) var descriptor: Int32
 
-    let path: String
-    let name: String
-    private(set) var descriptor: Int32
-
-    init(in directory: String, purpose: String, fileExtension: String = "part") throws {
-        name = ".\(purpose)-\(FileSystem.randomToken()).\(fileExtension == "part" ? "part" : fileExtension + ".part")"
-        path = directory + "/" + name
-        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw FileSystem.storageError(.creating, path) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let failure = FileSystem.storageError(.locking, path)
-            close(descriptor)
-            unlink(path)
-            throw failure
+    /// Creates and locks a new temporary in `directory` (which must exist).
+    /// `purpose` is a lowercase word naming the writer (`export`, `restore`).
+    /// - Throws: `.storage` when the folder cannot be written.
+    public init(in directory: String, purpose: String, fileExtension: String = "part") throws {
+        precondition(TemporaryFile.isPurpose(purpose), "a temporary's purpose is a lowercase word")
+        let suffix = fileExtension == "part" ? ".part" : "." + fileExtension + ".part"
+        for _ in 0..<TemporaryFile.attempts {
+            let name = "." + purpose + "-" + FileSystem.randomToken() + suffix
+            let path = directory + "/" + name
+            let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if descriptor < 0 {
+                if errno == EEXIST { continue }
+                throw FileSystem.storageError(.creating, path)
+            }
+            if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+                let code = errno
+                // A sweep holds it (and removes it) or a check is looking at it: not ours to use.
+                TemporaryFile.unlinkIfStillNamed(descriptor, path)
+                close(descriptor)
+                if code == EWOULDBLOCK || code == EINTR { continue }
+                throw FileSystem.storageError(.locking, path, code: code)
+            }
+            guard TemporaryFile.isStillNamed(descriptor, path) else {
+                // A sweep removed it between the create and the lock.
+                close(descriptor)
+                continue
+            }
+            self.name = name
+            self.path = path
+            self.descriptor = descriptor
+            return
         }
+        throw FileSystem.storageError(.creating, directory + "/." + purpose + "-….part", code: EAGAIN)
     }
 
     deinit { closeDescriptor() }
 
     /// Flushes the file's bytes to the disk.
-    func sync() throws {
+    public func sync() throws {
         try FileSystem.fsyncFile(descriptor, path: path)
     }
 
-    /// Removes the file (after a failure).
-    func discard() {
+    /// Removes the file (after a failure): unlinked while still locked, then closed.
+    public func discard() {
+        if descriptor >= 0 { TemporaryFile.unlinkIfStillNamed(descriptor, path) }
         closeDescriptor()
-        unlink(path)
     }
 
-    func closeDescriptor() {
+    /// Closes the file, which releases its lock: call it once the file has
+    /// been renamed into place (it is then no temporary any more).
+    public func closeDescriptor() {
         if descriptor >= 0 {
             close(descriptor)
             descriptor = -1
         }
     }
 
-    /// True for names this type makes.
-    static func isTemporaryName(_ name: String) -> Bool {
-        name.hasPrefix(".") && name.hasSuffix(".part")
+    // MARK: Leftovers
+
+    /// True for names this type makes (any purpose, or one of `purposes`).
+    public static func isTemporaryName(_ name: String, purposes: Set<String>? = nil) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(".part"), let dash = name.firstIndex(of: "-") else { return false }
+        let purpose = String(name[name.index(after: name.startIndex)..<dash])
+        guard isPurpose(purpose), purposes.map({ $0.contains(purpose) }) ?? true else { return false }
+        let rest = name[name.index(after: dash)...].dropLast(".part".count)
+        let token = rest.prefix(16)
+        guard token.count == 16, token.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return false }
+        let tail = rest.dropFirst(16)
+        return tail.isEmpty
+            || (tail.first == "." && (2...9).contains(tail.count) && tail.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
     }
 
-    /// True when no process holds the file's lock and it is old enough that
-    /// its creator cannot be about to take it.
-    static func isAbandoned(_ path: String, now: Int = Int(time(nil))) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return false }
+    /// Whether the temporary at `path` has no writer now: a regular file of
+    /// this user whose lock could be taken. Changes nothing (a check that
+    /// reports); `removeIfAbandoned` is what a sweep uses.
+    public static func isAbandoned(_ path: String) -> Bool {
+        withLockedLeftover(path) { _ in true } ?? false
+    }
+
+    /// Removes the temporary at `path` when it has no writer (see the type's
+    /// documentation), holding its lock while it does. Returns whether it did.
+    @discardableResult
+    public static func removeIfAbandoned(_ path: String) -> Bool {
+        withLockedLeftover(path) { descriptor in unlinkIfStillNamed(descriptor, path) } ?? false
+    }
+
+    /// Removes every abandoned temporary in `directory` (of `purposes` only,
+    /// when given): what a writer runs before it writes into a folder, so that
+    /// a killed writer's temporary goes with the next write there. Returns the
+    /// names removed; a folder that cannot be listed has none.
+    @discardableResult
+    public static func removeAbandoned(in directory: String, purposes: Set<String>? = nil) -> [String] {
+        guard let names = try? FileSystem.names(in: directory) else { return [] }
+        var removed: [String] = []
+        for name in names where isTemporaryName(name, purposes: purposes) {
+            if removeIfAbandoned(directory + "/" + name) { removed.append(name) }
+        }
+        if !removed.isEmpty { try? FileSystem.fsyncDirectory(directory) }
+        return removed
+    }
+
+    // MARK: - Private
+
+    /// New names to try before giving up: each failure means a sweep was
+    /// racing this very name, which does not happen eight times running.
+    private static let attempts = 8
+
+    private static func isPurpose(_ purpose: String) -> Bool {
+        !purpose.isEmpty && purpose.utf8.allSatisfy { (0x61...0x7A).contains($0) }
+    }
+
+    /// Runs `body` with the temporary at `path` open and locked, when it is a
+    /// regular file of this user that no one else holds; nil otherwise. The
+    /// open neither follows a link nor waits on a FIFO.
+    private static func withLockedLeftover<T>(_ path: String, _ body: (Int32) -> T) -> T? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-              now - Int(status.st_mtim.tv_sec) >= minimumLeftoverAge else { return false }
-        return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == geteuid(),
+              flock(descriptor, LOCK_EX | LOCK_NB) == 0, isStillNamed(descriptor, path) else { return nil }
+        return body(descriptor)
+    }
+
+    /// Whether `path` still names the file open as `descriptor`.
+    private static func isStillNamed(_ descriptor: Int32, _ path: String) -> Bool {
+        var open = stat()
+        var named = stat()
+        return fstat(descriptor, &open) == 0 && lstat(path, &named) == 0
+            && open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
+    @discardableResult
+    private static func unlinkIfStillNamed(_ descriptor: Int32, _ path: String) -> Bool {
+        isStillNamed(descriptor, path) && unlink(path) == 0
     }
 }

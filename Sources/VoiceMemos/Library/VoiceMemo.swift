@@ -90,3 +90,10 @@ public struct ImportOptions: Sendable {
         self.uid = uid
     }
 }
+
+extension MemoError.Hint {
+    /// Storing the same audio again is allowed when asked for.
+    public static let allowDuplicate = MemoError.Hint(rawValue: "allow_duplicate")
+    /// The audio format can be named instead of read from the file name.
+    public static let nameTheFormat = MemoError.Hint(rawValue: "name_the_format")
+}

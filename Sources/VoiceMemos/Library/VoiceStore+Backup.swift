@@ -52,31 +52,25 @@ public final class VoiceBackupSource {
     let directory: String
     /// One per entry: an open descriptor, or -1 (not opened).
     private var descriptors: [Int32]
-    /// The errno of a failed open, per entry (0 when it opened or was not tried).
-    private let openFailures: [Int32]
+    /// Why an open failed, per entry (nil when it opened or was not tried).
+    private var openFailures: [MemoError?]
 
     init(directory: String, entries: [VoiceBackupEntry], descriptorBudget: Int) {
         self.directory = directory
         self.entries = entries
         var descriptors = [Int32](repeating: -1, count: entries.count)
-        var failures = [Int32](repeating: 0, count: entries.count)
+        var failures = [MemoError?](repeating: nil, count: entries.count)
         var opened = 0
         for (index, entry) in entries.enumerated() where opened < descriptorBudget {
-            guard VoiceStore.isLibraryName(entry.fileName) else {
-                failures[index] = EINVAL
-                continue
-            }
-            let descriptor = open(directory + "/" + entry.fileName, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            if descriptor >= 0 {
-                descriptors[index] = descriptor
-                opened += 1
-            } else {
-                failures[index] = errno
-            }
+            guard VoiceStore.isLibraryName(entry.fileName) else { continue }
+            (descriptors[index], failures[index]) = VoiceBackupSource.openFile(directory + "/" + entry.fileName)
+            if descriptors[index] >= 0 { opened += 1 }
         }
         self.descriptors = descriptors
-        self.openFailures = failures
-        isHoldingEveryFile = opened + failures.filter { $0 != 0 }.count == entries.count
+        openFailures = failures
+        let failed = failures.filter { $0 != nil }.count
+        let misnamed = entries.filter { !VoiceStore.isLibraryName($0.fileName) }.count
+        isHoldingEveryFile = opened + failed + misnamed == entries.count
     }
 
     deinit { closeAll() }
@@ -102,15 +96,22 @@ public final class VoiceBackupSource {
                 continue
             }
             let sourcePath = directory + "/" + entry.fileName
-            var descriptor = descriptors[index]
-            if descriptor < 0 && openFailures[index] == 0 {
-                descriptor = open(sourcePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-                descriptors[index] = descriptor
+            if descriptors[index] < 0 && openFailures[index] == nil {
+                (descriptors[index], openFailures[index]) = VoiceBackupSource.openFile(sourcePath)
             }
+            let descriptor = descriptors[index]
             guard descriptor >= 0 else {
-                problems.append(VoiceBackupSource.problem(.missingFile, entry,
-                                                          en: "the file is missing; the backup cannot hold it",
-                                                          ko: "파일이 없어 백업에 넣지 못했습니다"))
+                if !FileSystem.exists(sourcePath) {
+                    problems.append(VoiceBackupSource.problem(.missingFile, entry,
+                                                              en: "the file is missing; the backup cannot hold it",
+                                                              ko: "파일이 없어 백업에 넣지 못했습니다"))
+                } else {
+                    // A symbolic link or a FIFO in its place: what it leads to is not the memo's.
+                    let reason = openFailures[index]?.message ?? Localized(en: "", ko: "")
+                    problems.append(VoiceBackupSource.problem(.missingFile, entry,
+                                                              en: "not copied: \(reason.en)",
+                                                              ko: "복사하지 않았습니다: \(reason.ko)"))
+                }
                 continue
             }
             let targetPath = destination + "/" + entry.fileName
@@ -133,6 +134,16 @@ public final class VoiceBackupSource {
     }
 
     // MARK: - Private
+
+    /// Opens a stored file as every one is opened (a regular file, no link
+    /// followed, no FIFO waited on): its descriptor, or -1 and why not.
+    private static func openFile(_ path: String) -> (Int32, MemoError?) {
+        do {
+            return (try ChecksummedCopy.openRegularFile(path), nil)
+        } catch {
+            return (-1, (error as? MemoError) ?? MemoError(.storage, en: "\(error)", ko: "\(error)"))
+        }
+    }
 
     private func closeAll() {
         for index in descriptors.indices where descriptors[index] >= 0 {

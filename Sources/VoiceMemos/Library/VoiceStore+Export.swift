@@ -67,23 +67,23 @@ extension VoiceStore {
         let name = VoiceStore.baseName(destination)
         let dot = name.lastIndex(of: ".")
         guard let format = format ?? dot.flatMap({ ExportFormat(fileExtension: String(name[name.index(after: $0)...])) }) else {
-            throw MemoError(.usage, en: "cannot tell the format from \(destination); name it with --format wav|flac|ogg|mp3",
-                            ko: "\(destination)에서 형식을 알 수 없습니다. --format wav|flac|ogg|mp3로 지정하세요")
+            throw MemoError(.usage, hint: .nameTheFormat,
+                            en: "cannot tell the format from \(destination)", ko: "\(destination)에서 형식을 알 수 없습니다")
         }
         if FileSystem.isDirectory(destination) {
             throw MemoError(.invalidState, en: "\(destination) is a folder", ko: "\(destination)은(는) 폴더입니다")
         }
         if FileSystem.exists(destination) && !overwrite {
-            throw MemoError(.invalidState, en: "\(destination) exists; add --force to replace it",
-                            ko: "\(destination)이(가) 이미 있습니다. 바꾸려면 --force를 붙이세요")
+            throw MemoError(.invalidState, hint: .force, en: "\(destination) exists", ko: "\(destination)이(가) 이미 있습니다")
         }
         let folder = VoiceStore.folder(of: destination)
+        TemporaryFile.removeAbandoned(in: folder, purposes: VoiceStore.outsideWriters)
         let output = try TemporaryFile(in: folder, purpose: "export")
         do {
             let code = format.formatCode(from: memo.formatCode)
             let verbatim = code == memo.formatCode
             if verbatim {
-                try copyBytes(of: path(of: memo), to: output)
+                try copyStoredBytes(of: memo, to: output)
             } else {
                 try transcode(memo, to: output, format: code)
             }
@@ -102,13 +102,23 @@ extension VoiceStore {
 
     /// Writes an SVG picture of memo `id`'s waveform to `destination`,
     /// replacing it whole (temporary file, fsync, rename).
+    /// - Throws: `.usage` for a size outside `WaveformPicture.widths` and `heights`.
     public func saveWaveformPicture(id: Int64, to destination: String, width: Int, height: Int) throws {
+        guard WaveformPicture.widths.contains(width), WaveformPicture.heights.contains(height) else {
+            let widths = WaveformPicture.widths, heights = WaveformPicture.heights
+            throw MemoError(.usage,
+                            en: "a waveform picture is \(widths.lowerBound) to \(widths.upperBound) pixels wide and "
+                                + "\(heights.lowerBound) to \(heights.upperBound) high",
+                            ko: "파형 그림의 너비는 \(widths.lowerBound)~\(widths.upperBound), "
+                                + "높이는 \(heights.lowerBound)~\(heights.upperBound) 픽셀입니다")
+        }
         let memo = try memo(id: id)
         let svg = WaveformPicture.svg(peaks: try peaks(id: id), width: width, height: height, title: memo.title)
         if FileSystem.isDirectory(destination) {
             throw MemoError(.invalidState, en: "\(destination) is a folder", ko: "\(destination)은(는) 폴더입니다")
         }
         let folder = VoiceStore.folder(of: destination)
+        TemporaryFile.removeAbandoned(in: folder, purposes: VoiceStore.outsideWriters)
         let output = try TemporaryFile(in: folder, purpose: "waveform")
         do {
             var text = svg
@@ -123,6 +133,10 @@ extension VoiceStore {
         }
     }
 
+    /// The writers whose temporaries sit in folders the user names; the
+    /// next of them to write into a folder removes those a killed one left.
+    static let outsideWriters: Set<String> = ["export", "waveform"]
+
     /// The folder part of a path ("." for a bare name).
     static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
@@ -134,7 +148,8 @@ extension VoiceStore {
     /// its tags and setting its title.
     func transcode(_ memo: VoiceMemo, to output: TemporaryFile, format: Int32,
                    span: Range<Int64>? = nil) throws {
-        let reader = try openStored(memo)
+        let decoder = try openStoredForDecoding(memo)
+        let reader = decoder.file
         let writer: SoundFile
         switch try SoundFile.open(writingDescriptor: output.descriptor, format: format,
                               sampleRate: reader.sampleRate, channels: reader.channels) {
@@ -143,10 +158,10 @@ extension VoiceStore {
             throw MemoError(.badInput, en: "cannot write voice memo \(memo.id) that way: \(error.reason)",
                             ko: "음성 메모 \(memo.id)을(를) 그 형식으로 쓸 수 없습니다: \(error.reason)")
         }
-        FrameCopier.copyStrings(from: reader, to: writer)
+        FrameCopier.copyStrings(from: decoder, to: writer)
         writer.setString(Int32(SF_STR_TITLE), memo.title)
         if let span, span.lowerBound > 0, !reader.seek(toFrame: span.lowerBound) {
-            // Some decoders cannot seek; reading up to the start gets there too.
+            // Some decoders cannot seek (MPEG, whose end mpg123 is not shown); reading up to the start gets there too.
             guard reader.skip(frames: span.lowerBound) == span.lowerBound else {
                 throw MemoError(.storage, en: "voice memo \(memo.id)'s file ends early; run `memoapp voice verify`",
                                 ko: "음성 메모 \(memo.id)의 파일이 일찍 끝납니다. `memoapp voice verify`를 실행하세요")
@@ -155,31 +170,12 @@ extension VoiceStore {
         let throughIntegers = AudioFormat.isIntegerPCM(memo.formatCode) && AudioFormat.isIntegerPCM(format)
         let copied = try FrameCopier.copy(from: reader, to: writer, limit: span.map { $0.upperBound - $0.lowerBound },
                                           throughIntegers: throughIntegers)
-        guard copied > 0, writer.close() == 0 else {
-            throw MemoError(.storage, en: "writing audio failed: \(writer.errorText)",
-                            ko: "오디오를 쓰지 못했습니다: \(writer.errorText)")
+        // Nothing made from other bytes than the memo's leaves the command.
+        try finishVerifying(decoder, of: memo)
+        guard copied > 0 else {
+            throw MemoError(.storage, en: "voice memo \(memo.id)'s file decodes to no audio",
+                            ko: "음성 메모 \(memo.id)의 파일에서 오디오가 나오지 않습니다")
         }
-    }
-
-    func openStored(_ memo: VoiceMemo) throws -> SoundFile {
-        switch try SoundFile.open(readingPath: path(of: memo)) {
-        case let .success(file): return file
-        case let .failure(error):
-            throw MemoError(.storage, en: "voice memo \(memo.id)'s file cannot be read (\(error.reason)); run `memoapp voice verify`",
-                            ko: "음성 메모 \(memo.id)의 파일을 읽을 수 없습니다 (\(error.reason)). `memoapp voice verify`를 실행하세요")
-        }
-    }
-
-    private func copyBytes(of path: String, to output: TemporaryFile) throws {
-        let source = try FileByteSource(path: path)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset: Int64 = 0
-        while true {
-            let count = try source.read(at: offset, into: buffer, count: 1 << 20)
-            if count == 0 { break }
-            try FileSystem.writeAll(output.descriptor, buffer, count: count, path: output.path)
-            offset += Int64(count)
-        }
+        try writer.closeOrThrow(Localized(en: "writing audio failed", ko: "오디오를 쓰지 못했습니다"))
     }
 }

@@ -21,9 +21,18 @@ extension VoiceStore {
         hasRemovedLeftovers = true
         guard FileSystem.isDirectory(directory) else { return [] }
         let removed: [String] = try connection.writeTransaction {
-            let leftovers = try findLeftovers()
-            for leftover in leftovers { try FileSystem.removeFile(directory + "/" + leftover.fileName) }
-            return leftovers.map(\.fileName)
+            var removed: [String] = []
+            for leftover in try findLeftovers() {
+                let path = directory + "/" + leftover.fileName
+                if leftover.isTemporary {
+                    // Under its lock, and only if its writer is still gone (see `TemporaryFile`).
+                    if TemporaryFile.removeIfAbandoned(path) { removed.append(leftover.fileName) }
+                } else {
+                    try FileSystem.removeFile(path)
+                    removed.append(leftover.fileName)
+                }
+            }
+            return removed
         }
         if !removed.isEmpty { try FileSystem.fsyncDirectory(directory) }
         return removed

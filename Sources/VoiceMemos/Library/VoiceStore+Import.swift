@@ -47,9 +47,9 @@ extension VoiceStore {
             try file.sync()
             let id: Int64 = try connection.writeTransaction {
                 if !allowDuplicate, let holder = try memoHolding(checksum: audio.checksum) {
-                    throw MemoError(.duplicate,
-                                    en: "\(originalName): the same audio is already voice memo \(holder.id) “\(holder.title)” (use --allow-duplicate to store it again)",
-                                    ko: "\(originalName): 같은 오디오가 이미 음성 메모 \(holder.id) “\(holder.title)”에 있습니다 (다시 저장하려면 --allow-duplicate)")
+                    throw MemoError(.duplicate, hint: .allowDuplicate,
+                                    en: "\(originalName): the same audio is already voice memo \(holder.id) “\(holder.title)”",
+                                    ko: "\(originalName): 같은 오디오가 이미 음성 메모 \(holder.id) “\(holder.title)”에 있습니다")
                 }
                 do {
                     try connection.execute("""

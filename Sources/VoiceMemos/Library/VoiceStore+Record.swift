@@ -8,6 +8,15 @@ import MemoCore
 public enum RawSampleFormat: String, CaseIterable, Sendable {
     case s16, s24, f32
 
+    /// Bytes per sample.
+    var sampleSize: Int {
+        switch self {
+        case .s16: return 2
+        case .s24: return 3
+        case .f32: return 4
+        }
+    }
+
     var subtype: Int32 {
         switch self {
         case .s16: return Int32(SF_FORMAT_PCM_16)
@@ -63,16 +72,19 @@ extension VoiceStore {
     /// stop is finalised (libsndfile writes the header on close) and kept.
     /// - Parameter progress: called with the frames captured so far.
     /// - Throws: `.usage` for settings the container cannot hold;
-    ///   `.badInput` when nothing was captured.
+    ///   `.badInput` when not one whole frame (a sample for every channel)
+    ///   arrived, or when the input ended by itself in the middle of a frame:
+    ///   bytes that are not whole frames are not audio in the declared
+    ///   layout. Nothing is stored then.
     public func record(from descriptor: Int32, options: RecordingOptions,
                        shouldStop: @escaping () -> Bool = { false },
                        progress: ((Int64) -> Void)? = nil) throws -> VoiceMemo {
         let title = try options.title.map(VoiceStore.validTitle)
         let tags = try VoiceStore.validTags(options.tags)
-        guard AudioScanner.sampleRates.contains(options.sampleRate),
-              (1...AudioScanner.maximumChannels).contains(options.channels) else {
-            throw MemoError(.usage, en: "the rate must be 1 Hz to 768 kHz and the channels 1 to \(AudioScanner.maximumChannels)",
-                            ko: "샘플링 레이트는 1 Hz~768 kHz, 채널은 1~\(AudioScanner.maximumChannels)개여야 합니다")
+        guard AudioLimits.sampleRates.contains(options.sampleRate), AudioLimits.channels.contains(options.channels) else {
+            let channels = AudioLimits.channels.upperBound
+            throw MemoError(.usage, en: "the rate must be 1 Hz to 768 kHz and the channels 1 to \(channels)",
+                            ko: "샘플링 레이트는 1 Hz~768 kHz, 채널은 1~\(channels)개여야 합니다")
         }
         let code = options.container.formatCode(for: options.sampleFormat)
         try prepareDirectory()
@@ -99,21 +111,32 @@ extension VoiceStore {
                 throw MemoError(.internalFailure, en: "libsndfile cannot read raw input: \(error.reason)",
                                 ko: "libsndfile이 원시 입력을 읽지 못합니다: \(error.reason)")
             }
-            let frames = try FrameCopier.copy(from: reader, to: writer, throughIntegers: options.sampleFormat != .f32,
+            // A pipe may never end: a memo stops at the most frames one holds.
+            let frames = try FrameCopier.copy(from: reader, to: writer, limit: AudioLimits.frames.upperBound,
+                                              throughIntegers: options.sampleFormat != .f32,
                                               shouldStop: shouldStop, progress: progress)
             if let failure = input.failure {
                 throw MemoError(.noInput, en: "reading the input failed: \(String(cString: strerror(failure)))",
                                 ko: "입력을 읽지 못했습니다: \(String(cString: strerror(failure)))")
             }
-            guard writer.close() == 0 else {
-                throw MemoError(.storage, en: "finishing the recording failed: \(writer.errorText)",
-                                ko: "녹음을 마무리하지 못했습니다: \(writer.errorText)")
-            }
+            try writer.closeOrThrow(Localized(en: "finishing the recording failed", ko: "녹음을 마무리하지 못했습니다"))
             guard frames > 0 else {
                 throw MemoError(.badInput, en: "nothing was recorded: the input ended before a whole frame arrived",
                                 ko: "녹음된 것이 없습니다: 한 프레임이 오기 전에 입력이 끝났습니다")
             }
-            let audio = try AudioScanner.scan(try FileByteSource(path: output.path), name: "recording")
+            // A stop may cut a frame (the capture ends where the reading was);
+            // an input that ends by itself ends on a frame boundary.
+            let frameSize = Int64(options.sampleFormat.sampleSize * options.channels)
+            if input.reachedEnd && !input.wasStopped && input.position % frameSize != 0 {
+                let format = options.sampleFormat.rawValue, channels = options.channels
+                throw MemoError(.badInput,
+                                en: "nothing was recorded: the input's \(input.position) bytes are not whole frames of "
+                                    + "\(frameSize) bytes (\(format) samples, \(channels) channel\(channels == 1 ? "" : "s")); "
+                                    + "check its sample format and channel count",
+                                ko: "녹음하지 않았습니다: 입력 \(input.position)바이트가 \(frameSize)바이트 프레임"
+                                    + "(\(format) 샘플, 채널 \(channels)개)으로 나누어떨어지지 않습니다. 샘플 형식과 채널 수를 확인하세요")
+            }
+            let audio = try AudioScanner.scan(try FileByteSource(path: output.path, followsSymbolicLinks: false), name: "recording")
             let recordedTitle = title ?? "Recording \(clock.now().localMinute)"
             return try insert(output, audio: audio, title: recordedTitle, originalName: "recording", tags: tags,
                               allowDuplicate: true)

@@ -12,14 +12,14 @@ extension VoiceStore {
     /// - Throws: `.usage` for an empty span or one outside the audio.
     public func trim(id: Int64, start: Double, end: Double) throws -> VoiceMemo {
         let memo = try memo(id: id)
-        let rate = Double(memo.sampleRate)
         guard start.isFinite, end.isFinite, start >= 0, end > start else {
             throw MemoError(.usage, en: "the span must start at 0 or later and end after it starts",
                             ko: "구간은 0 이상에서 시작해 시작보다 뒤에서 끝나야 합니다")
         }
-        let first = Int64((start * rate).rounded())
-        let last = Int64((end * rate).rounded())
-        guard first < memo.frames, last <= memo.frames, last > first else {
+        // Any time may come in; only a frame the memo has may go on.
+        guard let first = AudioLimits.frame(atSeconds: start, sampleRate: memo.sampleRate),
+              let last = AudioLimits.frame(atSeconds: end, sampleRate: memo.sampleRate),
+              first < memo.frames, last <= memo.frames, last > first else {
             throw MemoError(.usage,
                             en: "the span \(start)–\(end) s is outside voice memo \(id), which lasts \(memo.duration) s",
                             ko: "구간 \(start)–\(end)초가 음성 메모 \(id)의 길이(\(memo.duration)초)를 벗어납니다")
@@ -29,7 +29,7 @@ extension VoiceStore {
         var finalName: String?
         do {
             try transcode(memo, to: output, format: memo.formatCode, span: first..<last)
-            let audio = try AudioScanner.scan(try FileByteSource(path: output.path), name: memo.title)
+            let audio = try AudioScanner.scan(try FileByteSource(path: output.path, followsSymbolicLinks: false), name: memo.title)
             try output.sync()
             try connection.writeTransaction {
                 // Another process may have changed the memo meanwhile.

@@ -48,9 +48,18 @@ extension VoiceStore {
         guard FileSystem.exists(path) else {
             return problem(.missingFile, en: "the file is missing", ko: "파일이 없습니다")
         }
+        let source: FileByteSource
+        do {
+            source = try FileByteSource(path: path, followsSymbolicLinks: false)
+        } catch let error as MemoError {
+            // A symbolic link or a FIFO where the file belongs: what it leads to is not the memo's audio.
+            return problem(.missingFile, en: error.message.en, ko: error.message.ko)
+        } catch {
+            return problem(.missingFile, en: "\(error)", ko: "\(error)")
+        }
         let audio: ScannedAudio
         do {
-            audio = try AudioScanner.scan(try FileByteSource(path: path), name: memo.fileName)
+            audio = try AudioScanner.scan(source, name: memo.fileName)
         } catch let error as MemoError {
             return problem(.undecodable, en: "it no longer decodes: \(error.message.en)",
                            ko: "더 이상 디코딩되지 않습니다: \(error.message.ko)")

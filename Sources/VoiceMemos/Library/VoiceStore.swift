@@ -19,8 +19,8 @@ import SQLite
 /// Those leftovers are removed by `removeLeftovers()`, which each writing
 /// command runs first, under the write lock: no other process is then
 /// between a rename and its commit, so a final name without a row is a
-/// leftover; a temporary is one when its `flock` is free and it is older than
-/// a few seconds. `verify()` reports them without removing anything.
+/// leftover; a temporary is one when its `flock` is free, whatever its age
+/// (see `TemporaryFile`). `verify()` reports them without removing anything.
 public final class VoiceStore {
     /// The database, with `migrations` applied.
     public let connection: Connection

@@ -24,7 +24,8 @@ public enum TimeOffset {
 
     /// `m:ss`, or `h:mm:ss` from an hour on; whole seconds, rounded down.
     public static func clock(_ seconds: Double) -> String {
-        let whole = seconds.isFinite && seconds > 0 ? Int(seconds) : 0
+        // Int(exactly:) rather than Int(_:), which traps beyond Int.max.
+        let whole = seconds.isFinite && seconds > 0 ? Int(exactly: seconds.rounded(.down)) ?? Int.max : 0
         let hours = whole / 3600
         let minutes = (whole % 3600) / 60
         let rest = whole % 60

@@ -25,18 +25,25 @@ public struct WaveformPeaks: Equatable, Sendable {
     /// otherwise a block may also see up to one stored block's worth of its
     /// neighbours' frames. A size finer than the stored one is not available:
     /// the stored size is used, and `samplesPerPixel` says so.
+    ///
+    /// Any request and any stored values give an answer, never a trap, and at
+    /// most as many blocks as are stored: a length that the stored blocks do
+    /// not cover (a damaged row) gets no blocks beyond them.
     public func resampled(toSamplesPerPixel requested: Int) -> WaveformPeaks {
-        let size = max(requested, samplesPerPixel)
+        let size = max(requested, samplesPerPixel, 1)
         if size == samplesPerPixel { return self }
-        let outputCount = Int((frames + Int64(size) - 1) / Int64(size))
+        let blockSize = Int64(size)
+        let covered = coveredFrames
+        let outputCount = Int(AudioLimits.ceilingDivision(covered, by: blockSize))
         var output = [Int16](repeating: 0, count: outputCount * 2)
-        let stored = Int64(samplesPerPixel)
+        let stored = Int64(max(1, samplesPerPixel))
         let pixels = pixelCount
         values.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
                 for index in 0..<outputCount {
-                    let firstFrame = Int64(index) * Int64(size)
-                    let endFrame = min(firstFrame + Int64(size), frames)
+                    // index < ⌈covered / size⌉, so index · size < covered: no overflow.
+                    let firstFrame = Int64(index) * blockSize
+                    let endFrame = covered - firstFrame > blockSize ? firstFrame + blockSize : covered
                     let first = Int(firstFrame / stored)
                     let last = min(Int((endFrame - 1) / stored), pixels - 1)
                     var low = Int16.max
@@ -61,8 +68,14 @@ public struct WaveformPeaks: Equatable, Sendable {
     /// The peaks at no more than `width` blocks over the whole audio.
     public func resampled(toWidth width: Int) -> WaveformPeaks {
         let columns = Int64(max(1, width))
-        let size = Int((frames + columns - 1) / columns)
-        return resampled(toSamplesPerPixel: max(1, size))
+        let size = AudioLimits.ceilingDivision(coveredFrames, by: columns)
+        return resampled(toSamplesPerPixel: Int(max(1, size)))
+    }
+
+    /// The frames both the length and the stored blocks account for.
+    private var coveredFrames: Int64 {
+        let (stored, overflow) = Int64(pixelCount).multipliedReportingOverflow(by: Int64(max(1, samplesPerPixel)))
+        return max(0, min(frames, overflow ? Int64.max : stored))
     }
 
     // MARK: Storage

@@ -2,10 +2,16 @@
 /// column's minimum to its maximum, on a plain background. Browsers open it
 /// as it is.
 public enum WaveformPicture {
-    /// The SVG document. `title` becomes its accessible `<title>`.
+    /// The widths a picture may have, in pixels.
+    public static let widths = 1...100_000
+    /// The heights a picture may have, in pixels.
+    public static let heights = 2...100_000
+
+    /// The SVG document, `width` × `height` (each clamped to its range).
+    /// `title` becomes its accessible `<title>`.
     public static func svg(peaks: WaveformPeaks, width: Int, height: Int, title: String) -> String {
-        let width = max(1, width)
-        let height = max(2, height)
+        let width = min(max(width, widths.lowerBound), widths.upperBound)
+        let height = min(max(height, heights.lowerBound), heights.upperBound)
         let columns = peaks.resampled(toWidth: width)
         let middle = Double(height) / 2
         var path = ""

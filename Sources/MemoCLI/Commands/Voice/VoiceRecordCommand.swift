@@ -10,9 +10,9 @@ private nonisolated(unsafe) var isStopRequested: sig_atomic_t = 0
 
 /// `memoapp voice record`: raw PCM from stdin until its end, Ctrl-C or SIGTERM.
 enum VoiceRecordCommand {
-    static let rate = OptionKey<Int>("rate", "HZ", range: 1...768_000,
+    static let rate = OptionKey<Int>("rate", "HZ", range: AudioLimits.sampleRates,
                                      help: Localized(en: "sample rate (default 16000)", ko: "샘플링 레이트 (기본 16000)"))
-    static let channels = OptionKey<Int>("channels", "N", range: 1...64,
+    static let channels = OptionKey<Int>("channels", "N", range: AudioLimits.channels,
                                          help: Localized(en: "channels (default 1)", ko: "채널 수 (기본 1)"))
     static let sampleFormat = OptionKey<RawSampleFormat>("sample-format", "s16|s24|f32",
                                                          help: Localized(en: "little-endian sample format (default s16)",

@@ -16,9 +16,9 @@ enum VoiceViewCommands {
                                      help: Localized(en: "value resolution (default 16)", ko: "값의 해상도 (기본 16)")) { Int($0) ?? 16 }
     static let output = OptionKey<String>("output", "FILE.svg", kind: .path, required: true,
                                           help: Localized(en: "where to write", ko: "저장할 파일"))
-    static let pictureWidth = OptionKey<Int>("width", "PX", range: 1...100_000,
+    static let pictureWidth = OptionKey<Int>("width", "PX", range: WaveformPicture.widths,
                                              help: Localized(en: "width (default 1200)", ko: "너비 (기본 1200)"))
-    static let pictureHeight = OptionKey<Int>("height", "PX", range: 2...100_000,
+    static let pictureHeight = OptionKey<Int>("height", "PX", range: WaveformPicture.heights,
                                               help: Localized(en: "height (default 200)", ko: "높이 (기본 200)"))
 
     static func makeList() -> Command {
