@@ -59,15 +59,27 @@ public struct Restorer {
     var home: DataHome { workspace.home }
 
     public func run() throws -> RestoreResult {
+        let homeExisted = BackupFiles.kind(of: home.path) != .absent
+        let voiceExisted = BackupFiles.kind(of: home.voiceDirectory) != .absent
+        func removeFoldersThisRunMade() {
+            // rmdir leaves any that are not empty.
+            if !voiceExisted { rmdir(home.voiceDirectory) }
+            if !homeExisted { rmdir(home.path) }
+        }
+        try home.create()
+        // Held from before the data home is judged until the database is in:
+        // the audio installed first has no rows yet, so no voice command may
+        // sweep it as left over, and a second restore waits its turn.
+        var libraryLock: VoiceLibraryLock? = try VoiceLibraryLock.exclusive(in: home.voiceDirectory)
         let state = HomeState.of(home, restoring: backup.manifest)
         if case let .hasData(reason) = state, !force {
+            libraryLock = nil
+            removeFoldersThisRunMade()
             throw MemoError(.invalidState,
                             hint: .force,
                             en: "the data home \(home.path) already has data (\(reason.en)), and restoring replaces all of it",
                             ko: "데이터 폴더 \(home.path)에 이미 데이터가 있습니다 (\(reason.ko)). 복원하면 모두 바뀝니다")
         }
-        let homeExisted = BackupFiles.kind(of: home.path) != .absent
-        try home.create()
         removeAbandonedTemporaries()
         let installer = VoiceLibraryInstaller(directory: home.voiceDirectory)
         var isDatabaseInstalled = false
@@ -80,14 +92,12 @@ public struct Restorer {
         } catch {
             if !isDatabaseInstalled {
                 installer.undo()
-                // Folders this run made go too; rmdir leaves any that are not empty.
-                if !homeExisted {
-                    rmdir(home.voiceDirectory)
-                    rmdir(home.path)
-                }
+                libraryLock = nil
+                removeFoldersThisRunMade()
             }
             throw error
         }
+        libraryLock?.release()
         let connection = try workspace.database()
         let removed = try VoiceStore(connection: connection, directory: home.voiceDirectory,
                                      clock: workspace.clock).removeLeftovers()
@@ -97,20 +107,18 @@ public struct Restorer {
 
     // MARK: - Private
 
-    static let temporaryPrefix = ".memoapp.db.restore-"
+    /// The purpose word of the database copy a restore makes in the data home.
+    static let temporaryPurpose = "restore"
 
     /// Copies the backup's database next to the live one (checking its bytes
     /// again), then puts it in place; `installed` runs once it is.
     private func installDatabase(installed: () -> Void) throws {
-        let temporaryPath = home.path + "/" + Restorer.temporaryPrefix + FileSystem.randomToken() + ".part"
-        let output = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw FileSystem.storageError(.creating, temporaryPath) }
-        // Locked while in use, so that a later restore can tell an abandoned one.
-        _ = BackupFiles.tryLock(output)
-        defer {
-            close(output)
-            unlink(temporaryPath)
-        }
+        // Locked while it is this run's (see `TemporaryFile`): a later restore
+        // removes it only once this one is gone.
+        let temporary = try TemporaryFile(in: home.path, purpose: Restorer.temporaryPurpose, fileExtension: "db")
+        let output = temporary.descriptor
+        let temporaryPath = temporary.path
+        defer { temporary.discard() }
         let sourcePath = backup.filePath(backup.manifest.database)
         let input = try ChecksummedCopy.openRegularFile(sourcePath)
         defer { close(input) }
@@ -145,20 +153,10 @@ public struct Restorer {
         return live
     }
 
-    /// Removes database copies that an interrupted restore left in the data
-    /// home: unlocked and older than a few seconds.
+    /// Removes the database copies an interrupted restore left in the data
+    /// home: those whose writer is gone (their lock is free), whatever their age.
     private func removeAbandonedTemporaries() {
-        guard let names = try? FileSystem.names(in: home.path) else { return }
-        for name in names where name.hasPrefix(Restorer.temporaryPrefix) && name.hasSuffix(".part") {
-            let path = home.path + "/" + name
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            guard descriptor >= 0 else { continue }
-            defer { close(descriptor) }
-            var info = stat()
-            guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-                  Int(time(nil)) - Int(info.st_mtim.tv_sec) >= 10, BackupFiles.tryLock(descriptor) else { continue }
-            unlink(path)
-        }
+        TemporaryFile.removeAbandoned(in: home.path, purposes: [Restorer.temporaryPurpose])
     }
 }
 

@@ -20,6 +20,10 @@ extension VoiceStore {
         guard !hasRemovedLeftovers else { return [] }
         hasRemovedLeftovers = true
         guard FileSystem.isDirectory(directory) else { return [] }
+        // A restore installing its audio holds the folder's lock: its files have
+        // no rows yet and are not leftovers. Sweep another time.
+        guard let libraryLock = VoiceLibraryLock.sharedIfFree(in: directory) else { return [] }
+        defer { libraryLock.release() }
         let removed: [String] = try connection.writeTransaction {
             var removed: [String] = []
             for leftover in try findLeftovers() {
