@@ -27,7 +27,7 @@ final class CommandHintsTests: XCTestCase {
     }
 
     func testEveryHintTheLayersDeclareHasWordsHere() {
-        for hint in [MemoError.Hint.completeOnboarding, .examineDataHome, .force, .skipOnboarding] {
+        for hint in [MemoError.Hint.completeOnboarding, .examineDataHome, .force, .skipOnboarding, .chooseFormat] {
             for language in Language.allCases {
                 let text = CommandHints.text(for: hint)?.text(in: language) ?? ""
                 XCTAssertFalse(text.isEmpty, "\(hint.rawValue) in \(language)")

@@ -10,7 +10,7 @@ final class VoiceStoreExportTests: XCTestCase {
         let harness = try StoreHarness()
         let memo = try harness.store.importFile(at: Fixtures.path("chord-stereo-22k.flac"))
         let destination = harness.folder.appending("out.flac")
-        let result = try harness.store.export(id: memo.id, to: destination)
+        let result = try export(harness.store, id: memo.id, as: .flac, to: destination)
         XCTAssertTrue(result.isVerbatimCopy)
         XCTAssertEqual([UInt8](FileManager.default.contents(atPath: destination)!), Fixtures.bytes("chord-stereo-22k.flac"))
     }
@@ -22,7 +22,7 @@ final class VoiceStoreExportTests: XCTestCase {
         let original = Reference.decode(Fixtures.path("tone-mono-16k.wav"))
         for format in ExportFormat.allCases {
             let destination = harness.folder.appending("out-\(format.rawValue).\(format.rawValue)")
-            let result = try harness.store.export(id: memo.id, to: destination)
+            let result = try export(harness.store, id: memo.id, as: format, to: destination)
             // The memo is a 16-bit WAV: exporting to WAV copies it; the rest convert and carry the title.
             XCTAssertEqual(result.isVerbatimCopy, format == .wav, "\(format)")
             let decoded = Reference.decode(destination)
@@ -44,33 +44,26 @@ final class VoiceStoreExportTests: XCTestCase {
         }
     }
 
-    func testExistingDestinationIsKeptUnlessForced() throws {
+    func testAnUnknownMemoWritesNothing() throws {
         let harness = try StoreHarness()
-        let memo = try harness.store.importFile(at: Fixtures.path("beep.mp3"))
-        let destination = harness.folder.appending("keep.wav")
-        _ = FileManager.default.createFile(atPath: destination, contents: Data("mine".utf8))
-        XCTAssertThrowsError(try harness.store.export(id: memo.id, to: destination)) {
-            XCTAssertEqual(($0 as? MemoError)?.kind, .invalidState)
-        }
-        XCTAssertEqual(FileManager.default.contents(atPath: destination), Data("mine".utf8))
-        _ = try harness.store.export(id: memo.id, to: destination, overwrite: true)
-        XCTAssertEqual(Reference.decode(destination).rate, 22050)
-        // No temporary is left beside it.
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: harness.folder.path).filter { $0.hasPrefix(".") }, [])
-    }
-
-    func testUnknownFormatIsAUsageErrorAndWritesNothing() throws {
-        let harness = try StoreHarness()
-        let memo = try harness.store.importFile(at: Fixtures.path("beep.mp3"))
-        let destination = harness.folder.appending("out.xyz")
-        XCTAssertThrowsError(try harness.store.export(id: memo.id, to: destination)) {
-            XCTAssertEqual(($0 as? MemoError)?.kind, .usage)
-        }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: destination))
-        _ = try harness.store.export(id: memo.id, to: destination, format: .ogg)
-        XCTAssertEqual(Reference.decode(destination).rate, 22050)
-        XCTAssertThrowsError(try harness.store.export(id: 5, to: harness.folder.appending("x.wav"))) {
+        let destination = harness.folder.appending("x.wav")
+        XCTAssertThrowsError(try export(harness.store, id: 5, as: .wav, to: destination)) {
             XCTAssertEqual(($0 as? MemoError)?.kind, .notFound)
         }
+        XCTAssertEqual(FileManager.default.contents(atPath: destination), Data())
+    }
+
+    func testEachFormatNamesItsUsualEndingFirst() {
+        XCTAssertEqual(ExportFormat.allCases.map { $0.fileExtensions.first }, ["wav", "flac", "ogg", "mp3"])
+    }
+
+    // MARK: - Helpers
+
+    /// `writeAudio` into a new file at `destination`, as a caller's output file does.
+    private func export(_ store: VoiceStore, id: Int64, as format: ExportFormat, to destination: String) throws -> ExportResult {
+        let descriptor = open(destination, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        defer { close(descriptor) }
+        return try store.writeAudio(id: id, as: format, into: descriptor, shownPath: destination)
     }
 }

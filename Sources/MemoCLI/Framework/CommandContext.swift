@@ -61,6 +61,13 @@ public final class CommandContext {
         if !isJSON, pendingOutput.utf8.count > 1 << 16 { flush() }
     }
 
+    /// Sends a file written to `-` to stdout, after any text already buffered.
+    public func write(contentsOf file: ScratchFile) throws {
+        flush()
+        try file.forEachChunk { streams.writeOutput(bytes: $0) }
+        streams.flushOutput()
+    }
+
     /// Writes a line to stderr at once, prefixed `memoapp: ` (warnings, progress notes).
     public func warn(_ text: String) {
         streams.writeError("memoapp: " + text + "\n")
