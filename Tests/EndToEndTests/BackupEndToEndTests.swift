@@ -102,10 +102,13 @@ final class BackupEndToEndTests: XCTestCase {
         let backup = scene.path("old-backup")
         try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: false)
         do {
-            // What the first memoapp, with only the onboarding table, would have written.
+            // What the first memoapp, with only the onboarding table, would have
+            // written: its released migration's SQL (restore holds an old
+            // backup to the schema its own migrations made).
             let connection = try Connection(path: backup + "/memoapp.db")
             try connection.executeScript("""
-                CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at REAL NOT NULL DEFAULT 0);
+                CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL,
+                    applied_at REAL NOT NULL DEFAULT ((julianday('now') - 2440587.5) * 86400.0));
                 CREATE TABLE onboarding_state (id INTEGER PRIMARY KEY CHECK (id = 1),
                     current_page INTEGER NOT NULL DEFAULT 1, completed_at REAL);
                 INSERT INTO onboarding_state VALUES (1, 4, 1800000000);
@@ -121,6 +124,32 @@ final class BackupEndToEndTests: XCTestCase {
         XCTAssertEqual(result.object()["todos"] as? Int, 0)
         XCTAssertEqual(scene.app.run("todo", "add", "the tables of later versions exist").status, 0)
         XCTAssertEqual(scene.app.doctor().failingChecks, [])
+    }
+
+    func testAnOlderBackupWithATableItsMigrationsDidNotMakeIsRefused() throws {
+        let scene = BackupScene(filled: false)
+        let backup = scene.path("old-backup")
+        try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: false)
+        do {
+            // The first memoapp knew only the onboarding table: a todos table
+            // in its backup is not of its making, whatever a later one makes.
+            let connection = try Connection(path: backup + "/memoapp.db")
+            try connection.executeScript("""
+                CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL,
+                    applied_at REAL NOT NULL DEFAULT ((julianday('now') - 2440587.5) * 86400.0));
+                CREATE TABLE onboarding_state (id INTEGER PRIMARY KEY CHECK (id = 1),
+                    current_page INTEGER NOT NULL DEFAULT 1, completed_at REAL);
+                CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT);
+                INSERT INTO onboarding_state VALUES (1, 4, 1800000000);
+                INSERT INTO schema_migrations (name) VALUES ('onboarding.1-create-state');
+                PRAGMA journal_mode = DELETE;
+                """)
+        }
+        try writeManifest(backup, xxh128(backup + "/memoapp.db") + "  memoapp.db\n")
+        let result = scene.app.run("restore", backup)
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.contains("table \"todos\" is not one memoapp makes"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scene.app.home + "/memoapp.db"))
     }
 
     // MARK: The gate

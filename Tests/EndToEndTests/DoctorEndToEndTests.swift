@@ -21,7 +21,7 @@ final class DoctorEndToEndTests: XCTestCase {
         XCTAssertEqual(outcome.document["problem_count"] as? Int, 0)
         XCTAssertEqual(outcome.document["home"] as? String, app.home)
         let names = outcome.checks.compactMap { $0["name"] as? String }
-        for expected in ["data_home", "permissions", "database", "integrity", "foreign_keys", "migrations",
+        for expected in ["data_home", "permissions", "database", "integrity", "foreign_keys", "migrations", "schema",
                          "audio_library", "voice_library", "temporary_files"] {
             XCTAssertTrue(names.contains(expected), "no \(expected) check in \(names)")
             XCTAssertEqual(outcome.status(of: expected), "ok", expected)

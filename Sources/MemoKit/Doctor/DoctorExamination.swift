@@ -47,6 +47,7 @@ public final class DoctorExamination {
         checkIntegrity()
         checkForeignKeys()
         checkMigrations()
+        checkSchema()
         checkAudioLibrary()
         checkVoiceLibrary()
         checkTemporaryFiles(hasHome: hasHome)

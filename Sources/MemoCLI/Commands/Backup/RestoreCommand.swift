@@ -24,7 +24,8 @@ enum RestoreCommand {
             discussion: Localized(
                 en: """
                     Every file MANIFEST lists is checked first (present, same checksum; the database opens, is \
-                    memoapp's, not from a newer memoapp, and passes PRAGMA integrity_check); on any problem \
+                    memoapp's, not from a newer memoapp, passes PRAGMA integrity_check, and holds only the tables, \
+                    indexes, triggers and views memoapp's migrations make); on any problem \
                     nothing is changed. A data home with to-dos, memos, voice memos or timers is replaced only \
                     with --force; the onboarding state comes from the backup. Exit status: 0 restored; 5 the data \
                     home has data and --force was not given; 65 DIR is not a good backup (the message names the \
@@ -32,7 +33,8 @@ enum RestoreCommand {
                     """,
                 ko: """
                     먼저 MANIFEST의 모든 파일을 확인합니다 (존재, 체크섬 일치; 데이터베이스가 열리고 memoapp의 것이며 \
-                    더 새로운 버전이 만든 것이 아니고 PRAGMA integrity_check 통과). 문제가 있으면 아무것도 바꾸지 \
+                    더 새로운 버전이 만든 것이 아니고 PRAGMA integrity_check 통과, memoapp의 마이그레이션이 만드는 테이블, 인덱스, \
+                    트리거, 뷰만 있음). 문제가 있으면 아무것도 바꾸지 \
                     않습니다. 할 일, 메모, 음성 메모, 타이머가 있는 데이터 폴더는 --force가 있을 때만 바꿉니다. 온보딩 \
                     상태는 백업의 것을 따릅니다. 종료 코드: 0 복원함; 5 데이터 폴더에 데이터가 있는데 --force가 없음; \
                     65 DIR이 온전한 백업이 아님 (메시지에 파일 이름); 66 DIR이 없음; 74 쓰기 실패.
