@@ -100,7 +100,7 @@ public struct OutputFile: Sendable {
             try moveIntoPlace(temporary.path, at: folder + "/" + name)
         } catch {
             temporary.discard()
-            throw error
+            throw naming(error)
         }
         temporary.close()
         try flush(folder)
@@ -226,6 +226,17 @@ public struct OutputFile: Sendable {
         try OutputFile.refuseUnlessRegular(status, given: given)
         guard mayReplace else { throw OutputFile.existsError(given) }
         try rename(temporary, over: destination)
+    }
+
+    /// A storage failure of the producer that does not say where it was
+    /// writing (libsndfile's "System error : File too large") gets the
+    /// destination's name in front.
+    private func naming(_ error: Error) -> Error {
+        guard let failure = error as? MemoError, failure.kind == .storage, !failure.message.en.contains(given) else {
+            return error
+        }
+        return MemoError(.storage, Localized(en: "cannot write \(given): " + failure.message.en,
+                                             ko: "\(given)에 쓸 수 없습니다: " + failure.message.ko), hint: failure.hint)
     }
 
     private func rename(_ temporary: String, over destination: String) throws {

@@ -91,7 +91,16 @@ enum MemoTextInput {
         var pid = pid_t()
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { for argument in cArguments { free(argument) } }
-        let spawned = posix_spawn(&pid, argv[0], nil, nil, &cArguments, environ)
+        // memoapp ignores SIGXFSZ (see main.swift); the editor gets the default back.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGXFSZ)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        let spawned = posix_spawn(&pid, argv[0], nil, &attributes, &cArguments, environ)
         guard spawned == 0 else {
             throw MemoError(.internalFailure, en: "cannot start the editor: \(String(cString: strerror(spawned)))",
                             ko: "편집기를 시작할 수 없습니다: \(String(cString: strerror(spawned)))")
