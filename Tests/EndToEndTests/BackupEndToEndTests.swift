@@ -236,6 +236,23 @@ final class BackupEndToEndTests: XCTestCase {
         XCTAssertEqual(mixed.run("restore", scene.path("backup")).status, 5)
     }
 
+    func testADatabaseCopyAKilledRestoreLeftGoesOnceItsLockIsFreeWhateverItsAge() throws {
+        let scene = BackupScene()
+        scene.backup()
+        let target = scene.otherApp("target")
+        target.onboard()
+        let abandoned = target.home + "/.memoapp.db.restore-0123456789abcdef.part"
+        let live = target.home + "/.memoapp.db.restore-fedcba9876543210.part"
+        for path in [abandoned, live] { XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("SQLite".utf8))) }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86400)], ofItemAtPath: live)
+        let holder = open(live, O_RDONLY)
+        XCTAssertEqual(flock(holder, LOCK_EX | LOCK_NB), 0, "this process plays the restore still writing it")
+        defer { close(holder) }
+        XCTAssertEqual(target.run("restore", scene.path("backup"), "--force").status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned), "no writer: removed, though brand new")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: live), "its writer holds the lock: kept, though old")
+    }
+
     func testRestoreWithForceReplacesTheDataAndRemovesAudioNoRestoredMemoNames() throws {
         let scene = BackupScene()
         scene.backup()

@@ -114,19 +114,17 @@ public struct Restorer {
     // MARK: - Private
 
     static let temporaryPrefix = ".memoapp.db.restore-"
+    static let temporarySuffix = ".part"
 
     /// Copies the backup's database next to the live one (checking its bytes
     /// again), then puts it in place; `installed` runs once it is.
     private func installDatabase(installed: () -> Void) throws {
-        let temporaryPath = home.path + "/" + Restorer.temporaryPrefix + FileSystem.randomToken() + ".part"
-        let output = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw FileSystem.storageError(.creating, temporaryPath) }
         // Locked while in use, so that a later restore can tell an abandoned one.
-        _ = BackupFiles.tryLock(output)
-        defer {
-            close(output)
-            unlink(temporaryPath)
-        }
+        let temporary = try LockedTemporaryFile(in: home.path, prefix: Restorer.temporaryPrefix,
+                                                suffix: Restorer.temporarySuffix, shownPath: home.databasePath)
+        let temporaryPath = temporary.path
+        let output = temporary.descriptor
+        defer { temporary.discard() }
         let sourcePath = backup.filePath(backup.manifest.database)
         let input = try ChecksummedCopy.openRegularFile(sourcePath)
         defer { close(input) }
@@ -162,18 +160,10 @@ public struct Restorer {
     }
 
     /// Removes database copies that an interrupted restore left in the data
-    /// home: unlocked and older than a few seconds.
+    /// home: those no process holds locked, whatever their age.
     private func removeAbandonedTemporaries() {
-        guard let names = try? FileSystem.names(in: home.path) else { return }
-        for name in names where name.hasPrefix(Restorer.temporaryPrefix) && name.hasSuffix(".part") {
-            let path = home.path + "/" + name
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            guard descriptor >= 0 else { continue }
-            defer { close(descriptor) }
-            var info = stat()
-            guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-                  Int(time(nil)) - Int(info.st_mtim.tv_sec) >= 10, BackupFiles.tryLock(descriptor) else { continue }
-            unlink(path)
+        LockedTemporaryFile.removeAbandoned(in: home.path) {
+            LockedTemporaryFile.isName($0, prefix: Restorer.temporaryPrefix, suffix: Restorer.temporarySuffix)
         }
     }
 }
