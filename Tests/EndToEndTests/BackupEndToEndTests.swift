@@ -99,24 +99,7 @@ final class BackupEndToEndTests: XCTestCase {
 
     func testAnOlderBackupIsMigratedOnRestore() throws {
         let scene = BackupScene(filled: false)
-        let backup = scene.path("old-backup")
-        try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: false)
-        do {
-            // What the first memoapp, with only the onboarding table, would have
-            // written: its released migration's SQL (restore holds an old
-            // backup to the schema its own migrations made).
-            let connection = try Connection(path: backup + "/memoapp.db")
-            try connection.executeScript("""
-                CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL,
-                    applied_at REAL NOT NULL DEFAULT ((julianday('now') - 2440587.5) * 86400.0));
-                CREATE TABLE onboarding_state (id INTEGER PRIMARY KEY CHECK (id = 1),
-                    current_page INTEGER NOT NULL DEFAULT 1, completed_at REAL);
-                INSERT INTO onboarding_state VALUES (1, 4, 1800000000);
-                INSERT INTO schema_migrations (name) VALUES ('onboarding.1-create-state');
-                PRAGMA journal_mode = DELETE;
-                """)
-        }
-        try writeManifest(backup, xxh128(backup + "/memoapp.db") + "  memoapp.db\n")
+        let backup = try firstMemoappBackup(in: scene)
 
         let result = scene.app.run("restore", backup, "--json")
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -128,28 +111,36 @@ final class BackupEndToEndTests: XCTestCase {
 
     func testAnOlderBackupWithATableItsMigrationsDidNotMakeIsRefused() throws {
         let scene = BackupScene(filled: false)
+        // The first memoapp knew only the onboarding table: a todos table
+        // in its backup is not of its making, whatever a later one makes.
+        let backup = try firstMemoappBackup(in: scene, adding: "CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT);")
+        let result = scene.app.run("restore", backup)
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.contains("table \"todos\" is not one memoapp makes"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scene.app.home + "/memoapp.db"))
+    }
+
+    /// A backup as the first memoapp, with only the onboarding table, would
+    /// have written it: its released migration's SQL (restore holds an old
+    /// backup to the schema its own migrations made), and `extraSQL`.
+    private func firstMemoappBackup(in scene: BackupScene, adding extraSQL: String = "") throws -> String {
         let backup = scene.path("old-backup")
         try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: false)
         do {
-            // The first memoapp knew only the onboarding table: a todos table
-            // in its backup is not of its making, whatever a later one makes.
             let connection = try Connection(path: backup + "/memoapp.db")
             try connection.executeScript("""
                 CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL,
                     applied_at REAL NOT NULL DEFAULT ((julianday('now') - 2440587.5) * 86400.0));
                 CREATE TABLE onboarding_state (id INTEGER PRIMARY KEY CHECK (id = 1),
                     current_page INTEGER NOT NULL DEFAULT 1, completed_at REAL);
-                CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT);
+                \(extraSQL)
                 INSERT INTO onboarding_state VALUES (1, 4, 1800000000);
                 INSERT INTO schema_migrations (name) VALUES ('onboarding.1-create-state');
                 PRAGMA journal_mode = DELETE;
                 """)
         }
         try writeManifest(backup, xxh128(backup + "/memoapp.db") + "  memoapp.db\n")
-        let result = scene.app.run("restore", backup)
-        XCTAssertEqual(result.status, 65, result.stderr)
-        XCTAssertTrue(result.stderr.contains("table \"todos\" is not one memoapp makes"), result.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: scene.app.home + "/memoapp.db"))
+        return backup
     }
 
     // MARK: The gate
