@@ -26,18 +26,25 @@ extension WireFormat {
     }
 
     /// `restore`: into which home, from where, whether data was replaced,
-    /// what the home holds now, and the audio files of the replaced data removed.
-    public static func restore(_ result: RestoreResult) -> JSON {
-        .object([
+    /// what the home holds now (null counts when a problem after the restore
+    /// kept them from being counted), the audio files of the replaced data
+    /// removed, and that problem (`{"code", "message"}`, else null).
+    public static func restore(_ result: RestoreResult, in language: Language) -> JSON {
+        let counts = result.contents.map(contents)
+            ?? ["todos", "memos", "voice_memos", "timers", "onboarded"].map { ($0, JSON.null) }
+        return .object([
             ("home", .string(result.home)),
             ("from", .string(result.backup.path)),
             ("replaced", .bool(result.replacedData)),
-        ] + contents(result.contents) + [
+        ] + counts + [
             ("database_bytes", .int(result.backup.databaseBytes)),
             ("voice_files", .int(result.backup.manifest.voiceFiles.count)),
             ("voice_bytes", .int(result.backup.voiceBytes)),
             ("bytes", .int(result.backup.databaseBytes + result.backup.voiceBytes)),
             ("removed_files", .strings(result.removedFiles)),
+            ("problem", result.problem.map {
+                .object([("code", .string($0.kind.code)), ("message", .string($0.message.text(in: language)))])
+            } ?? .null),
         ])
     }
 

@@ -86,11 +86,19 @@ public final class MemoStore {
     }
 
     /// Replaces the text, the title, or both (an empty title removes it).
-    public func edit(id: Int64, text: String? = nil, title: String? = nil) throws -> Memo {
+    /// - Parameter seen: the memo as the new text was made from (shown in an
+    ///   editor): when its text or title changed since, the edit is refused
+    ///   rather than lose that change, checked in the same transaction.
+    /// - Throws: `.invalidState` for such a change.
+    public func edit(id: Int64, text: String? = nil, title: String? = nil, madeFrom seen: Memo? = nil) throws -> Memo {
         if let text { try MemoStore.validate(text: text, isNew: false) }
         let now = clock.now()
         return try connection.writeTransaction {
             var memo = try memo(id: id)
+            if let seen, memo.text != seen.text || memo.title != seen.title {
+                throw MemoError(.invalidState, en: "memo #\(id) was changed elsewhere while it was being edited; nothing was saved",
+                                ko: "메모 #\(id)이(가) 편집하는 동안 다른 곳에서 바뀌었습니다. 아무것도 저장하지 않았습니다")
+            }
             if let text { memo.text = text }
             if let title { memo.title = MemoStore.storedTitle(title) }
             memo.updatedAt = now

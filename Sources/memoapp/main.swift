@@ -1,10 +1,9 @@
 import Glibc
 import MemoCLI
 
-// Each argument as its bytes: MemoCLI refuses one that is not UTF-8 rather than
-// run with a repaired copy (CommandLine.arguments replaces bad bytes with U+FFFD).
-let arguments: [[UInt8]] = (1..<Int(CommandLine.argc)).map { index in
-    guard let argument = CommandLine.unsafeArgv[index] else { return [] }
-    return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
-}
-exit(App(environment: ProcessEnvironment.current).run(argumentBytes: arguments))
+// A write past `ulimit -f` raises SIGXFSZ, whose default action kills the
+// process mid-command (after a commit it already reported, leaving its
+// temporaries). Ignored, the write fails with EFBIG instead and the normal
+// error path reports it and cleans up.
+signal(SIGXFSZ, SIG_IGN)
+exit(App(environment: ProcessEnvironment.current).run(argumentBytes: ProcessArguments.current))

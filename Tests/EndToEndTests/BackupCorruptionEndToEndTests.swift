@@ -100,6 +100,34 @@ final class BackupCorruptionEndToEndTests: XCTestCase {
         assertRefused(naming: ["memoapp.db", "newer memoapp", "future.1-something"], "newer schema")
     }
 
+    func testATriggerPlantedInTheDatabaseWithAMatchingManifestIsRefused() throws {
+        // The attack: a trigger that empties the memos on the next `todo add`,
+        // integrity_check says ok, and xxh128sum makes MANIFEST agree.
+        sqlite3(backup + "/memoapp.db", "CREATE TRIGGER evil AFTER INSERT ON todos BEGIN DELETE FROM memos; END")
+        XCTAssertEqual(sqlite3(backup + "/memoapp.db", "PRAGMA integrity_check"), "ok")
+        try refreshManifest(for: "memoapp.db")
+        XCTAssertEqual(runExternal("/usr/bin/xxh128sum", ["-c", "MANIFEST"], in: backup).status, 0)
+        assertRefused(naming: ["memoapp.db", "trigger", "evil", "on todos is not one memoapp makes"], "planted trigger")
+    }
+
+    func testEveryKindOfForeignOrChangedSchemaObjectIsRefused() throws {
+        let pristine = try Data(contentsOf: URL(fileURLWithPath: backup + "/memoapp.db"))
+        let forgeries = [
+            ("CREATE VIEW peek AS SELECT * FROM memos", "peek"),
+            ("CREATE TABLE extra (x)", "extra"),
+            ("CREATE INDEX sneaky ON todos (title)", "sneaky"),
+            ("DROP INDEX todos_by_uid", "todos_by_uid\\\" on todos is missing"),
+            ("DROP INDEX todos_by_uid; CREATE INDEX todos_by_uid ON todos (title)",
+             "todos_by_uid\\\" on todos is not defined as memoapp defines it"),
+        ]
+        for (sql, words) in forgeries {
+            try pristine.write(to: URL(fileURLWithPath: backup + "/memoapp.db"))
+            sqlite3(backup + "/memoapp.db", sql)
+            try refreshManifest(for: "memoapp.db")
+            assertRefused(naming: [words], sql)
+        }
+    }
+
     // MARK: Missing pieces
 
     func testAMissingManifestIsAnInterruptedBackup() throws {

@@ -99,21 +99,7 @@ final class BackupEndToEndTests: XCTestCase {
 
     func testAnOlderBackupIsMigratedOnRestore() throws {
         let scene = BackupScene(filled: false)
-        let backup = scene.path("old-backup")
-        try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: false)
-        do {
-            // What the first memoapp, with only the onboarding table, would have written.
-            let connection = try Connection(path: backup + "/memoapp.db", configuration: .memoappDatabase)
-            try connection.executeScript("""
-                CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at REAL NOT NULL DEFAULT 0);
-                CREATE TABLE onboarding_state (id INTEGER PRIMARY KEY CHECK (id = 1),
-                    current_page INTEGER NOT NULL DEFAULT 1, completed_at REAL);
-                INSERT INTO onboarding_state VALUES (1, 4, 1800000000);
-                INSERT INTO schema_migrations (name) VALUES ('onboarding.1-create-state');
-                PRAGMA journal_mode = DELETE;
-                """)
-        }
-        try writeManifest(backup, xxh128(backup + "/memoapp.db") + "  memoapp.db\n")
+        let backup = try firstMemoappBackup(in: scene)
 
         let result = scene.app.run("restore", backup, "--json")
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -121,6 +107,40 @@ final class BackupEndToEndTests: XCTestCase {
         XCTAssertEqual(result.object()["todos"] as? Int, 0)
         XCTAssertEqual(scene.app.run("todo", "add", "the tables of later versions exist").status, 0)
         XCTAssertEqual(scene.app.doctor().failingChecks, [])
+    }
+
+    func testAnOlderBackupWithATableItsMigrationsDidNotMakeIsRefused() throws {
+        let scene = BackupScene(filled: false)
+        // The first memoapp knew only the onboarding table: a todos table
+        // in its backup is not of its making, whatever a later one makes.
+        let backup = try firstMemoappBackup(in: scene, adding: "CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT);")
+        let result = scene.app.run("restore", backup)
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.contains("table \"todos\" is not one memoapp makes"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scene.app.home + "/memoapp.db"))
+    }
+
+    /// A backup as the first memoapp, with only the onboarding table, would
+    /// have written it: its released migration's SQL (restore holds an old
+    /// backup to the schema its own migrations made), and `extraSQL`.
+    private func firstMemoappBackup(in scene: BackupScene, adding extraSQL: String = "") throws -> String {
+        let backup = scene.path("old-backup")
+        try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: false)
+        do {
+            let connection = try Connection(path: backup + "/memoapp.db", configuration: .memoappDatabase)
+            try connection.executeScript("""
+                CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL,
+                    applied_at REAL NOT NULL DEFAULT ((julianday('now') - 2440587.5) * 86400.0));
+                CREATE TABLE onboarding_state (id INTEGER PRIMARY KEY CHECK (id = 1),
+                    current_page INTEGER NOT NULL DEFAULT 1, completed_at REAL);
+                \(extraSQL)
+                INSERT INTO onboarding_state VALUES (1, 4, 1800000000);
+                INSERT INTO schema_migrations (name) VALUES ('onboarding.1-create-state');
+                PRAGMA journal_mode = DELETE;
+                """)
+        }
+        try writeManifest(backup, xxh128(backup + "/memoapp.db") + "  memoapp.db\n")
+        return backup
     }
 
     // MARK: The gate
@@ -205,6 +225,23 @@ final class BackupEndToEndTests: XCTestCase {
         try FileManager.default.copyItem(atPath: backupVoice + "/" + names[0], toPath: mixed.home + "/voice/" + names[0])
         XCTAssertTrue(FileManager.default.createFile(atPath: mixed.home + "/voice/recording.wav", contents: Data("RIFF".utf8)))
         XCTAssertEqual(mixed.run("restore", scene.path("backup")).status, 5)
+    }
+
+    func testADatabaseCopyAKilledRestoreLeftGoesOnceItsLockIsFreeWhateverItsAge() throws {
+        let scene = BackupScene()
+        scene.backup()
+        let target = scene.otherApp("target")
+        target.onboard()
+        let abandoned = target.home + "/.restore-0123456789abcdef.db.part"
+        let live = target.home + "/.restore-fedcba9876543210.db.part"
+        for path in [abandoned, live] { XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("SQLite".utf8))) }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86400)], ofItemAtPath: live)
+        let holder = open(live, O_RDONLY)
+        XCTAssertEqual(flock(holder, LOCK_EX | LOCK_NB), 0, "this process plays the restore still writing it")
+        defer { close(holder) }
+        XCTAssertEqual(target.run("restore", scene.path("backup"), "--force").status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned), "no writer: removed, though brand new")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: live), "its writer holds the lock: kept, though old")
     }
 
     func testRestoreWithForceReplacesTheDataAndRemovesAudioNoRestoredMemoNames() throws {

@@ -30,7 +30,7 @@ final class DoctorDatabaseEndToEndTests: XCTestCase {
         XCTAssertEqual(outcome.status(of: "database"), "problem", file: file, line: line)
         let message = outcome.problems(of: "database").first?.message ?? ""
         XCTAssertTrue(message.contains(expected), message, file: file, line: line)
-        for dependent in ["integrity", "foreign_keys", "migrations"] {
+        for dependent in ["integrity", "foreign_keys", "migrations", "schema"] {
             XCTAssertEqual(outcome.status(of: dependent), "skipped", dependent, file: file, line: line)
         }
     }
@@ -157,9 +157,23 @@ final class DoctorDatabaseEndToEndTests: XCTestCase {
             """)
         let outcome = app.doctor()
         XCTAssertEqual(outcome.status, 1, "\(outcome.document)")
-        XCTAssertEqual(outcome.failingChecks, ["integrity"])
+        // The schema check sees the changed definition too.
+        XCTAssertEqual(outcome.failingChecks, ["integrity", "schema"])
         XCTAssertTrue(outcome.problems(of: "integrity").first?.message.contains("todos_by_due") ?? false,
                       "\(outcome.problems(of: "integrity"))")
+    }
+
+    func testATriggerPlantedInTheLiveDatabaseIsReportedWithHowToRemoveIt() throws {
+        makeHomeWithData()
+        sqlite3(app.databasePath, "CREATE TRIGGER evil AFTER INSERT ON todos BEGIN DELETE FROM memos; END")
+        let outcome = app.doctor()
+        XCTAssertEqual(outcome.status, 1, "\(outcome.document)")
+        XCTAssertEqual(outcome.failingChecks, ["schema"], "integrity_check alone sees nothing")
+        let problem = outcome.problems(of: "schema").first
+        XCTAssertEqual(problem?.message, "trigger \"evil\" on todos is not one memoapp makes")
+        XCTAssertTrue(problem?.fix.contains("DROP TRIGGER \"evil\"") ?? false, problem?.fix ?? "")
+        sqlite3(app.databasePath, "DROP TRIGGER evil")
+        XCTAssertEqual(app.doctor().status, 0)
     }
 
     func testForeignKeyViolationIsReportedWithTheRowsToRemove() throws {

@@ -21,7 +21,7 @@ final class DoctorEndToEndTests: XCTestCase {
         XCTAssertEqual(outcome.document["problem_count"] as? Int, 0)
         XCTAssertEqual(outcome.document["home"] as? String, app.home)
         let names = outcome.checks.compactMap { $0["name"] as? String }
-        for expected in ["data_home", "permissions", "database", "integrity", "foreign_keys", "migrations",
+        for expected in ["data_home", "permissions", "database", "integrity", "foreign_keys", "migrations", "schema",
                          "audio_library", "voice_library", "temporary_files"] {
             XCTAssertTrue(names.contains(expected), "no \(expected) check in \(names)")
             XCTAssertEqual(outcome.status(of: expected), "ok", expected)
@@ -42,16 +42,19 @@ final class DoctorEndToEndTests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, "\(outcome.failingChecks): \(outcome.document)")
     }
 
-    func testMissingHomeIsReportedAndNotCreated() {
+    func testAHomeNotMadeYetIsTheStateBeforeFirstUseNotAProblem() {
         let outcome = app.doctor()
-        XCTAssertEqual(outcome.status, 1)
-        XCTAssertEqual(outcome.failingChecks, ["data_home"])
-        XCTAssertTrue(outcome.problems(of: "data_home").first?.message.contains("does not exist") ?? false)
-        XCTAssertTrue(outcome.problems(of: "data_home").first?.fix.contains("memoapp onboard") ?? false)
+        XCTAssertEqual(outcome.status, 0, "\(outcome.document)")
+        XCTAssertEqual(outcome.failingChecks, [])
+        XCTAssertEqual(outcome.status(of: "data_home"), "ok")
         XCTAssertEqual(outcome.status(of: "database"), "skipped")
         XCTAssertEqual(outcome.status(of: "integrity"), "skipped")
         XCTAssertFalse(FileManager.default.fileExists(atPath: app.home), "doctor created the data home")
-        XCTAssertEqual(app.run("doctor").status, 1)
+        let text = app.run("doctor")
+        XCTAssertEqual(text.status, 0)
+        XCTAssertTrue(text.stdout.contains("\(app.home) does not exist yet: memoapp makes it on first use"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("memoapp has not been used here yet"), text.stdout)
+        XCTAssertTrue(text.stdout.hasSuffix("All is well.\n"), text.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: app.home), "doctor created the data home")
     }
 

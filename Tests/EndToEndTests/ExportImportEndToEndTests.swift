@@ -10,8 +10,9 @@ final class ExportImportEndToEndTests: XCTestCase {
         let homes = TransferHomes()
         let source = homes.home("source")
         source.fillWithEveryKindOfItem()
-        // Written beside the source's voice/ folder, where import looks by default.
-        let file = source.home + "/export.json"
+        // Outside the data home (export refuses a file in it); the audio is
+        // named with --audio.
+        let file = homes.folder.appending("export.json")
         let written = source.run("export", "--output", file)
         XCTAssertEqual(written.status, 0, written.stderr)
         XCTAssertEqual(written.stdout, "", "--output prints nothing")
@@ -19,7 +20,8 @@ final class ExportImportEndToEndTests: XCTestCase {
         XCTAssertEqual(exported, source.exportText(), "the file holds what stdout gets")
 
         let target = homes.home("target")
-        let restored = target.object("import", file)
+        let audio = source.home + "/voice"
+        let restored = target.object("import", file, "--audio", audio)
         XCTAssertEqual(restored["restored"] as? Bool, true)
         XCTAssertEqual((restored["todos"] as? [String: Int])?["added"], 3)
         XCTAssertEqual((restored["memos"] as? [String: Int])?["added"], 3)
@@ -39,13 +41,13 @@ final class ExportImportEndToEndTests: XCTestCase {
         XCTAssertEqual(target.run("search", "회의").status, 0)
         XCTAssertTrue(target.run("search", "회의", "--json").stdout.contains("회의 준비"), "the search index was filled")
 
-        let again = target.object("import", file)
+        let again = target.object("import", file, "--audio", audio)
         XCTAssertEqual(again["restored"] as? Bool, false)
         for kind in ["todos", "memos", "voice_memos", "timers"] {
             XCTAssertEqual((again[kind] as? [String: Any])?["added"] as? Int, 0, kind)
         }
         XCTAssertEqual((again["timers"] as? [String: Any])?["already_present"] as? Int, 5)
-        XCTAssertEqual(source.object("import", file)["restored"] as? Bool, false, "into its own home")
+        XCTAssertEqual(source.object("import", file, "--audio", audio)["restored"] as? Bool, false, "into its own home")
         XCTAssertEqual(source.exportText(), exported, "importing into its own home adds nothing")
     }
 
@@ -198,9 +200,13 @@ final class ExportImportEndToEndTests: XCTestCase {
         XCTAssertEqual(object["bytes"] as? Int, (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int))
         let mode = (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) ?? 0
         XCTAssertEqual(mode & 0o077, 0, "an export holds private notes")
-        // Replaced whole, no temporary left beside it.
+        // An existing file is kept unless forced, then replaced whole, no temporary left beside it.
         app.object("todo", "add", "two")
-        XCTAssertEqual(app.run("export", "-o", file).status, 0)
+        let kept = app.run("export", "-o", file)
+        XCTAssertEqual(kept.status, 5)
+        XCTAssertEqual(kept.stderr, "memoapp: \(file) exists; add --force to replace it\n")
+        XCTAssertFalse(try String(contentsOfFile: file, encoding: .utf8).contains("\"two\""))
+        XCTAssertEqual(app.run("export", "-o", file, "--force").status, 0)
         XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).contains("\"two\""))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: homes.folder.path).sorted(), ["home", "out.json"])
 
@@ -218,21 +224,25 @@ final class ExportImportEndToEndTests: XCTestCase {
         app.object("todo", "add", "one")
         let folder = homes.folder.path
         let fileManager = FileManager.default
-        // What a killed `export -o out.json` leaves: a hidden temporary beside it.
-        let abandoned = folder + "/.out.json.9f3ab2c4d5e6f708.tmp"
+        // What a killed `export -o out.json` leaves: a hidden temporary beside
+        // it, which no process holds locked any more. Brand new: age proves nothing.
+        let abandoned = folder + "/.out.json.9f3ab2c4d5e6f708.part"
         XCTAssertTrue(fileManager.createFile(atPath: abandoned, contents: Data("{\"format\"".utf8)))
-        try fileManager.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: abandoned)
-        // One being written right now, and files that only look alike, stay.
-        let live = folder + "/.out.json.0123456789abcdef.tmp"
-        let notOurs = [folder + "/.out.json.notes.tmp", folder + "/.other.json.9f3ab2c4d5e6f708.tmp"]
-        for path in [live] + notOurs { XCTAssertTrue(fileManager.createFile(atPath: path, contents: Data())) }
-        for path in notOurs {
-            try fileManager.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: path)
-        }
+        // One whose writer is alive (this process holds its lock) stays, however old.
+        let live = folder + "/.out.json.0123456789abcdef.part"
+        XCTAssertTrue(fileManager.createFile(atPath: live, contents: Data()))
+        try fileManager.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86400)], ofItemAtPath: live)
+        let lock = open(live, O_RDONLY)
+        XCTAssertEqual(flock(lock, LOCK_EX | LOCK_NB), 0)
+        defer { close(lock) }
+        // Files that only look alike stay too.
+        let notOurs = [folder + "/.out.json.notes.part", folder + "/.other.json.9f3ab2c4d5e6f708.part",
+                       folder + "/.out.json.9f3ab2c4d5e6f708.tmp"]
+        for path in notOurs { XCTAssertTrue(fileManager.createFile(atPath: path, contents: Data())) }
 
         XCTAssertEqual(app.run("export", "-o", homes.folder.appending("out.json")).status, 0)
         XCTAssertFalse(fileManager.fileExists(atPath: abandoned), "the abandoned temporary is gone")
-        XCTAssertTrue(fileManager.fileExists(atPath: live), "a temporary younger than a minute may be a live export")
+        XCTAssertTrue(fileManager.fileExists(atPath: live), "a temporary whose writer holds its lock stays")
         for path in notOurs { XCTAssertTrue(fileManager.fileExists(atPath: path), path) }
     }
 

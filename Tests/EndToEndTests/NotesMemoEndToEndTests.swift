@@ -24,6 +24,48 @@ final class NotesMemoEndToEndTests: XCTestCase {
         app.run("memo", "show", String(id), "--json").object(file: file, line: line)["text"] as? String
     }
 
+    /// An `$EDITOR` that runs `memoapp arguments…` on the same home (another
+    /// terminal, while the editor is open), then saves `text`.
+    private func editor(running arguments: [String]?, saving text: String) throws -> String {
+        let path = folder.appending("editor-\(UUID().uuidString).sh")
+        let meanwhile = arguments.map { "'\(Memoapp.binaryPath)' " + $0.map { "'\($0)'" }.joined(separator: " ") } ?? ":"
+        try "#!/bin/sh\nMEMOAPP_HOME='\(app.home)' \(meanwhile) >/dev/null\nprintf '%s' '\(text)' > \"$1\"\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        return path
+    }
+
+    func testAnEditInTheEditorDoesNotOverwriteAChangeMadeMeanwhile() throws {
+        app.onboard()
+        XCTAssertEqual(app.run("memo", "add", "first").status, 0)
+        let clash = try editor(running: ["memo", "edit", "1", "--text", "theirs"], saving: "mine")
+        let refused = app.run(["memo", "edit", "1"], environment: ["EDITOR": clash])
+        XCTAssertEqual(refused.status, 5, refused.stderr)
+        XCTAssertEqual(storedText(1), "theirs", "the other change stays")
+        XCTAssertTrue(refused.stderr.hasPrefix("memoapp: memo #1 was changed elsewhere while it was being edited; "
+                                               + "nothing was saved. What you wrote is kept in \(app.home)/.memo-edit-"),
+                      refused.stderr)
+        let kept = try XCTUnwrap(refused.stderr.components(separatedBy: "kept in ").last?
+            .trimmingCharacters(in: .whitespacesAndNewlines))
+        XCTAssertEqual(try String(contentsOfFile: kept, encoding: .utf8), "mine")
+        let again = try editor(running: ["memo", "edit", "1", "--title", "their title"], saving: "mine again")
+        let json = app.run(["memo", "edit", "1", "--json"], environment: ["EDITOR": again])
+        XCTAssertEqual(json.status, 5, json.stderr)
+        XCTAssertEqual(json.errorCode, "invalid_state")
+
+        // Nothing in between: saved, and the editor's file is gone.
+        let quiet = try editor(running: nil, saving: "mine after all")
+        let saved = app.run(["memo", "edit", "1"], environment: ["EDITOR": quiet])
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        XCTAssertEqual(storedText(1), "mine after all")
+        // A pin meanwhile is no clash: the edit touches the text and title only.
+        let pin = try editor(running: ["memo", "pin", "1"], saving: "pinned and edited")
+        XCTAssertEqual(app.run(["memo", "edit", "1"], environment: ["EDITOR": pin]).status, 0)
+        XCTAssertEqual(storedText(1), "pinned and edited")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: app.home).filter { $0.hasPrefix(".memo-edit-") }
+        XCTAssertEqual(leftovers.count, 2, "only the two refused edits' texts are kept: \(leftovers)")
+    }
+
     private func memoCount() -> Int {
         app.run("memo", "list", "--json").array().count
     }

@@ -102,7 +102,7 @@ final class TortureMovesEndToEndTests: XCTestCase {
         for (round, delay) in delays.enumerated() {
             let output = scene.path("export-\(round).json")
             if round % 2 == 0 { try previous.write(to: URL(fileURLWithPath: output)) }
-            _ = try scene.app.runKilled(["export", "-o", output], after: delay)
+            _ = try scene.app.runKilled(["export", "-o", output, "--force"], after: delay)
             guard let data = FileManager.default.contents(atPath: output) else {
                 XCTAssertNotEqual(round % 2, 0, "round \(round): the previous file is gone")
                 continue

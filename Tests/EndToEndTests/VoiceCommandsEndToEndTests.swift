@@ -187,16 +187,16 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
         let home = VoiceHome()
         home.importFile(VoiceHome.fixture("tone-mono-16k.wav"))
         // What an export killed mid-write (or aborted inside an encoder) leaves: just made, no lock.
-        let killed = home.folder.appending(".export-0123456789abcdef.part")
-        let running = home.folder.appending(".export-fedcba9876543210.part")
+        let killed = home.folder.appending(".out.flac.0123456789abcdef.part")
+        let running = home.folder.appending(".out.flac.fedcba9876543210.part")
         for path in [killed, running] { XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("x".utf8))) }
         let writer = open(running, O_RDONLY)
         defer { close(writer) }
         XCTAssertEqual(flock(writer, LOCK_EX | LOCK_NB), 0)
         XCTAssertEqual(home.app.run("voice", "export", "1", home.folder.appending("out.flac")).status, 0)
-        XCTAssertEqual(temporaries(home), [".export-fedcba9876543210.part"])
+        XCTAssertEqual(temporaries(home), [".out.flac.fedcba9876543210.part"])
         XCTAssertEqual(home.app.run("voice", "waveform", "1", "--output", home.folder.appending("w.svg")).status, 0)
-        XCTAssertEqual(temporaries(home), [".export-fedcba9876543210.part"])
+        XCTAssertEqual(temporaries(home), [".out.flac.fedcba9876543210.part"], "each writer sweeps its own name's")
     }
 
     func testTrimKeepsTheSpanAndRefusesSpansOutsideTheAudio() {

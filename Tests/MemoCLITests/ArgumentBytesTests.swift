@@ -12,6 +12,24 @@ final class ArgumentBytesTests: XCTestCase {
         return AppRun(status: status, stdout: streams.output, stderr: streams.error)
     }
 
+    func testNoArgvAtAllIsNoArguments() {
+        // argc 0 (an execve with an empty argv, a preload that rewrites it): no trap on 1..<0.
+        XCTAssertEqual(ProcessArguments.bytes(count: 0, values: nil), [])
+        XCTAssertEqual(ProcessArguments.bytes(count: -1, values: nil), [])
+        var program = Array("memoapp".utf8CString)
+        var word = Array("todo".utf8CString)
+        program.withUnsafeMutableBufferPointer { programPointer in
+            word.withUnsafeMutableBufferPointer { wordPointer in
+                var argv: [UnsafeMutablePointer<CChar>?] = [programPointer.baseAddress, wordPointer.baseAddress, nil]
+                argv.withUnsafeMutableBufferPointer { values in
+                    XCTAssertEqual(ProcessArguments.bytes(count: 0, values: values.baseAddress), [])
+                    XCTAssertEqual(ProcessArguments.bytes(count: 1, values: values.baseAddress), [])
+                    XCTAssertEqual(ProcessArguments.bytes(count: 2, values: values.baseAddress), [Array("todo".utf8)])
+                }
+            }
+        }
+    }
+
     func testValidUTF8RunsAsTheStringForm() {
         let app = TestApp()
         let result = run([Array("onboard".utf8), Array("status".utf8), Array("--json".utf8)], in: app)

@@ -28,7 +28,8 @@ final class CommandHintsTests: XCTestCase {
     }
 
     func testEveryHintTheLayersDeclareHasWordsHere() {
-        for hint in [MemoError.Hint.completeOnboarding, .examineDataHome, .force, .skipOnboarding, .allowDuplicate, .nameTheFormat] {
+        for hint in [MemoError.Hint.completeOnboarding, .examineDataHome, .force, .skipOnboarding, .allowDuplicate,
+                     .nameTheFormat, .chooseFormat] {
             for language in Language.allCases {
                 let text = CommandHints.text(for: hint)?.text(in: language) ?? ""
                 XCTAssertFalse(text.isEmpty, "\(hint.rawValue) in \(language)")

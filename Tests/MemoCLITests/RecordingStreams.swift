@@ -12,7 +12,18 @@ final class RecordingStreams: StandardStreams {
     var terminalWidth: Int?
     var input: [UInt8] = []
 
-    func writeOutput(_ text: String) { output += text }
+    private(set) var outputBytes: [UInt8] = []
+
+    func writeOutput(_ text: String) {
+        output += text
+        outputBytes += Array(text.utf8)
+    }
+
+    func writeOutput(bytes: UnsafeRawBufferPointer) {
+        outputBytes += Array(bytes)
+        output += String(decoding: bytes, as: UTF8.self)
+    }
+
     func writeError(_ text: String) { error += text }
     func flushOutput() { flushCount += 1 }
     func readAllInput() -> [UInt8] { input }

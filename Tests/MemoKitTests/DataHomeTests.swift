@@ -6,18 +6,64 @@ import XCTest
 
 /// The order in which the data home is chosen, and its file modes.
 final class DataHomeTests: XCTestCase {
-    func testResolutionOrder() {
+    func testResolutionOrder() throws {
         let everything = ["MEMOAPP_HOME": "/m", "XDG_DATA_HOME": "/x", "HOME": "/h"]
-        XCTAssertEqual(DataHome.resolve(explicit: "/e", environment: everything).path, "/e")
-        XCTAssertEqual(DataHome.resolve(explicit: nil, environment: everything).path, "/m")
-        XCTAssertEqual(DataHome.resolve(explicit: nil, environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]).path,
+        XCTAssertEqual(try DataHome.resolve(explicit: "/e", environment: everything).path, "/e")
+        XCTAssertEqual(try DataHome.resolve(explicit: nil, environment: everything).path, "/m")
+        XCTAssertEqual(try DataHome.resolve(explicit: nil, environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]).path,
                        "/x/memoapp")
-        XCTAssertEqual(DataHome.resolve(explicit: nil, environment: ["HOME": "/h"]).path, "/h/.local/share/memoapp")
+        XCTAssertEqual(try DataHome.resolve(explicit: nil, environment: ["HOME": "/h"]).path, "/h/.local/share/memoapp")
     }
 
-    func testEmptyOrRelativeValuesAreSkipped() {
-        let environment = ["MEMOAPP_HOME": "", "XDG_DATA_HOME": "relative/dir", "HOME": "/h"]
-        XCTAssertEqual(DataHome.resolve(explicit: "", environment: environment).path, "/h/.local/share/memoapp")
+    func testAnEmptyChoiceIsAUsageErrorNotTheDefault() {
+        let environment = ["MEMOAPP_HOME": "/m", "HOME": "/h"]
+        XCTAssertThrowsError(try DataHome.resolve(explicit: "", environment: environment)) {
+            XCTAssertEqual(($0 as? MemoError)?.kind, .usage)
+        }
+        XCTAssertThrowsError(try DataHome.resolve(explicit: nil, environment: ["MEMOAPP_HOME": "", "HOME": "/h"])) {
+            XCTAssertEqual(($0 as? MemoError)?.kind, .usage)
+            XCTAssertEqual(($0 as? MemoError)?.message.en,
+                           "MEMOAPP_HOME is set but empty: set it to a folder, or unset it for the default")
+        }
+    }
+
+    func testAnEmptyOrRelativeXDGDataHomeIsSkipped() throws {
+        for xdg in ["", "relative/dir"] {
+            XCTAssertEqual(try DataHome.resolve(explicit: nil, environment: ["XDG_DATA_HOME": xdg, "HOME": "/h"]).path,
+                           "/h/.local/share/memoapp")
+        }
+    }
+
+    func testWithoutHOMETheAccountsHomeFolderIsUsed() throws {
+        for environment in [[:], ["HOME": ""]] as [[String: String]] {
+            XCTAssertEqual(try DataHome.resolve(explicit: nil, environment: environment, accountHome: { "/home/kim" }).path,
+                           "/home/kim/.local/share/memoapp")
+            XCTAssertThrowsError(try DataHome.resolve(explicit: nil, environment: environment, accountHome: { nil })) {
+                XCTAssertEqual(($0 as? MemoError)?.kind, .usage)
+            }
+        }
+        // The real lookup finds this process's user (the tests run as someone with a passwd entry).
+        let home = try XCTUnwrap(DataHome.accountHome())
+        XCTAssertTrue(home.hasPrefix("/"), home)
+        XCTAssertFalse(try DataHome.resolve(explicit: nil, environment: [:]).path.hasPrefix("//"))
+    }
+
+    func testAnotherUsersFolderIsRefusedAsStorage() throws {
+        let directory = TemporaryDirectory()
+        let home = DataHome(path: directory.appending("theirs"))
+        try home.create()
+        try home.checkUsable()
+        if geteuid() == 0 {
+            XCTAssertEqual(chown(home.path, 65534, 65534), 0)
+        } else {
+            throw XCTSkip("making a folder another user's needs root")
+        }
+        XCTAssertThrowsError(try home.checkUsable()) {
+            XCTAssertEqual(($0 as? MemoError)?.kind, .storage)
+            XCTAssertEqual(($0 as? MemoError)?.message.en, "the data home \(home.path) belongs to user id 65534, not to you (0)")
+        }
+        XCTAssertThrowsError(try home.create())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.databasePath))
     }
 
     func testPathsInside() {

@@ -65,6 +65,22 @@ final class MemoStoreTests: NotesTestCase {
         XCTAssertEqual(try store.summaries()[0].preview.count, 61)
     }
 
+    func testAnEditMadeFromAnOlderTextIsRefusedAndChangesNothing() throws {
+        let store = makeMemoStore()
+        let seen = try store.add(NewMemo(text: "shown in the editor", title: "t"))
+        _ = try store.edit(id: seen.id, text: "changed meanwhile")
+        XCTAssertEqual(memoError { _ = try store.edit(id: seen.id, text: "mine", madeFrom: seen) }?.kind, .invalidState)
+        XCTAssertEqual(try store.memo(id: seen.id).text, "changed meanwhile")
+        let retitled = try store.edit(id: seen.id, title: "new title")
+        var oldTitle = retitled
+        oldTitle.title = "t"
+        XCTAssertEqual(memoError { _ = try store.edit(id: seen.id, text: "mine", madeFrom: oldTitle) }?.kind,
+                       .invalidState, "a title changed meanwhile counts too")
+        // Pinning changes neither: no clash.
+        _ = try store.setPinned(true, id: seen.id)
+        XCTAssertEqual(try store.edit(id: seen.id, text: "mine", madeFrom: retitled).text, "mine")
+    }
+
     func testEditReplacesTextAndTitle() throws {
         let store = makeMemoStore()
         let memo = try store.add(NewMemo(text: "old text", title: "old title"))

@@ -67,8 +67,7 @@ final class OutsideValueTests: XCTestCase {
         let harness = try StoreHarness()
         let memo = try harness.store.importFile(at: Fixtures.path("beep.mp3"))
         for (width, height) in [(0, 200), (100_001, 200), (Int.max, 200), (1200, 1), (1200, Int.max), (Int.min, Int.min)] {
-            XCTAssertThrowsError(try harness.store.saveWaveformPicture(id: memo.id, to: harness.folder.appending("w.svg"),
-                                                                       width: width, height: height)) {
+            XCTAssertThrowsError(try harness.store.waveformPicture(id: memo.id, width: width, height: height)) {
                 XCTAssertEqual(($0 as? MemoError)?.kind, .usage, "\(width)×\(height)")
             }
         }

@@ -10,7 +10,7 @@ final class VoiceStoreExportTests: XCTestCase {
         let harness = try StoreHarness()
         let memo = try harness.store.importFile(at: Fixtures.path("chord-stereo-22k.flac"))
         let destination = harness.folder.appending("out.flac")
-        let result = try harness.store.export(id: memo.id, to: destination)
+        let result = try harness.store.export(id: memo.id, to: destination, format: .flac)
         XCTAssertTrue(result.isVerbatimCopy)
         XCTAssertEqual([UInt8](FileManager.default.contents(atPath: destination)!), Fixtures.bytes("chord-stereo-22k.flac"))
     }
@@ -22,7 +22,7 @@ final class VoiceStoreExportTests: XCTestCase {
         let original = Reference.decode(Fixtures.path("tone-mono-16k.wav"))
         for format in ExportFormat.allCases {
             let destination = harness.folder.appending("out-\(format.rawValue).\(format.rawValue)")
-            let result = try harness.store.export(id: memo.id, to: destination)
+            let result = try harness.store.export(id: memo.id, to: destination, format: format)
             // The memo is a 16-bit WAV: exporting to WAV copies it; the rest convert and carry the title.
             XCTAssertEqual(result.isVerbatimCopy, format == .wav, "\(format)")
             let decoded = Reference.decode(destination)
@@ -59,7 +59,7 @@ final class VoiceStoreExportTests: XCTestCase {
         let memo = try harness.store.importFile(at: path)
         for format in ExportFormat.allCases {
             let destination = harness.folder.appending("out.\(format.rawValue)")
-            XCTAssertNoThrow(try harness.store.export(id: memo.id, to: destination), "\(format)")
+            XCTAssertNoThrow(try harness.store.export(id: memo.id, to: destination, format: format), "\(format)")
             XCTAssertEqual(Reference.decode(destination).rate, 8000, "\(format)")
         }
         // Lossless: NaN is silence, the infinities and overs are full scale.
@@ -83,33 +83,16 @@ final class VoiceStoreExportTests: XCTestCase {
         XCTAssertTrue(reason.contains("FLAC"), reason)
     }
 
-    func testExistingDestinationIsKeptUnlessForced() throws {
+    func testAnUnknownMemoWritesNothing() throws {
         let harness = try StoreHarness()
-        let memo = try harness.store.importFile(at: Fixtures.path("beep.mp3"))
-        let destination = harness.folder.appending("keep.wav")
-        _ = FileManager.default.createFile(atPath: destination, contents: Data("mine".utf8))
-        XCTAssertThrowsError(try harness.store.export(id: memo.id, to: destination)) {
-            XCTAssertEqual(($0 as? MemoError)?.kind, .invalidState)
-        }
-        XCTAssertEqual(FileManager.default.contents(atPath: destination), Data("mine".utf8))
-        _ = try harness.store.export(id: memo.id, to: destination, overwrite: true)
-        XCTAssertEqual(Reference.decode(destination).rate, 22050)
-        // No temporary is left beside it.
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: harness.folder.path).filter { $0.hasPrefix(".") }, [])
-    }
-
-    func testUnknownFormatIsAUsageErrorAndWritesNothing() throws {
-        let harness = try StoreHarness()
-        let memo = try harness.store.importFile(at: Fixtures.path("beep.mp3"))
-        let destination = harness.folder.appending("out.xyz")
-        XCTAssertThrowsError(try harness.store.export(id: memo.id, to: destination)) {
-            XCTAssertEqual(($0 as? MemoError)?.kind, .usage)
-        }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: destination))
-        _ = try harness.store.export(id: memo.id, to: destination, format: .ogg)
-        XCTAssertEqual(Reference.decode(destination).rate, 22050)
-        XCTAssertThrowsError(try harness.store.export(id: 5, to: harness.folder.appending("x.wav"))) {
+        let destination = harness.folder.appending("x.wav")
+        XCTAssertThrowsError(try harness.store.export(id: 5, to: destination, format: .wav)) {
             XCTAssertEqual(($0 as? MemoError)?.kind, .notFound)
         }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination))
+    }
+
+    func testEachFormatNamesItsUsualEndingFirst() {
+        XCTAssertEqual(ExportFormat.allCases.map { $0.fileExtensions.first }, ["wav", "flac", "ogg", "mp3"])
     }
 }

@@ -324,7 +324,7 @@ class Moves(common.Attacker):
             previous = b'{"previous": "' + "이전 내용".encode() * 1000 + b'"}'
             with open(path, "wb") as file:
                 file.write(previous)
-        self.attack("export", app, ["export", "-o", path], calibrate)
+        self.attack("export", app, ["export", "-o", path, "--force"], calibrate)
         if not os.path.exists(path):
             self.part.check(previous is None, "export: the previous file is gone")
             state = "absent"

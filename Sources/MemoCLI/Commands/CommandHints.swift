@@ -17,6 +17,8 @@ enum CommandHints {
             return Localized(en: "; run 'memoapp doctor'", ko: ". 'memoapp doctor'를 실행하세요")
         case .force:
             return Localized(en: "; add --force to replace it", ko: ". 바꾸려면 --force를 붙이세요")
+        case .chooseFormat:
+            return Localized(en: "; name the format with --format", ko: ". --format으로 형식을 지정하세요")
         case .skipOnboarding:
             return Localized(en: ". Use 'memoapp onboard skip' to finish early.",
                              ko: ". 일찍 마치려면 'memoapp onboard skip'을 쓰세요.")

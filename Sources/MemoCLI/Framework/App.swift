@@ -67,6 +67,7 @@ public struct App {
             return 0
         }
         do {
+            try context.checkDataHome()
             let isGated = invocation.commands.dropFirst().allSatisfy { $0.access == .gated }
                 && invocation.commands.count > 1
             if isGated { try OnboardingGate.check(context.workspace) }

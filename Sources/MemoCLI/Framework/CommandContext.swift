@@ -11,9 +11,19 @@ public final class CommandContext {
     public let environment: [String: String]
     public let clock: WallClock
     public let streams: StandardStreams
-    /// The data home and its database, shared with the application layer's use cases.
-    public let workspace: Workspace
+    /// The data home and its database, shared with the application layer's
+    /// use cases. `App` calls `checkDataHome()` before any command body runs.
+    public var workspace: Workspace {
+        guard case let .success(workspace) = workspaceChoice else {
+            preconditionFailure("a command body ran before checkDataHome()")
+        }
+        return workspace
+    }
     public var home: DataHome { workspace.home }
+    /// The workspace, or why the data home cannot be chosen (an empty
+    /// --home or MEMOAPP_HOME, no home folder at all): help and version
+    /// answer without one.
+    private let workspaceChoice: Result<Workspace, Error>
     /// The status the process exits with when the body returns normally; a body
     /// that reports problems without failing (verify, doctor) sets it.
     public var exitStatus: Int32 = 0
@@ -28,7 +38,14 @@ public final class CommandContext {
         self.environment = environment
         self.clock = clock
         self.streams = streams
-        self.workspace = Workspace(home: DataHome.resolve(explicit: globals.home, environment: environment), clock: clock)
+        self.workspaceChoice = Result {
+            Workspace(home: try DataHome.resolve(explicit: globals.home, environment: environment), clock: clock)
+        }
+    }
+
+    /// Throws why the data home cannot be chosen, if it cannot.
+    func checkDataHome() throws {
+        _ = try workspaceChoice.get()
     }
 
     // MARK: Text
@@ -59,6 +76,13 @@ public final class CommandContext {
     public func write(_ text: String) {
         pendingOutput += text
         if !isJSON, pendingOutput.utf8.count > 1 << 16 { flush() }
+    }
+
+    /// Sends a file written to `-` to stdout, after any text already buffered.
+    public func write(contentsOf file: ScratchFile) throws {
+        flush()
+        try file.forEachChunk { streams.writeOutput(bytes: $0) }
+        streams.flushOutput()
     }
 
     /// Writes a line to stderr at once, prefixed `memoapp: ` (warnings, progress notes).

@@ -13,7 +13,13 @@ public struct GlobalOptions: Sendable, Equatable {
     public init() {}
 
     static let homeOption = OptionKey<String>("home", "DIR", kind: .path,
-                                              help: Localized(en: "use DIR as the data home", ko: "DIR을 데이터 폴더로 사용"))
+                                              help: Localized(en: "use DIR as the data home", ko: "DIR을 데이터 폴더로 사용")) { value in
+        // Empty is a mistake (an unset variable), never the default data home.
+        guard !value.isEmpty else {
+            throw MemoError(.usage, en: "--home needs a folder; it is empty", ko: "--home에 폴더가 필요합니다. 비어 있습니다")
+        }
+        return value
+    }
     static let jsonFlag = Flag("json", help: Localized(en: "print JSON", ko: "JSON으로 출력"))
     static let languageOption = OptionKey<Language>("lang", "ko|en", kind: .choice(["ko", "en"]),
                                                     help: Localized(en: "language of messages", ko: "메시지 언어")) {

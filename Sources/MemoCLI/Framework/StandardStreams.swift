@@ -6,6 +6,8 @@ import Glibc
 /// stdin, stdout and stderr; tests hand in a recording one.
 public protocol StandardStreams: AnyObject {
     func writeOutput(_ text: String)
+    /// Raw bytes for stdout (a file written to `-`), which need not be UTF-8.
+    func writeOutput(bytes: UnsafeRawBufferPointer)
     func writeError(_ text: String)
     func flushOutput()
     var isOutputTerminal: Bool { get }
@@ -24,6 +26,10 @@ public final class ProcessStreams: StandardStreams {
     public func writeOutput(_ text: String) {
         var text = text
         text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
+    }
+
+    public func writeOutput(bytes: UnsafeRawBufferPointer) {
+        _ = fwrite(bytes.baseAddress, 1, bytes.count, stdout)
     }
 
     public func writeError(_ text: String) {

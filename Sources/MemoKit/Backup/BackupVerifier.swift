@@ -18,8 +18,9 @@ public struct VerifiedBackup: Sendable {
     /// Checks the backup in `directory` without writing anything anywhere:
     /// its MANIFEST lists only files a backup holds, every one of them is
     /// there with the bytes MANIFEST records, and the database opens, is
-    /// memoapp's, was not made by a newer memoapp, and passes
-    /// `PRAGMA integrity_check`.
+    /// memoapp's, was not made by a newer memoapp, passes
+    /// `PRAGMA integrity_check`, and holds exactly the tables, indexes,
+    /// triggers and views its recorded migrations make (`SchemaCheck`).
     /// - Throws: `.noInput` when `directory` is missing or unreadable;
     ///   `.badInput` naming the file for anything else.
     public static func verify(_ directory: String) throws -> VerifiedBackup {
@@ -100,6 +101,18 @@ public struct VerifiedBackup: Sendable {
             guard lines == ["ok"] else {
                 throw refusal(en: "\(databasePath) is damaged: \(lines.joined(separator: "; "))",
                               ko: "\(databasePath)이(가) 손상되었습니다: \(lines.joined(separator: "; "))")
+            }
+            // A trigger or view planted in the copy would run inside memoapp's
+            // own writes once restored: the schema must be memoapp's own.
+            let differences = try SchemaCheck.differences(in: connection)
+            guard differences.isEmpty else {
+                let shown = differences.prefix(3).map(\.description)
+                let more = differences.count > 3 ? " (+\(differences.count - 3))" : ""
+                throw refusal(
+                    en: "\(databasePath) holds a schema memoapp did not make: "
+                        + shown.map(\.en).joined(separator: "; ") + more,
+                    ko: "\(databasePath)의 스키마가 memoapp이 만든 것이 아닙니다: "
+                        + shown.map(\.ko).joined(separator: "; ") + more)
             }
         } catch let error as SQLiteError {
             throw refusal(en: "\(databasePath) cannot be read as a database: \(error.message) [\(error.codeName)]",

@@ -10,12 +10,17 @@ public struct RestoreResult: Sendable {
     /// The data home, as resolved.
     public let home: String
     public let backup: VerifiedBackup
-    /// What the restored database holds (after migrations).
-    public let contents: BackupContents
+    /// What the restored database holds (after migrations); nil when a
+    /// step after the restore stopped before it could be counted.
+    public let contents: BackupContents?
     /// The data home had data, which the backup replaced.
     public let replacedData: Bool
     /// Audio files of the replaced data that no restored memo names, removed.
     public let removedFiles: [String]
+    /// What went wrong after the backup's data was in place (flushing the
+    /// folder, opening and migrating it, removing the replaced audio): the
+    /// restore happened, and this is not "nothing changed".
+    public let problem: Failure?
 }
 
 /// Brings a verified backup into a data home (created, 0700, when absent).
@@ -27,7 +32,8 @@ public struct RestoreResult: Sendable {
 /// migrations of a backup made by an older memoapp, and the files of the
 /// replaced data that no restored memo names are removed. A failure before
 /// the database step removes the audio files it added, so the data home is
-/// as it was.
+/// as it was; a failure after it is no failure of the restore, which has
+/// happened: it is returned as the result's `problem`.
 ///
 /// ## The database step
 /// When the data home's database opens, the backup's database is copied
@@ -83,6 +89,7 @@ public struct Restorer {
         removeAbandonedTemporaries()
         let installer = VoiceLibraryInstaller(directory: home.voiceDirectory)
         var isDatabaseInstalled = false
+        var problem: Error?
         do {
             for entry in backup.manifest.voiceFiles {
                 try installer.install(from: backup.filePath(entry), as: entry.voiceFileName ?? "", checksum: entry.checksum)
@@ -90,19 +97,28 @@ public struct Restorer {
             try installer.finish()
             try installDatabase { isDatabaseInstalled = true }
         } catch {
-            if !isDatabaseInstalled {
+            guard isDatabaseInstalled else {
                 installer.undo()
                 libraryLock = nil
                 removeFoldersThisRunMade()
+                throw error
             }
-            throw error
+            problem = error
         }
         libraryLock?.release()
-        let connection = try workspace.database()
-        let removed = try VoiceStore(connection: connection, directory: home.voiceDirectory,
+        // From here on the backup's data is in place, whatever fails.
+        var contents: BackupContents?
+        var removed: [String] = []
+        do {
+            let connection = try workspace.database()
+            removed = try VoiceStore(connection: connection, directory: home.voiceDirectory,
                                      clock: workspace.clock).removeLeftovers()
-        return RestoreResult(home: home.path, backup: backup, contents: try BackupContents(counting: connection),
-                             replacedData: state.hasData, removedFiles: removed)
+            contents = try BackupContents(counting: connection)
+        } catch {
+            problem = problem ?? error
+        }
+        return RestoreResult(home: home.path, backup: backup, contents: contents, replacedData: state.hasData,
+                             removedFiles: removed, problem: problem.map(Failure.init))
     }
 
     // MARK: - Private

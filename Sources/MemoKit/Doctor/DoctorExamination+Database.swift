@@ -188,6 +188,45 @@ extension DoctorExamination {
         }
     }
 
+    /// The tables, indexes, triggers and views are exactly what the applied
+    /// migrations make (`SchemaCheck`): a trigger planted in a restored or
+    /// copied database runs inside every write, and integrity_check does not
+    /// see it.
+    func checkSchema() {
+        var check = DoctorCheck("schema", title: Localized(en: "schema", ko: "스키마"))
+        defer { report.checks.append(check) }
+        guard let connection else { return check.skip(because: skipReason) }
+        let database = ShellText.quoted(home.databasePath)
+        do {
+            let differences = try SchemaCheck.differences(in: connection)
+            for difference in differences {
+                let object = difference.object
+                let fix: Localized
+                if case .unexpected = difference {
+                    let drop = "DROP \(object.type.uppercased()) \"\(object.name.replacingAll("\"", with: "\"\""))\""
+                    fix = Localized(
+                        en: "look at it (sqlite3 \(database) .schema) and, unless you made it yourself, remove it: "
+                            + "sqlite3 \(database) \(ShellText.quoted(drop))",
+                        ko: "내용을 확인하고(sqlite3 \(database) .schema) 직접 만든 것이 아니면 지우세요: "
+                            + "sqlite3 \(database) \(ShellText.quoted(drop))")
+                } else {
+                    fix = Localized(
+                        en: "restore a backup made before it changed, or export and import into a new data home",
+                        ko: "바뀌기 전에 만든 백업에서 복원하거나, 내보낸 뒤 새 데이터 폴더로 가져오세요")
+                }
+                check.add(DoctorFinding(problem: difference.description, fix: fix))
+            }
+            if differences.isEmpty {
+                check.summary = Localized(en: "every table, index, trigger and view is memoapp's own",
+                                          ko: "모든 테이블, 인덱스, 트리거, 뷰가 memoapp의 것")
+            }
+        } catch {
+            check.add(DoctorFinding(
+                problem: Localized(en: "cannot compare the schema: \(error)", ko: "스키마를 비교할 수 없습니다: \(error)"),
+                fix: Localized(en: "see the integrity check above", ko: "위의 무결성 검사를 보세요")))
+        }
+    }
+
     // MARK: - Private
 
     /// Whether the main file was cut short, which integrity_check does not

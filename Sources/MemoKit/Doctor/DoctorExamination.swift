@@ -23,6 +23,8 @@ public final class DoctorExamination {
     var hadWALContent = false
     /// libsndfile could not be loaded, so no voice memo can be decoded.
     var audioLibraryUnavailable = false
+    /// The data home does not exist yet: memoapp has never run with it.
+    var isFirstUse = false
 
     public init(home: DataHome) {
         self.home = home
@@ -36,7 +38,9 @@ public final class DoctorExamination {
             checkPermissions()
             checkDatabase()
         } else {
-            let reason = Localized(en: "there is no data home", ko: "데이터 폴더가 없습니다")
+            let reason = isFirstUse
+                ? Localized(en: "memoapp has not been used here yet", ko: "아직 여기서 memoapp을 쓴 적이 없습니다")
+                : Localized(en: "there is no data home", ko: "데이터 폴더가 없습니다")
             databaseUnavailable = reason
             for (name, title) in [DoctorExamination.permissionsTitle, DoctorExamination.databaseTitle] {
                 var check = DoctorCheck(name, title: title)
@@ -47,9 +51,10 @@ public final class DoctorExamination {
         checkIntegrity()
         checkForeignKeys()
         checkMigrations()
+        checkSchema()
         checkAudioLibrary()
         checkVoiceLibrary()
-        checkTemporaryFiles(hasHome: hasHome)
+        checkTemporaryFiles(hasHome: hasHome, skipReason: databaseUnavailable)
         connection = nil
         return report
     }
@@ -58,7 +63,9 @@ public final class DoctorExamination {
 
     static let permissionsTitle = ("permissions", Localized(en: "permissions", ko: "권한"))
 
-    /// The data home exists, is a folder, and belongs to this user.
+    /// The data home is a folder that belongs to this user, or does not
+    /// exist yet: the normal state before memoapp's first use, which makes
+    /// it, and no problem (the summary says so, naming where it will be).
     private func checkDataHome() -> Bool {
         var check = DoctorCheck("data_home", title: Localized(en: "data home", ko: "데이터 폴더"))
         defer { report.checks.append(check) }
@@ -66,11 +73,10 @@ public final class DoctorExamination {
         guard stat(home.path, &info) == 0 else {
             let code = errno
             if code == ENOENT {
-                check.add(DoctorFinding(
-                    en: "the data home \(home.path) does not exist",
-                    ko: "데이터 폴더 \(home.path)이 없습니다",
-                    fixEn: "run 'memoapp onboard' to create it, or point MEMOAPP_HOME at your data home",
-                    fixKo: "'memoapp onboard'를 실행해 만들거나, MEMOAPP_HOME으로 데이터 폴더를 지정하세요"))
+                isFirstUse = true
+                check.summary = Localized(
+                    en: "\(home.path) does not exist yet: memoapp makes it on first use (if your data is elsewhere, point MEMOAPP_HOME at it)",
+                    ko: "\(home.path)이 아직 없습니다: memoapp을 처음 쓸 때 만듭니다 (데이터가 다른 곳에 있으면 MEMOAPP_HOME으로 지정하세요)")
             } else {
                 let reason = String(cString: strerror(code))
                 check.add(DoctorFinding(

@@ -1,5 +1,8 @@
 import MemoCore
 import SQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Any error, classified once for every front end: its kind (which the
 /// command line turns into an exit code and the server into a status), its
@@ -37,7 +40,10 @@ public struct Failure: Sendable {
         let detail = failure.message + (failure.systemReason.map { " (\($0))" } ?? "") + " [\(failure.codeName)]"
         let plain: Localized
         var hint: MemoError.Hint?
-        if failure.isDiskFull {
+        if failure.systemErrorNumber == EFBIG {
+            plain = Localized(en: "a file of the data home would grow past the file size limit (ulimit -f); nothing was changed",
+                              ko: "데이터 폴더의 파일이 파일 크기 제한(ulimit -f)을 넘게 됩니다. 아무것도 바꾸지 않았습니다")
+        } else if failure.isDiskFull {
             plain = Localized(en: "the disk holding the data home is full; nothing was changed. Free some space and try again",
                               ko: "데이터 폴더가 있는 디스크가 가득 찼습니다. 아무것도 바꾸지 않았습니다. 공간을 확보한 뒤 다시 시도하세요")
         } else if failure.isReadOnly {

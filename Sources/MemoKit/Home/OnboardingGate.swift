@@ -21,8 +21,11 @@ public enum OnboardingGate {
 
     /// Whether the onboarding is completed; false, creating nothing, when the
     /// data home or its database does not exist yet.
+    /// - Throws: `.storage` for a data home memoapp cannot use (a file,
+    ///   another user's folder): that, not the onboarding, is what stops it.
     public static func isOpen(_ workspace: Workspace) throws -> Bool {
-        try workspace.home.hasDatabase && isCompleted(in: workspace.database())
+        try workspace.home.checkUsable()
+        return try workspace.home.hasDatabase && isCompleted(in: workspace.database())
     }
 
     /// Throws `closed` unless the onboarding stored in `connection` is completed.

@@ -35,7 +35,7 @@ public struct DocumentImport {
         let connection = try workspace.database()
         var folders = audioFolders
         folders.append(workspace.home.voiceDirectory)
-        if let besideFile { folders.append(AtomicFile.folder(of: besideFile) + "/voice") }
+        if let besideFile { folders.append(OutputFile.folderPart(besideFile) + "/voice") }
         let audio = VoiceAudioImport(directory: workspace.home.voiceDirectory, searchFolders: folders)
         // Audio is copied before the write lock is taken (it may be large);
         // memos already here need none. The transaction checks again.

@@ -8,14 +8,13 @@ import MemoCore
 public enum ExportFormat: String, CaseIterable, Sendable {
     case wav, flac, ogg, mp3
 
-    /// The format a destination's extension names, if any.
-    public init?(fileExtension: String) {
-        switch fileExtension.lowercased() {
-        case "wav", "wave": self = .wav
-        case "flac": self = .flac
-        case "ogg", "oga": self = .ogg
-        case "mp3": self = .mp3
-        default: return nil
+    /// The lowercase name endings that say this format, the usual one first.
+    public var fileExtensions: [String] {
+        switch self {
+        case .wav: return ["wav", "wave"]
+        case .flac: return ["flac"]
+        case .ogg: return ["ogg", "oga"]
+        case .mp3: return ["mp3"]
         }
     }
 
@@ -54,56 +53,33 @@ public struct ExportResult: Equatable, Sendable {
 }
 
 extension VoiceStore {
-    /// Writes memo `id`'s audio to `destination` in `format` (else the format
-    /// its extension names), converting through libsndfile; the stored bytes
-    /// are copied as they are when the format is the stored one. The file
-    /// appears whole or not at all (temporary file, fsync, rename).
-    /// - Throws: `.usage` when no format is known; `.invalidState` when
-    ///   `destination` exists and `overwrite` is false; `.badInput` when
-    ///   libsndfile cannot write the memo's audio in that format.
-    public func export(id: Int64, to destination: String, format: ExportFormat? = nil,
-                       overwrite: Bool = false) throws -> ExportResult {
+    /// Writes memo `id`'s audio in `format` into `descriptor`, an empty file
+    /// open for writing and seeking (libsndfile goes back to finish a WAV
+    /// header), converting through libsndfile; the stored bytes are copied as
+    /// they are when the format is the stored one. Where the file goes, and
+    /// how it gets there whole, is the caller's.
+    /// - Parameter shownPath: the destination as messages name it.
+    /// - Throws: `.notFound` for no such memo; `.badInput` when libsndfile
+    ///   cannot write the memo's audio in that format.
+    public func writeAudio(id: Int64, as format: ExportFormat, into descriptor: Int32,
+                           shownPath: String) throws -> ExportResult {
         let memo = try memo(id: id)
-        let name = VoiceStore.baseName(destination)
-        let dot = name.lastIndex(of: ".")
-        guard let format = format ?? dot.flatMap({ ExportFormat(fileExtension: String(name[name.index(after: $0)...])) }) else {
-            throw MemoError(.usage, hint: .nameTheFormat,
-                            en: "cannot tell the format from \(destination)", ko: "\(destination)에서 형식을 알 수 없습니다")
+        let code = format.formatCode(from: memo.formatCode)
+        let verbatim = code == memo.formatCode
+        if verbatim {
+            try copyStoredBytes(of: memo, to: descriptor, shownPath: shownPath)
+        } else {
+            try transcode(memo, to: descriptor, format: code)
         }
-        if FileSystem.isDirectory(destination) {
-            throw MemoError(.invalidState, en: "\(destination) is a folder", ko: "\(destination)은(는) 폴더입니다")
-        }
-        if FileSystem.exists(destination) && !overwrite {
-            throw MemoError(.invalidState, hint: .force, en: "\(destination) exists", ko: "\(destination)이(가) 이미 있습니다")
-        }
-        let folder = VoiceStore.folder(of: destination)
-        TemporaryFile.removeAbandoned(in: folder, purposes: VoiceStore.outsideWriters)
-        let output = try TemporaryFile(in: folder, purpose: "export")
-        do {
-            let code = format.formatCode(from: memo.formatCode)
-            let verbatim = code == memo.formatCode
-            if verbatim {
-                try copyStoredBytes(of: memo, to: output)
-            } else {
-                try transcode(memo, to: output, format: code)
-            }
-            try output.sync()
-            let size = FileSystem.size(of: output.path) ?? 0
-            try FileSystem.rename(output.path, to: destination)
-            output.closeDescriptor()
-            try FileSystem.fsyncDirectory(folder)
-            return ExportResult(destination: destination, container: AudioFormat.containerName(code),
-                                encoding: AudioFormat.encodingName(code), isVerbatimCopy: verbatim, size: size)
-        } catch {
-            output.discard()
-            throw error
-        }
+        var status = stat()
+        let size = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
+        return ExportResult(destination: shownPath, container: AudioFormat.containerName(code),
+                            encoding: AudioFormat.encodingName(code), isVerbatimCopy: verbatim, size: size)
     }
 
-    /// Writes an SVG picture of memo `id`'s waveform to `destination`,
-    /// replacing it whole (temporary file, fsync, rename).
+    /// An SVG picture of memo `id`'s waveform.
     /// - Throws: `.usage` for a size outside `WaveformPicture.widths` and `heights`.
-    public func saveWaveformPicture(id: Int64, to destination: String, width: Int, height: Int) throws {
+    public func waveformPicture(id: Int64, width: Int, height: Int) throws -> String {
         guard WaveformPicture.widths.contains(width), WaveformPicture.heights.contains(height) else {
             let widths = WaveformPicture.widths, heights = WaveformPicture.heights
             throw MemoError(.usage,
@@ -113,45 +89,17 @@ extension VoiceStore {
                                 + "높이는 \(heights.lowerBound)~\(heights.upperBound) 픽셀입니다")
         }
         let memo = try memo(id: id)
-        let svg = WaveformPicture.svg(peaks: try peaks(id: id), width: width, height: height, title: memo.title)
-        if FileSystem.isDirectory(destination) {
-            throw MemoError(.invalidState, en: "\(destination) is a folder", ko: "\(destination)은(는) 폴더입니다")
-        }
-        let folder = VoiceStore.folder(of: destination)
-        TemporaryFile.removeAbandoned(in: folder, purposes: VoiceStore.outsideWriters)
-        let output = try TemporaryFile(in: folder, purpose: "waveform")
-        do {
-            var text = svg
-            try text.withUTF8 { try FileSystem.writeAll(output.descriptor, $0.baseAddress!, count: $0.count, path: output.path) }
-            try output.sync()
-            try FileSystem.rename(output.path, to: destination)
-            output.closeDescriptor()
-            try FileSystem.fsyncDirectory(folder)
-        } catch {
-            output.discard()
-            throw error
-        }
+        return WaveformPicture.svg(peaks: try peaks(id: id), width: width, height: height, title: memo.title)
     }
 
-    /// The writers whose temporaries sit in folders the user names; the
-    /// next of them to write into a folder removes those a killed one left.
-    static let outsideWriters: Set<String> = ["export", "waveform"]
-
-    /// The folder part of a path ("." for a bare name).
-    static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let folder = String(path[..<slash])
-        return folder.isEmpty ? "/" : folder
-    }
-
-    /// Decodes memo audio and encodes it into `output` as `format`, copying
-    /// its tags and setting its title.
-    func transcode(_ memo: VoiceMemo, to output: TemporaryFile, format: Int32,
+    /// Decodes memo audio and encodes it into `descriptor` as `format`,
+    /// copying its tags and setting its title.
+    func transcode(_ memo: VoiceMemo, to descriptor: Int32, format: Int32,
                    span: Range<Int64>? = nil) throws {
         let decoder = try openStoredForDecoding(memo)
         let reader = decoder.file
         let writer: SoundFile
-        switch try SoundFile.open(writingDescriptor: output.descriptor, format: format,
+        switch try SoundFile.open(writingDescriptor: descriptor, format: format,
                               sampleRate: reader.sampleRate, channels: reader.channels) {
         case let .success(opened): writer = opened
         case let .failure(error):

@@ -45,10 +45,10 @@ extension VoiceStore {
 
     /// Copies memo's stored bytes into `output` as they are, checking them
     /// against the memo's checksum on the way.
-    func copyStoredBytes(of memo: VoiceMemo, to output: TemporaryFile) throws {
+    func copyStoredBytes(of memo: VoiceMemo, to descriptor: Int32, shownPath: String) throws {
         let source = try openStoredFile(memo)
         let copied = try ChecksummedCopy.copy(from: source.descriptor, sourcePath: source.path,
-                                              to: output.descriptor, destinationPath: output.path)
+                                              to: descriptor, destinationPath: shownPath)
         try VoiceStore.checkStoredBytes(checksum: copied.checksum, size: copied.size, of: memo)
     }
 

@@ -28,7 +28,7 @@ extension VoiceStore {
         let output = try TemporaryFile(in: directory, purpose: "trim")
         var finalName: String?
         do {
-            try transcode(memo, to: output, format: memo.formatCode, span: first..<last)
+            try transcode(memo, to: output.descriptor, format: memo.formatCode, span: first..<last)
             let audio = try AudioScanner.scan(try FileByteSource(path: output.path, followsSymbolicLinks: false), name: memo.title)
             try output.sync()
             try connection.writeTransaction {

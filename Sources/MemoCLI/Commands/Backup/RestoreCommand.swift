@@ -24,18 +24,25 @@ enum RestoreCommand {
             discussion: Localized(
                 en: """
                     Every file MANIFEST lists is checked first (present, same checksum; the database opens, is \
-                    memoapp's, not from a newer memoapp, and passes PRAGMA integrity_check); on any problem \
+                    memoapp's, not from a newer memoapp, passes PRAGMA integrity_check, and holds only the tables, \
+                    indexes, triggers and views memoapp's migrations make); on any problem \
                     nothing is changed. A data home with to-dos, memos, voice memos or timers is replaced only \
                     with --force; the onboarding state comes from the backup. Exit status: 0 restored; 5 the data \
                     home has data and --force was not given; 65 DIR is not a good backup (the message names the \
-                    file); 66 DIR does not exist; 74 writing failed.
+                    file); 66 DIR does not exist; 74 writing failed before anything was replaced (nothing \
+                    changed); 1 the backup was restored, but a step after its data was in place failed (opening \
+                    or migrating it, flushing the folder, removing the replaced audio): the report is printed, \
+                    the problem is on stderr (with --json, in "problem"); run 'memoapp doctor'.
                     """,
                 ko: """
                     먼저 MANIFEST의 모든 파일을 확인합니다 (존재, 체크섬 일치; 데이터베이스가 열리고 memoapp의 것이며 \
-                    더 새로운 버전이 만든 것이 아니고 PRAGMA integrity_check 통과). 문제가 있으면 아무것도 바꾸지 \
+                    더 새로운 버전이 만든 것이 아니고 PRAGMA integrity_check 통과, memoapp의 마이그레이션이 만드는 테이블, 인덱스, \
+                    트리거, 뷰만 있음). 문제가 있으면 아무것도 바꾸지 \
                     않습니다. 할 일, 메모, 음성 메모, 타이머가 있는 데이터 폴더는 --force가 있을 때만 바꿉니다. 온보딩 \
                     상태는 백업의 것을 따릅니다. 종료 코드: 0 복원함; 5 데이터 폴더에 데이터가 있는데 --force가 없음; \
-                    65 DIR이 온전한 백업이 아님 (메시지에 파일 이름); 66 DIR이 없음; 74 쓰기 실패.
+                    65 DIR이 온전한 백업이 아님 (메시지에 파일 이름); 66 DIR이 없음; 74 무엇도 바꾸기 전에 쓰기 실패 (바뀐 것 없음); \
+                    1 복원은 했지만 데이터를 넣은 뒤의 단계(열기나 마이그레이션, 폴더 기록, 바뀐 오디오 지우기)가 실패함: \
+                    보고를 출력하고 문제는 표준 오류에 씁니다 (--json이면 "problem"). 'memoapp doctor'를 실행하세요.
                     """),
             body: run)
     }
@@ -43,16 +50,30 @@ enum RestoreCommand {
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let backup = try VerifiedBackup.verify(arguments[backupFolder])
         let result = try Restorer(workspace: context.workspace, backup: backup, force: arguments[force]).run()
-        context.emit(json: WireFormat.restore(result), text: text(result, context))
+        context.emit(json: WireFormat.restore(result, in: context.language), text: text(result, context))
+        if let problem = result.problem {
+            // Restored, so not the exit code that says nothing changed.
+            context.exitStatus = 1
+            if !context.isJSON {
+                context.flush()
+                context.warn(context.text(
+                    en: "the backup was restored, but then: \(problem.message.en); run 'memoapp doctor'",
+                    ko: "백업은 복원했지만 그다음에 문제가 생겼습니다: \(problem.message.ko). 'memoapp doctor'를 실행하세요"))
+            }
+        }
     }
 
     private static func text(_ result: RestoreResult, _ context: CommandContext) -> String {
-        let onboarding = result.contents.isOnboarded
+        guard let contents = result.contents else {
+            return context.text(en: "Restored \(result.backup.path) into \(result.home).",
+                                ko: "\(result.backup.path)을(를) \(result.home)에 복원했습니다.")
+        }
+        let onboarding = contents.isOnboarded
             ? context.text(en: "onboarding completed", ko: "온보딩 완료")
             : context.text(en: "onboarding not completed yet: run 'memoapp onboard'", ko: "온보딩 미완료: 'memoapp onboard'를 실행하세요")
         var lines = [context.text(
-            en: "Restored \(result.backup.path) into \(result.home): \(BackupCommand.contents(result.contents, in: .en)); \(onboarding).",
-            ko: "\(result.backup.path)을(를) \(result.home)에 복원했습니다: \(BackupCommand.contents(result.contents, in: .ko)). \(onboarding).")]
+            en: "Restored \(result.backup.path) into \(result.home): \(BackupCommand.contents(contents, in: .en)); \(onboarding).",
+            ko: "\(result.backup.path)을(를) \(result.home)에 복원했습니다: \(BackupCommand.contents(contents, in: .ko)). \(onboarding).")]
         if result.replacedData {
             let removed = result.removedFiles.count
             lines.append(context.style.dim(context.text(

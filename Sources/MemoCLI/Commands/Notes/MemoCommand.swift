@@ -85,16 +85,18 @@ enum MemoCommand {
     static func runAdd(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let words = arguments[MemoCommand.words]
         let tags = try Tags.normalized(arguments[MemoCommand.tags])
-        let text: String
-        if !words.isEmpty {
-            text = words.joined(separator: " ")
-        } else if !context.streams.isInputTerminal {
-            text = try MemoTextInput.readStandardInput(context)
-        } else {
-            text = try MemoTextInput.edit("", context)
+        let store = try context.memoStore()
+        func add(_ text: String) throws -> Memo {
+            try store.add(NewMemo(text: text, title: arguments[title], tags: tags, isPinned: arguments[pinIt]))
         }
-        let memo = try context.memoStore().add(NewMemo(text: text, title: arguments[title], tags: tags,
-                                                       isPinned: arguments[pinIt]))
+        let memo: Memo
+        if !words.isEmpty {
+            memo = try add(words.joined(separator: " "))
+        } else if !context.streams.isInputTerminal {
+            memo = try add(MemoTextInput.readStandardInput(context))
+        } else {
+            memo = try MemoTextInput.edit("", context, save: add)
+        }
         let renderer = MemoRenderer(context: context)
         context.emit(json: renderer.json(memo),
                      text: context.text(en: "Added memo ", ko: "메모 추가: ")
@@ -115,21 +117,22 @@ enum MemoCommand {
     static func runEdit(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let store = try context.memoStore()
         let id = arguments[MemoCommand.id]
-        var text = arguments[newText]
-        let title = arguments[newTitle]
-        if text == nil && title == nil {
-            let current = try store.memo(id: id)
-            let edited = try MemoTextInput.edit(current.text, context)
-            if edited == current.text {
-                let renderer = MemoRenderer(context: context)
-                context.emit(json: renderer.json(current),
-                             text: context.text(en: "No changes to memo #\(id).", ko: "메모 #\(id)에 바뀐 것이 없습니다."))
-                return
-            }
-            text = edited
-        }
-        let memo = try store.edit(id: id, text: text, title: title)
         let renderer = MemoRenderer(context: context)
+        let memo: Memo
+        if arguments[newText] == nil && arguments[newTitle] == nil {
+            let current = try store.memo(id: id)
+            // Saved only if no one changed the memo while the editor was open.
+            let edited = try MemoTextInput.edit(current.text, context) { text -> Memo? in
+                text == current.text ? nil : try store.edit(id: id, text: text, madeFrom: current)
+            }
+            guard let edited else {
+                return context.emit(json: renderer.json(current),
+                                    text: context.text(en: "No changes to memo #\(id).", ko: "메모 #\(id)에 바뀐 것이 없습니다."))
+            }
+            memo = edited
+        } else {
+            memo = try store.edit(id: id, text: arguments[newText], title: arguments[newTitle])
+        }
         context.emit(json: renderer.json(memo),
                      text: context.text(en: "Changed memo ", ko: "메모 고침: ")
                         + renderer.line(renderer.summary(of: memo), idWidth: 0))

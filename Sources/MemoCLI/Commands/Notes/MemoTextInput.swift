@@ -14,11 +14,15 @@ enum MemoTextInput {
     }
 
     /// Opens `$VISUAL`, else `$EDITOR`, else `vi` on a temporary file holding
-    /// `initialText`, and returns what the user saved. The file lives in the
-    /// data home (mode 0600; memoapp writes nowhere else) and is removed after.
+    /// `initialText`, and hands what the user saved to `save`. The file lives
+    /// in the data home (mode 0600; memoapp writes nowhere else) and is
+    /// removed once `save` has stored it. When `save` fails (the memo changed
+    /// meanwhile, a text too long, a full disk), the file stays and the error
+    /// names it, so that what the user wrote is never lost.
     /// Editors add a final line break on save: when `initialText` had none, one
     /// final line break is dropped from the result.
-    static func edit(_ initialText: String, _ context: CommandContext) throws -> String {
+    static func edit<Result>(_ initialText: String, _ context: CommandContext,
+                             save: (String) throws -> Result) throws -> Result {
         let editor = ["VISUAL", "EDITOR"].lazy.compactMap { context.environment[$0] }.first { !$0.isEmpty } ?? "vi"
         try context.home.create()  // the editor's file goes in the data home
         var template = Array((context.home.path + "/\(EditorFileName.prefix)\(getpid())-XXXXXX.txt").utf8CString)
@@ -28,7 +32,8 @@ enum MemoTextInput {
                             ko: "\(context.home.path)에 임시 파일을 만들 수 없습니다")
         }
         let path = String(cString: template)
-        defer { unlink(path) }
+        var keepsFile = false
+        defer { if !keepsFile { unlink(path) } }
         var bytes = Array(initialText.utf8)
         var written = 0
         while written < bytes.count {
@@ -58,7 +63,16 @@ enum MemoTextInput {
             bytes += buffer[0..<count]
         }
         if bytes.last == 0x0A, initialText.utf8.last != 0x0A { bytes.removeLast() }
-        return try decode(bytes, source: Localized(en: "the edited file", ko: "편집한 파일"))
+        let text = try decode(bytes, source: Localized(en: "the edited file", ko: "편집한 파일"))
+        do {
+            return try save(text)
+        } catch {
+            keepsFile = true
+            let failure = Failure(error)
+            throw MemoError(failure.kind, Localized(
+                en: failure.message.en + ". What you wrote is kept in \(path)",
+                ko: failure.message.ko + ". 작성한 내용은 \(path)에 남겨 두었습니다"), hint: failure.hint)
+        }
     }
 
     // MARK: - Private
@@ -77,7 +91,16 @@ enum MemoTextInput {
         var pid = pid_t()
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { for argument in cArguments { free(argument) } }
-        let spawned = posix_spawn(&pid, argv[0], nil, nil, &cArguments, environ)
+        // memoapp ignores SIGXFSZ (see main.swift); the editor gets the default back.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGXFSZ)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        let spawned = posix_spawn(&pid, argv[0], nil, &attributes, &cArguments, environ)
         guard spawned == 0 else {
             throw MemoError(.internalFailure, en: "cannot start the editor: \(String(cString: strerror(spawned)))",
                             ko: "편집기를 시작할 수 없습니다: \(String(cString: strerror(spawned)))")

@@ -1,6 +1,7 @@
 import CommandLineKit
 import MemoAPI
 import MemoCore
+import MemoKit
 import VoiceMemos
 
 /// `voice export`, `voice trim`, `voice rename`, `voice rm`, `voice verify`.
@@ -10,14 +11,43 @@ enum VoiceEditCommands {
                                               ko: "메모의 오디오를 DEST로 내보내기 (libsndfile로 변환)"),
                 options: [format, force],
                 positionals: [VoiceCommand.id, destination],
-                body: { context, arguments in
-                    let store = try VoiceCommand.store(context)
-                    let result = try CodecWarnings.silenced { _ in try store.export(id: arguments[VoiceCommand.id], to: arguments[destination],
-                                                  format: arguments[format], overwrite: arguments[force]) }
-                    context.emit(json: WireFormat.voiceExport(id: arguments[VoiceCommand.id], result), text: context.text(en: "Wrote \(result.destination) (\(result.container), \(result.encoding))",
-                                           ko: "\(result.destination) 저장함 (\(result.container), \(result.encoding))"))
-                })
+                discussion: Localized(
+                    en: "DEST '-' is standard output (name the format with --format; nothing else is printed). "
+                        + "An existing DEST is replaced only with --force; DEST may not be in the data home, nor a "
+                        + "folder, device or FIFO.",
+                    ko: "DEST가 '-'이면 표준 출력입니다 (--format으로 형식을 지정; 다른 것은 출력하지 않음). 이미 있는 "
+                        + "DEST는 --force가 있을 때만 바꿉니다. DEST는 데이터 폴더 안이나 폴더, 장치, FIFO일 수 없습니다."),
+                body: runExport)
     }
+
+    static func runExport(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let output = try OutputFile.choose(arguments[destination], format: arguments[format]?.rawValue,
+                                           among: audioFormats, home: context.home, mayReplace: arguments[force])
+        guard let exportFormat = ExportFormat(rawValue: output.format.name) else {
+            preconditionFailure("audioFormats are ExportFormat's cases")
+        }
+        let id = arguments[VoiceCommand.id]
+        let store = try VoiceCommand.store(context)
+        if output.isStandardOutput {
+            // libsndfile seeks back into what it writes: a file in memory first.
+            let scratch = try ScratchFile()
+            _ = try CodecWarnings.silenced { _ in
+                try store.writeAudio(id: id, as: exportFormat, into: scratch.descriptor, shownPath: "-")
+            }
+            return try context.write(contentsOf: scratch)
+        }
+        var written: ExportResult?
+        try CodecWarnings.silenced { _ in
+            try output.write { written = try store.writeAudio(id: id, as: exportFormat, into: $0, shownPath: output.given) }
+        }
+        guard let result = written else { preconditionFailure("a finished write has its result") }
+        context.emit(json: WireFormat.voiceExport(id: id, result),
+                     text: context.text(en: "Wrote \(result.destination) (\(result.container), \(result.encoding))",
+                                        ko: "\(result.destination) 저장함 (\(result.container), \(result.encoding))"))
+    }
+
+    /// What `voice export` writes, as the output rules know formats.
+    static let audioFormats = ExportFormat.allCases.map { OutputFormat($0.rawValue, fileExtensions: $0.fileExtensions) }
 
     static func makeTrim() -> Command {
         Command("trim", abstract: Localized(en: "keep only the span from --start to --end", ko: "--start부터 --end까지만 남기기"),
@@ -85,8 +115,8 @@ enum VoiceEditCommands {
     // MARK: - Declarations
 
     static let format = OptionKey<ExportFormat>("format", "wav|flac|ogg|mp3",
-                                                help: Localized(en: "format (default: from DEST's extension)",
-                                                                ko: "형식 (기본: DEST의 확장자)"))
+                                                help: Localized(en: "format (default: from DEST's extension; must match it)",
+                                                                ko: "형식 (기본: DEST의 확장자; 확장자와 맞아야 함)"))
     static let force = Flag("force", help: Localized(en: "replace an existing DEST", ko: "이미 있는 DEST를 바꿈"))
     static let destination = Argument<String>("DEST", kind: .path, help: Localized(en: "file to write", ko: "저장할 파일"))
     static let start = time("start", Localized(en: "start, in seconds or m:ss", ko: "시작 (초 또는 m:ss)"))

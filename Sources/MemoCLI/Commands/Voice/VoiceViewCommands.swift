@@ -1,6 +1,7 @@
 import CommandLineKit
 import MemoAPI
 import MemoCore
+import MemoKit
 import VoiceMemos
 
 /// `voice list`, `voice show`, `voice peaks`, `voice waveform`: reading memos.
@@ -15,7 +16,11 @@ enum VoiceViewCommands {
     static let bits = OptionKey<Int>("bits", "8|16", kind: .choice(["8", "16"]),
                                      help: Localized(en: "value resolution (default 16)", ko: "값의 해상도 (기본 16)")) { Int($0) ?? 16 }
     static let output = OptionKey<String>("output", "FILE.svg", kind: .path, required: true,
-                                          help: Localized(en: "where to write", ko: "저장할 파일"))
+                                          help: Localized(en: "where to write ('-' is stdout)", ko: "저장할 파일 ('-'는 표준 출력)"))
+    static let pictureFormat = OptionKey<String>("format", "svg", kind: .choice(["svg"]),
+                                                 help: Localized(en: "format (the only one: svg; needed when FILE ends otherwise)",
+                                                                 ko: "형식 (svg뿐; FILE이 다른 확장자로 끝날 때 필요)"))
+    static let force = Flag("force", help: Localized(en: "replace an existing FILE", ko: "이미 있는 FILE을 바꿈"))
     static let pictureWidth = OptionKey<Int>("width", "PX", range: WaveformPicture.widths,
                                              help: Localized(en: "width (default 1200)", ko: "너비 (기본 1200)"))
     static let pictureHeight = OptionKey<Int>("height", "PX", range: WaveformPicture.heights,
@@ -74,17 +79,26 @@ enum VoiceViewCommands {
 
     static func makeWaveform() -> Command {
         Command("waveform", abstract: Localized(en: "draw the waveform as an SVG file", ko: "파형을 SVG 파일로 그리기"),
-                options: [output, pictureWidth, pictureHeight],
+                options: [output, pictureFormat, force, pictureWidth, pictureHeight],
                 positionals: [VoiceCommand.id],
+                discussion: Localized(
+                    en: "An existing FILE is replaced only with --force; FILE may not be in the data home, nor a "
+                        + "folder, device or FIFO. With '-' the picture goes to stdout and nothing else is printed.",
+                    ko: "이미 있는 FILE은 --force가 있을 때만 바꿉니다. FILE은 데이터 폴더 안이나 폴더, 장치, FIFO일 수 "
+                        + "없습니다. '-'이면 그림을 표준 출력으로 보내고 다른 것은 출력하지 않습니다."),
                 body: { context, arguments in
-                    guard let output = arguments[output] else { preconditionFailure("--output is required") }
+                    guard let given = arguments[output] else { preconditionFailure("--output is required") }
+                    let destination = try OutputFile.choose(given, format: arguments[pictureFormat], among: [.svg],
+                                                            home: context.home, mayReplace: arguments[force])
                     let store = try VoiceCommand.store(context)
                     let id = arguments[VoiceCommand.id]
                     let width = arguments[pictureWidth] ?? 1200
                     let height = arguments[pictureHeight] ?? 200
-                    try store.saveWaveformPicture(id: id, to: output, width: width, height: height)
-                    context.emit(json: WireFormat.waveformPicture(id: id, output: output, width: width, height: height),
-                                 text: context.text(en: "Wrote \(output)", ko: "\(output) 저장함"))
+                    let svg = try store.waveformPicture(id: id, width: width, height: height)
+                    if destination.isStandardOutput { return context.write(svg) }
+                    try destination.write(text: svg)
+                    context.emit(json: WireFormat.waveformPicture(id: id, output: given, width: width, height: height),
+                                 text: context.text(en: "Wrote \(given)", ko: "\(given) 저장함"))
                 })
     }
 

@@ -1,11 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import MemoCore
 
 /// A file being written in the folder it will be renamed in, named
-/// `.<purpose>-<16 hex digits>.part` (or `….<extension>.part`), and the one
-/// rule for telling a leftover from a file still being written.
+/// `<prefix><16 hex digits><suffix>` — `.<purpose>-<16 hex>.part` (or
+/// `….<extension>.part`) for memoapp's own folders, `.<name>.<16 hex>.part`
+/// beside a file the user named — and the one rule, for every writer, for
+/// telling a leftover from a file still being written.
 ///
 /// ## The rule
 /// A temporary is its writer's for exactly as long as the writer holds an
@@ -31,20 +32,30 @@ public final class TemporaryFile {
     public let name: String
     /// Open for reading and writing, locked, until `discard()` or `closeDescriptor()`.
     public private(set) var descriptor: Int32
+    /// What messages name for it: the destination a user named, or its own path.
+    public let shownPath: String
 
     /// Creates and locks a new temporary in `directory` (which must exist).
     /// `purpose` is a lowercase word naming the writer (`export`, `restore`).
     /// - Throws: `.storage` when the folder cannot be written.
-    public init(in directory: String, purpose: String, fileExtension: String = "part") throws {
+    public convenience init(in directory: String, purpose: String, fileExtension: String = "part") throws {
         precondition(TemporaryFile.isPurpose(purpose), "a temporary's purpose is a lowercase word")
-        let suffix = fileExtension == "part" ? ".part" : "." + fileExtension + ".part"
+        try self.init(in: directory, prefix: "." + purpose + "-",
+                      suffix: fileExtension == "part" ? ".part" : "." + fileExtension + ".part", shownPath: nil)
+    }
+
+    /// Creates and locks a new temporary `<prefix><16 hex><suffix>` in
+    /// `directory`; messages about it name `shownPath` (the user's
+    /// destination) when given, else its own path.
+    public init(in directory: String, prefix: String, suffix: String, shownPath: String?) throws {
         for _ in 0..<TemporaryFile.attempts {
-            let name = "." + purpose + "-" + FileSystem.randomToken() + suffix
+            let name = prefix + FileSystem.randomToken() + suffix
             let path = directory + "/" + name
+            let shown = shownPath ?? path
             let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if descriptor < 0 {
                 if errno == EEXIST { continue }
-                throw FileSystem.storageError(.creating, path)
+                throw FileSystem.storageError(.creating, shown)
             }
             if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
                 let code = errno
@@ -52,7 +63,7 @@ public final class TemporaryFile {
                 TemporaryFile.unlinkIfStillNamed(descriptor, path)
                 close(descriptor)
                 if code == EWOULDBLOCK || code == EINTR { continue }
-                throw FileSystem.storageError(.locking, path, code: code)
+                throw FileSystem.storageError(.locking, shown, code: code)
             }
             guard TemporaryFile.isStillNamed(descriptor, path) else {
                 // A sweep removed it between the create and the lock.
@@ -62,16 +73,17 @@ public final class TemporaryFile {
             self.name = name
             self.path = path
             self.descriptor = descriptor
+            self.shownPath = shown
             return
         }
-        throw FileSystem.storageError(.creating, directory + "/." + purpose + "-….part", code: EAGAIN)
+        throw FileSystem.storageError(.creating, shownPath ?? directory + "/" + prefix + "….part", code: EAGAIN)
     }
 
     deinit { closeDescriptor() }
 
     /// Flushes the file's bytes to the disk.
     public func sync() throws {
-        try FileSystem.fsyncFile(descriptor, path: path)
+        try FileSystem.fsyncFile(descriptor, path: shownPath)
     }
 
     /// Removes the file (after a failure): unlinked while still locked, then closed.
@@ -131,6 +143,29 @@ public final class TemporaryFile {
         }
         if !removed.isEmpty { try? FileSystem.fsyncDirectory(directory) }
         return removed
+    }
+
+    /// Removes every abandoned temporary in `directory` whose name
+    /// `isCandidate` accepts (see `isName(_:prefix:suffix:)`), each under its
+    /// lock. Returns the names removed.
+    @discardableResult
+    public static func removeAbandoned(in directory: String, where isCandidate: (String) -> Bool) -> [String] {
+        guard let names = try? FileSystem.names(in: directory) else { return [] }
+        var removed: [String] = []
+        for name in names where isCandidate(name) {
+            if removeIfAbandoned(directory + "/" + name) { removed.append(name) }
+        }
+        if !removed.isEmpty { try? FileSystem.fsyncDirectory(directory) }
+        return removed
+    }
+
+    /// Whether `name` is `<prefix><16 hex digits><suffix>`, a name `init` makes.
+    public static func isName(_ name: String, prefix: String, suffix: String) -> Bool {
+        guard name.hasPrefix(prefix), name.hasSuffix(suffix),
+              name.utf8.count == prefix.utf8.count + 16 + suffix.utf8.count else { return false }
+        return name.utf8.dropFirst(prefix.utf8.count).prefix(16).allSatisfy {
+            (0x30...0x39).contains($0) || (0x61...0x66).contains($0)
+        }
     }
 
     // MARK: - Private

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
-@testable import VoiceMemos
+@testable import MemoCore
 
 /// The locked-temporary rule: a temporary is a leftover exactly when no one
 /// holds its lock, whatever its age.
