@@ -43,16 +43,16 @@ enum RestoreCommand {
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let backup = try VerifiedBackup.verify(arguments[backupFolder])
         let result = try Restorer(workspace: context.workspace, backup: backup, force: arguments[force]).run()
-        context.emit(json: WireFormat.restore(result), text: text(result, context))
+        try context.emit(json: WireFormat.restore(result), text: text(result, context))
     }
 
-    private static func text(_ result: RestoreResult, _ context: CommandContext) -> String {
+    private static func text(_ result: RestoreResult, _ context: CommandContext) -> TerminalText {
         let onboarding = result.contents.isOnboarded
             ? context.text(en: "onboarding completed", ko: "온보딩 완료")
             : context.text(en: "onboarding not completed yet: run 'memoapp onboard'", ko: "온보딩 미완료: 'memoapp onboard'를 실행하세요")
-        var lines = [context.text(
+        var lines = [TerminalText(context.text(
             en: "Restored \(result.backup.path) into \(result.home): \(BackupCommand.contents(result.contents, in: .en)); \(onboarding).",
-            ko: "\(result.backup.path)을(를) \(result.home)에 복원했습니다: \(BackupCommand.contents(result.contents, in: .ko)). \(onboarding).")]
+            ko: "\(result.backup.path)을(를) \(result.home)에 복원했습니다: \(BackupCommand.contents(result.contents, in: .ko)). \(onboarding)."))]
         if result.replacedData {
             let removed = result.removedFiles.count
             lines.append(context.style.dim(context.text(

@@ -49,7 +49,7 @@ enum MemoCommand {
         body: { context, arguments in
             let memo = try context.memoStore().memo(id: arguments[id])
             let renderer = MemoRenderer(context: context)
-            context.emit(json: renderer.json(memo), text: renderer.details(memo))
+            try context.emit(json: renderer.json(memo), text: renderer.details(memo))
         })
 
     static let edit = Command(
@@ -73,7 +73,7 @@ enum MemoCommand {
         positionals: [ids],
         body: { context, arguments in
             let memos = try context.memoStore().remove(ids: arguments[ids])
-            context.emit(json: WireFormat.removed(memos.map(WireFormat.memo)),
+            try context.emit(json: WireFormat.removed(memos.map(WireFormat.memo)),
                          text: memos.map { context.text(en: "Removed memo #\($0.id)", ko: "메모 #\($0.id) 지움") }
                             .joined(separator: "\n"))
         })
@@ -86,7 +86,7 @@ enum MemoCommand {
         let text: String
         if !words.isEmpty {
             text = words.joined(separator: " ")
-        } else if !context.streams.isInputTerminal {
+        } else if !context.isInputTerminal {
             text = try MemoTextInput.readStandardInput(context)
         } else {
             text = try MemoTextInput.edit("", context)
@@ -94,7 +94,7 @@ enum MemoCommand {
         let memo = try context.memoStore().add(NewMemo(text: text, title: arguments[title], tags: tags,
                                                        isPinned: arguments[pinIt]))
         let renderer = MemoRenderer(context: context)
-        context.emit(json: renderer.json(memo),
+        try context.emit(json: renderer.json(memo),
                      text: context.text(en: "Added memo ", ko: "메모 추가: ")
                         + renderer.line(renderer.summary(of: memo), idWidth: 0))
     }
@@ -107,7 +107,7 @@ enum MemoCommand {
             ? context.text(en: "No matching memos.", ko: "조건에 맞는 메모가 없습니다.")
             : context.text(en: "No memos yet.", ko: "메모가 아직 없습니다.")
         let renderer = MemoRenderer(context: context)
-        context.emit(json: .array(summaries.map(renderer.json)), text: renderer.lines(summaries, empty: empty))
+        try context.emit(json: .array(summaries.map(renderer.json)), text: renderer.lines(summaries, empty: empty))
     }
 
     static func runEdit(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -120,7 +120,7 @@ enum MemoCommand {
             let edited = try MemoTextInput.edit(current.text, context)
             if edited == current.text {
                 let renderer = MemoRenderer(context: context)
-                context.emit(json: renderer.json(current),
+                try context.emit(json: renderer.json(current),
                              text: context.text(en: "No changes to memo #\(id).", ko: "메모 #\(id)에 바뀐 것이 없습니다."))
                 return
             }
@@ -128,7 +128,7 @@ enum MemoCommand {
         }
         let memo = try store.edit(id: id, text: text, title: title)
         let renderer = MemoRenderer(context: context)
-        context.emit(json: renderer.json(memo),
+        try context.emit(json: renderer.json(memo),
                      text: context.text(en: "Changed memo ", ko: "메모 고침: ")
                         + renderer.line(renderer.summary(of: memo), idWidth: 0))
     }
@@ -137,6 +137,6 @@ enum MemoCommand {
         let memo = try context.memoStore().setPinned(isPinned, id: arguments[id])
         let renderer = MemoRenderer(context: context)
         let verb = isPinned ? context.text(en: "Pinned ", ko: "고정: ") : context.text(en: "Unpinned ", ko: "고정 풀기: ")
-        context.emit(json: renderer.json(memo), text: verb + renderer.line(renderer.summary(of: memo), idWidth: 0))
+        try context.emit(json: renderer.json(memo), text: verb + renderer.line(renderer.summary(of: memo), idWidth: 0))
     }
 }

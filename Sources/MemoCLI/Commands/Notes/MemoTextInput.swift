@@ -10,7 +10,7 @@ import Glibc
 enum MemoTextInput {
     /// Standard input to its end, which must be UTF-8 (kept byte for byte).
     static func readStandardInput(_ context: CommandContext) throws -> String {
-        try decode(context.streams.readAllInput(), source: Localized(en: "standard input", ko: "표준 입력"))
+        try decode(context.readAllInput(), source: Localized(en: "standard input", ko: "표준 입력"))
     }
 
     /// Opens `$VISUAL`, else `$EDITOR`, else `vi` on a temporary file holding
@@ -39,7 +39,7 @@ enum MemoTextInput {
         }
         close(descriptor)
 
-        context.flush()
+        try context.flush()
         // Through the shell, as git does, so EDITOR may hold arguments ("code -w").
         let status = try run(["/bin/sh", "-c", editor + " \"$1\"", "sh", path])
         guard status == 0 else {

@@ -34,12 +34,12 @@ enum ExportCommand {
         let text = document.prettySerialized
         guard let output = arguments[output], output != "-" else {
             // The document is JSON already: --json changes nothing here.
-            context.write(text)
+            try context.writeDocument(text)
             return
         }
         try AtomicFile.write(text, to: output)
         if context.isJSON {
-            context.emit(json: WireFormat.exportSummary(output: output, bytes: text.utf8.count, document: document),
+            try context.emit(json: WireFormat.exportSummary(output: output, bytes: text.utf8.count, document: document),
                          text: "")
         }
     }

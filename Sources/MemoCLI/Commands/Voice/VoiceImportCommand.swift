@@ -36,30 +36,31 @@ enum VoiceImportCommand {
         if files.count == 1 {
             // One file: an ordinary command, whose failure is the command's.
             let memo = try importOne(files[0], store: store, options: options, context: context)
-            context.emit(json: VoiceCommand.json(memo, store: store),
+            try context.emit(json: VoiceCommand.json(memo, store: store),
                          text: context.text(en: "Imported voice memo \(memo.id): ", ko: "음성 메모 \(memo.id) 가져옴: ")
                             + VoiceCommand.line(memo, context))
             return
         }
         var results: [JSON] = []
-        var lines: [String] = []
+        var lines: [TerminalText] = []
         var worst: ErrorKind?
         var imported = 0
         for file in files {
             do {
                 let memo = try importOne(file, store: store, options: options, context: context)
                 results.append(WireFormat.voiceImport(file: file, memo: VoiceCommand.json(memo, store: store)))
-                lines.append(context.style.green("✓") + " \(file) → " + VoiceCommand.line(memo, context))
+                lines.append(context.style.green("✓") + " \(line: file) → " + VoiceCommand.line(memo, context))
                 imported += 1
             } catch {
                 let (kind, message) = describe(error, context)
                 if worst.map({ ErrorReport.exitCode(for: kind) > ErrorReport.exitCode(for: $0) }) ?? true { worst = kind }
                 results.append(WireFormat.voiceImport(file: file, errorCode: kind.code, message: message))
-                lines.append(context.style.red("✗") + " \(message)")
+                lines.append(context.style.red("✗") + " " + TerminalText(line: message))
             }
         }
-        lines.append(context.text(en: "\(imported) of \(files.count) imported", ko: "\(files.count)개 중 \(imported)개 가져옴"))
-        context.emit(json: .array(results), text: lines.joined(separator: "\n"))
+        lines.append(TerminalText(context.text(en: "\(imported) of \(files.count) imported",
+                                               ko: "\(files.count)개 중 \(imported)개 가져옴")))
+        try context.emit(json: .array(results), text: lines.joined(separator: "\n"))
         if let worst { context.exitStatus = ErrorReport.exitCode(for: worst) }
     }
 
@@ -67,8 +68,9 @@ enum VoiceImportCommand {
                                   context: CommandContext) throws -> VoiceMemo {
         try CodecWarnings.silenced { realError in
             let bar = ProgressBar(context: context, label: VoiceStoreName.base(file), descriptor: realError)
-            defer { bar.finish() }
-            return try store.importFile(at: file, options: options) { done, total in bar.update(done, of: total) }
+            return try bar.showing {
+                try store.importFile(at: file, options: options) { done, total in bar.update(done, of: total) }
+            }
         }
     }
 
@@ -83,51 +85,5 @@ enum VoiceImportCommand {
 enum VoiceStoreName {
     static func base(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
-    }
-}
-
-/// A progress bar on stderr: only on a terminal, only without --json, and
-/// only once the work has taken a second, so quick imports print nothing.
-final class ProgressBar {
-    private let label: String
-    private let descriptor: Int32
-    private let isEnabled: Bool
-    private let start = ProgressBar.monotonicSeconds()
-    private var isShown = false
-    private var lastDrawn = -1
-
-    /// - Parameter descriptor: where stderr really is (see `CodecWarnings.silenced`).
-    init(context: CommandContext, label: String, descriptor: Int32 = STDERR_FILENO) {
-        self.label = label
-        self.descriptor = descriptor
-        // Asked of the descriptor itself: fd 2 may point at /dev/null meanwhile.
-        isEnabled = isatty(descriptor) == 1 && !context.isJSON
-    }
-
-    func update(_ done: Int64, of total: Int64) {
-        guard isEnabled, total > 0, ProgressBar.monotonicSeconds() - start >= 1 else { return }
-        let percent = Int(min(100, done * 100 / total))
-        guard percent != lastDrawn else { return }
-        lastDrawn = percent
-        isShown = true
-        let width = 30
-        let filled = percent * width / 100
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        draw("\r\(bar) \(percent)% \(label)\u{1B}[K")
-    }
-
-    func finish() {
-        if isShown { draw("\r\u{1B}[K") }
-    }
-
-    private func draw(_ text: String) {
-        var text = text
-        text.withUTF8 { _ = write(descriptor, $0.baseAddress, $0.count) }
-    }
-
-    static func monotonicSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 }
