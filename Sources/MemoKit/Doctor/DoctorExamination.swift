@@ -47,6 +47,7 @@ public final class DoctorExamination {
         checkIntegrity()
         checkForeignKeys()
         checkMigrations()
+        checkStoredValues()
         checkAudioLibrary()
         checkVoiceLibrary()
         checkTemporaryFiles(hasHome: hasHome)

@@ -14,12 +14,14 @@ enum DoctorCommand {
             access: .alwaysRuns,
             discussion: Localized(
                 en: "Checks: the data home exists and is private (0700, database 0600); the database opens, "
-                    + "passes PRAGMA integrity_check and foreign_key_check and has every migration; every voice "
+                    + "passes PRAGMA integrity_check and foreign_key_check and has every migration; every stored value is in "
+                    + "range (titles one line, times in the years 1 to 9999, timer figures, id counters); every voice "
                     + "memo's file is there and intact, with no file left over; no temporary file is left behind. "
                     + "Changes nothing. Exit status: 0 all is well, 1 problems found, 74 the database cannot be "
                     + "opened at all.",
                 ko: "점검 항목: 데이터 폴더가 있고 본인 전용인지(0700, 데이터베이스 0600), 데이터베이스가 열리고 "
-                    + "PRAGMA integrity_check와 foreign_key_check를 통과하며 모든 마이그레이션이 적용되었는지, 음성 메모마다 "
+                    + "PRAGMA integrity_check와 foreign_key_check를 통과하며 모든 마이그레이션이 적용되었는지, 저장된 값이 "
+                    + "범위 안에 있는지(제목은 한 줄, 시각은 1~9999년, 타이머 값, id 카운터), 음성 메모마다 "
                     + "파일이 있고 온전하며 남는 파일이 없는지, 임시 파일이 남지 않았는지. 아무것도 바꾸지 않습니다. "
                     + "종료 코드: 0 모두 정상, 1 문제 있음, 74 데이터베이스를 전혀 열 수 없음."),
             body: { context, _ in try run(context) })
