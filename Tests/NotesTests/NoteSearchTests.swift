@@ -157,6 +157,12 @@ final class NoteSearchTests: NotesTestCase {
         XCTAssertEqual(todoHit.title, "Write REPORT")
     }
 
+    func testASnippetIsOneLineAndLeavesOtherControlCharactersToTheFrontEnd() throws {
+        _ = try memos.add(NewMemo(text: "first\r\nsecond \u{1B}[2J needle\u{2028}third"))
+        let hit = try XCTUnwrap(search.search(SearchQuery("needle")).hits.first)
+        XCTAssertEqual(hit.snippet.text, "first  second \u{1B}[2J needle third", "each of CR and LF a space")
+    }
+
     func testTheIndexFollowsEditsAndRemovals() throws {
         let memo = try memos.add(NewMemo(text: "사과 apple")).id
         let todo = try todos.add(NewTodo(title: "banana 바나나", tags: ["fruit"])).id
