@@ -58,6 +58,10 @@ final class OutputStreamsEndToEndTests: XCTestCase {
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(command): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains("No space left on device"), "\(command): \(result.stderr)")
         }
+        // A document written straight through (an hour's peaks are a million numbers).
+        XCTAssertEqual(app.run("voice", "import", VoiceHome.fixture("beep.mp3")).status, 0)
+        let peaks = shell("\"$M\" voice peaks 1 > /dev/full")
+        XCTAssertEqual(peaks.status, 74, peaks.stderr)
         let json = shell("\"$M\" todo list --json > /dev/full")
         XCTAssertTrue(json.stderr.hasPrefix("{\"error\":{\"code\":\"storage\""), json.stderr)
     }

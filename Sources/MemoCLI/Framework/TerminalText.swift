@@ -57,30 +57,10 @@ public struct TerminalText: Equatable, Sendable {
     public static func += (lhs: inout TerminalText, rhs: String) { lhs.append(TerminalText(rhs)) }
 
     /// What the terminal receives: the words made visible, the codes as they are.
-    public var rendered: String {
-        var out = ""
-        for piece in pieces {
-            switch piece {
-            case let .words(text): out += TerminalText.visible(text, keepingLineBreaks: true)
-            case let .line(text): out += TerminalText.visible(text, keepingLineBreaks: false)
-            case let .code(code): out += code.sequence
-            }
-        }
-        return out
-    }
+    public var rendered: String { text(withCodes: true) }
 
     /// The words as shown, without the codes: what takes room on the screen.
-    public var plain: String {
-        var out = ""
-        for piece in pieces {
-            switch piece {
-            case let .words(text): out += TerminalText.visible(text, keepingLineBreaks: true)
-            case let .line(text): out += TerminalText.visible(text, keepingLineBreaks: false)
-            case .code: break
-            }
-        }
-        return out
-    }
+    public var plain: String { text(withCodes: false) }
 
     /// Columns the text takes on a terminal (codes take none).
     public var displayWidth: Int { TerminalText.displayWidth(plain) }
@@ -106,6 +86,18 @@ public struct TerminalText: Equatable, Sendable {
         }
         text.pieces.removeAll { $0 == .words("") }
         return text
+    }
+
+    private func text(withCodes: Bool) -> String {
+        var out = ""
+        for piece in pieces {
+            switch piece {
+            case let .words(text): out += TerminalText.visible(text, keepingLineBreaks: true)
+            case let .line(text): out += TerminalText.visible(text, keepingLineBreaks: false)
+            case let .code(code): if withCodes { out += code.sequence }
+            }
+        }
+        return out
     }
 
     /// Whether the text ends with a line break.

@@ -31,11 +31,8 @@ extension DoctorExamination {
             for problem in found.prefix(DoctorExamination.maximumNamedRows) {
                 let detail = problem.problems.joined(separator: "; ")
                 let name = DoctorExamination.rowName(problem)
-                check.add(DoctorFinding(
-                    en: "\(name.en): \(detail)",
-                    ko: "\(name.ko): \(detail)",
-                    fixEn: DoctorExamination.fix(for: problem, database: database).en,
-                    fixKo: DoctorExamination.fix(for: problem, database: database).ko))
+                check.add(DoctorFinding(problem: Localized(en: "\(name.en): \(detail)", ko: "\(name.ko): \(detail)"),
+                                        fix: DoctorExamination.fix(for: problem, database: database)))
             }
             if found.count > DoctorExamination.maximumNamedRows {
                 let more = found.count - DoctorExamination.maximumNamedRows
