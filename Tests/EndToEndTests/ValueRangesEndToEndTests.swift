@@ -118,6 +118,22 @@ final class ValueRangesEndToEndTests: XCTestCase {
         XCTAssertTrue(messages.contains { $0.hasPrefix("to-do 1:") && $0.contains("spans lines") }, "\(messages)")
     }
 
+    func testARestoreOfValuesNoCommandCanHandleIsRefusedAndStoresNothing() {
+        let source = homes.home("backed-up")
+        source.succeed("timer", "start", "5m")
+        source.succeed("todo", "add", "kept")
+        sqlite3(source.databasePath, "UPDATE timers SET duration = 1e19")
+        let backup = homes.folder.appending("backup")
+        XCTAssertEqual(source.run("backup", backup).status, 0)
+        let target = homes.home("restored-into")
+        target.succeed("todo", "add", "mine")
+        let before = target.exportText()
+        let result = target.run("restore", backup, "--force")
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.contains("timers 1: duration 1e+19"), result.stderr)
+        XCTAssertEqual(target.exportText(), before)
+    }
+
     func testIdsThatRunOutSaySoAndNotThatTheDiskIsFull() {
         let app = homes.home("counters")
         app.succeed("todo", "add", "first")

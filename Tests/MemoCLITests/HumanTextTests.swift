@@ -67,6 +67,25 @@ final class HumanTextTests: XCTestCase {
         }
     }
 
+    func testTheLiveTimerLineSendsOnlyMemoappsOwnCodes() throws {
+        XCTAssertEqual(app.run("timer", "start", "1s", "--label", "tea").status, 0)
+        let database = try app.openDatabase()
+        try database.execute("UPDATE timers SET label = ? WHERE id = 1", "tea\u{1B}[2J\u{9B}1m\r")
+        let streams = RecordingStreams()
+        streams.isOutputTerminal = true
+        streams.terminalWidth = 80
+        let run = app.run(["timer", "wait", "1"], streams: streams)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("tea␛[2J<U+009B>1m␍"), run.stdout)
+        // Every ESC starts one of the live line's codes or a colour.
+        let own = ["\u{1B}[?25l", "\u{1B}[2K", "\u{1B}[?25h", "\u{1B}[36m", "\u{1B}[0m"]
+        var rest = run.stdout
+        for code in own { rest = rest.replacingOccurrences(of: code, with: "") }
+        XCTAssertFalse(rest.contains("\u{1B}") || rest.unicodeScalars.contains { (0x80...0x9F).contains($0.value) },
+                       rest.debugDescription)
+        XCTAssertTrue(run.stdout.contains("\r"), "the line is redrawn in place")
+    }
+
     func testMessagesOnStderrShowTheNamesTheyQuote() {
         let run = app.run("todo", "import", "--from", "todotxt", "no\u{1B}[2Jsuch\nfile.txt")
         XCTAssertEqual(run.status, 66)

@@ -16,17 +16,11 @@ extension DoctorExamination {
         defer { report.checks.append(check) }
         guard let connection else { return check.skip(because: skipReason) }
         do {
-            let tables = Set(try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.string(0) })
-            guard ["todos", "memos", "timers", "timer_spans", "timer_laps"].allSatisfy(tables.contains) else {
+            guard try DoctorExamination.hasValueTables(connection) else {
                 return check.skip(because: Localized(en: "some tables are missing (see migrations)",
                                                      ko: "일부 테이블이 없습니다 (마이그레이션 참고)"))
             }
-            let found = try connection.readTransaction { () -> [StoredValueProblem] in
-                var found = try NotesArchive.storedValueProblems(in: connection)
-                    + TimerArchive.storedValueProblems(in: connection)
-                found += try DoctorExamination.usedUpCounters(connection)
-                return found
-            }
+            let found = try connection.readTransaction { try DoctorExamination.storedValueProblems(in: connection) }
             let database = ShellText.quoted(home.databasePath)
             for problem in found.prefix(DoctorExamination.maximumNamedRows) {
                 let detail = problem.problems.joined(separator: "; ")
@@ -50,6 +44,20 @@ extension DoctorExamination {
                                    ko: "저장된 값을 읽을 수 없습니다: \(error)"),
                 fix: Localized(en: "see the integrity check above", ko: "위의 무결성 검사를 보세요")))
         }
+    }
+
+    /// Every row holding a value an import would refuse, and every id
+    /// counter at its end. Call inside a read transaction.
+    static func storedValueProblems(in connection: Connection) throws -> [StoredValueProblem] {
+        try NotesArchive.storedValueProblems(in: connection) + TimerArchive.storedValueProblems(in: connection)
+            + usedUpCounters(connection)
+    }
+
+    /// Whether the tables `storedValueProblems` reads are all there (a
+    /// database of an older memoapp gets some of them from its migrations).
+    static func hasValueTables(_ connection: Connection) throws -> Bool {
+        let tables = Set(try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.string(0) })
+        return ["todos", "memos", "timers", "timer_spans", "timer_laps"].allSatisfy(tables.contains)
     }
 
     // MARK: - Private
