@@ -70,10 +70,24 @@ public struct SystemWallClock: WallClock {
 }
 
 extension Timestamp {
+    /// 0001-01-01T00:00:00Z, the earliest time memoapp shows and stores.
+    public static let earliestSupported = Timestamp(secondsSince1970: -62_135_596_800)
+    /// 9999-12-31T23:59:59Z, the last whole second memoapp shows and stores.
+    public static let latestSupported = Timestamp(secondsSince1970: 253_402_300_799)
+
+    /// Whether the time lies in the years 1 to 9999 (UTC), which every
+    /// rendering (RFC 3339's four-digit year, the local calendar) handles.
+    /// A time from outside (an import, a restore) must be one to be stored.
+    public var isSupported: Bool {
+        secondsSince1970 >= Timestamp.earliestSupported.secondsSince1970
+            && secondsSince1970 < Timestamp.latestSupported.secondsSince1970 + 1
+    }
+
     /// Whole seconds within years 1 to 9999, so a damaged stored value (SQLite
     /// can hold infinity) prints as an extreme date instead of trapping.
-    var clampedSeconds: time_t {
-        let earliest = -62_135_596_800.0, latest = 253_402_300_799.0
+    public var clampedSeconds: time_t {
+        let earliest = Timestamp.earliestSupported.secondsSince1970
+        let latest = Timestamp.latestSupported.secondsSince1970
         guard secondsSince1970.isFinite else { return time_t(secondsSince1970 > 0 ? latest : earliest) }
         return time_t(min(max(secondsSince1970, earliest), latest).rounded(.down))
     }

@@ -24,12 +24,17 @@ extension JSONReader {
     /// The number member `key`, nil when null; an error when absent.
     public func nullableDouble(_ key: String) throws -> Double? { try nullable(key)?.double() }
 
-    /// The value as an RFC 3339 time (`Timestamp(rfc3339:)`), or an error.
+    /// The value as an RFC 3339 time (`Timestamp(rfc3339:)`) in the years 1
+    /// to 9999 UTC (an offset can push a written year past them), or an error.
     public func time() throws -> Timestamp {
         let text = try string()
         guard let time = Timestamp(rfc3339: text) else {
-            throw failure(en: "'\(text)' is not an RFC 3339 time such as 2026-11-29T13:24:04Z",
-                          ko: "'\(text)'은(는) RFC 3339 시각(예: 2026-11-29T13:24:04Z)이 아닙니다")
+            throw failure(en: "'\(String(text.prefix(64)))' is not an RFC 3339 time such as 2026-11-29T13:24:04Z",
+                          ko: "'\(String(text.prefix(64)))'은(는) RFC 3339 시각(예: 2026-11-29T13:24:04Z)이 아닙니다")
+        }
+        guard time.isSupported else {
+            throw failure(en: "'\(text)' is outside the years 1 to 9999 (UTC)",
+                          ko: "'\(text)'이(가) 1년에서 9999년(UTC) 범위를 벗어납니다")
         }
         return time
     }
@@ -64,13 +69,24 @@ extension JSONReader {
         return number
     }
 
+    /// The largest integer every JSON reader takes exactly: 2^53 − 1. Readers
+    /// that hold numbers as doubles (JavaScript's, the web page's) round any
+    /// larger one, and would name another item.
+    public static let largestExactInteger: Int64 = 9_007_199_254_740_991
+
+    /// The id member `key`: 1 to `largestExactInteger`. Ids that high also
+    /// leave SQLite room for every id after them (it stops at 2^63 − 1).
+    public func id(_ key: String = "id") throws -> Int64 {
+        try int(key, in: 1...JSONReader.largestExactInteger)
+    }
+
     /// The uid member `key`: a UUID in lowercase text (`UUID4.isWellFormed`).
     public func uid(_ key: String = "uid") throws -> String {
         let text = try string(key)
         guard UUID4.isWellFormed(text) else {
             throw JSONReader(.string(text), path: path.appending(key: key), source: source)
-                .failure(en: "'\(text)' is not a uid (a UUID: 8-4-4-4-12 lowercase hex digits)",
-                         ko: "'\(text)'은(는) uid가 아닙니다 (UUID: 소문자 16진수 8-4-4-4-12자리)")
+                .failure(en: "'\(String(text.prefix(64)))' is not a uid (a UUID: 8-4-4-4-12 lowercase hex digits)",
+                         ko: "'\(String(text.prefix(64)))'은(는) uid가 아닙니다 (UUID: 소문자 16진수 8-4-4-4-12자리)")
         }
         return text
     }

@@ -23,17 +23,20 @@ public final class MemoStore {
     ///   memo already has it.
     public func add(_ new: NewMemo, uid: String? = nil) throws -> Memo {
         try MemoStore.validate(text: new.text, isNew: true)
+        try MemoStore.validate(title: new.title)
         let tags = try Tags.normalized(new.tags)
         let title = MemoStore.storedTitle(new.title)
         let uid = try UUID4.uid(uid)
         let now = clock.now()
         return try connection.writeTransaction {
             do {
-                try connection.execute("""
+                try connection.insertingRow(of: .memo) {
+                    try connection.execute("""
                     INSERT INTO memos (uid, title, text, is_pinned, tags, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """, uid, title, new.text, new.isPinned, Tags.joined(tags), now.secondsSince1970,
                     now.secondsSince1970)
+                }
             } catch let error as SQLiteError where error.isUniqueViolation(table: "memos", column: "uid") {
                 throw MemoError.duplicateUID(.memo, uid)
             }
@@ -92,6 +95,7 @@ public final class MemoStore {
     /// - Throws: `.invalidState` for such a change.
     public func edit(id: Int64, text: String? = nil, title: String? = nil, madeFrom seen: Memo? = nil) throws -> Memo {
         if let text { try MemoStore.validate(text: text, isNew: false) }
+        try MemoStore.validate(title: title)
         let now = clock.now()
         return try connection.writeTransaction {
             var memo = try memo(id: id)
@@ -151,6 +155,12 @@ public final class MemoStore {
                 : MemoError(.badInput, en: "the new text is empty; the memo was left as it was",
                             ko: "새 내용이 비어 있어 메모를 바꾸지 않았습니다")
         }
+    }
+
+    /// A title is one line: lists show a memo a line, its title first.
+    static func validate(title: String?) throws {
+        guard let title, title.hasLineBreak else { return }
+        throw MemoError(.usage, en: "a memo's title must be one line", ko: "메모 제목은 한 줄이어야 합니다")
     }
 
     /// A title that is empty or only white space is no title.

@@ -59,3 +59,45 @@ extension Connection {
         return unique
     }
 }
+
+extension MemoError {
+    /// SQLite gives AUTOINCREMENT ids up to 2^63 − 1 and then refuses every
+    /// insert with SQLITE_FULL, which is not a full disk.
+    static func idsUsedUp(_ kind: ItemKind) -> MemoError {
+        switch kind {
+        case .todo:
+            return MemoError(.storage, en: "no more to-dos can be added: every to-do id up to \(Int64.max) has been "
+                                 + "given out (the data home's counter is at its end); nothing was added",
+                             ko: "할 일을 더 추가할 수 없습니다: \(Int64.max)까지 모든 할 일 id를 이미 썼습니다 "
+                                 + "(데이터 폴더의 카운터가 끝에 닿음). 아무것도 추가하지 않았습니다")
+        case .memo:
+            return MemoError(.storage, en: "no more memos can be added: every memo id up to \(Int64.max) has been "
+                                 + "given out (the data home's counter is at its end); nothing was added",
+                             ko: "메모를 더 추가할 수 없습니다: \(Int64.max)까지 모든 메모 id를 이미 썼습니다 "
+                                 + "(데이터 폴더의 카운터가 끝에 닿음). 아무것도 추가하지 않았습니다")
+        }
+    }
+}
+
+extension Connection {
+    /// Runs `insert`, a new row of `kind`'s table; when SQLite refuses it as
+    /// full because the table has given its last id, says so instead of
+    /// letting it read as a full disk (https://www.sqlite.org/autoinc.html:
+    /// "If the largest possible ROWID has previously been used … the INSERT
+    /// fails with an SQLITE_FULL error code").
+    func insertingRow<T>(of kind: ItemKind, _ insert: () throws -> T) throws -> T {
+        do {
+            return try insert()
+        } catch let error as SQLiteError where error.codeName == "SQLITE_FULL" {
+            if try hasGivenLastID(kind.table) { throw MemoError.idsUsedUp(kind) }
+            throw error
+        }
+    }
+
+    /// Whether `table`'s AUTOINCREMENT counter, or its largest id, is 2^63 − 1.
+    func hasGivenLastID(_ table: String) throws -> Bool {
+        let counter = try queryFirst("SELECT seq FROM sqlite_sequence WHERE name = ?", table) { $0.int64(0) } ?? 0
+        let largest = try queryFirst("SELECT max(id) FROM \(table)") { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
+        return counter == Int64.max || largest == Int64.max
+    }
+}

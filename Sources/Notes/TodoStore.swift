@@ -31,12 +31,14 @@ public final class TodoStore {
         let now = clock.now()
         return try connection.writeTransaction {
             do {
-                try connection.execute("""
+                try connection.insertingRow(of: .todo) {
+                    try connection.execute("""
                     INSERT INTO todos (uid, title, note, priority, due_at, due_has_time, tags, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, uid, new.title, TodoStore.storedNote(new.note), new.priority?.rawValue,
                     new.due?.instant.secondsSince1970, new.due?.hasTime ?? false, Tags.joined(tags),
                     now.secondsSince1970, now.secondsSince1970)
+                }
             } catch let error as SQLiteError where error.isUniqueViolation(table: "todos", column: "uid") {
                 throw MemoError.duplicateUID(.todo, uid)
             }
@@ -169,9 +171,14 @@ public final class TodoStore {
         return note
     }
 
+    /// A title is one line with something in it: lists show a to-do a line.
     static func validate(title: String) throws {
         guard title.contains(where: { !$0.isWhitespace }) else {
             throw MemoError(.usage, en: "a to-do needs a title", ko: "할 일에는 제목이 필요합니다")
+        }
+        guard !title.hasLineBreak else {
+            throw MemoError(.usage, en: "a to-do's title must be one line; put the rest in its note (--note)",
+                            ko: "할 일 제목은 한 줄이어야 합니다. 나머지는 메모(--note)에 쓰세요")
         }
     }
 }

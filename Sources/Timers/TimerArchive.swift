@@ -75,16 +75,18 @@ extension TimerArchive {
         let laps = try item.elements("laps").map { lap -> Lap in
             let elapsed = try lap.nonNull("elapsed")
             let seconds = try elapsed.finiteDouble()
-            guard seconds >= 0 else { throw elapsed.failure(en: "a lap cannot be negative", ko: "랩은 음수일 수 없습니다") }
+            guard TimerRecord.isValidElapsed(seconds) else {
+                throw elapsed.failure(en: "a lap's total must be 0 to \(Int64(TimerRecord.longestSpan)) seconds",
+                                      ko: "랩의 누적 시간은 0에서 \(Int64(TimerRecord.longestSpan))초 사이여야 합니다")
+            }
             return Lap(number: Int(try lap.int("number", in: 1...Int64(Int32.max))), elapsed: seconds,
                        isEstimated: try lap.bool("is_estimated"), recordedAt: try lap.time("recorded_at"))
         }
-        let timer = TimerRecord(id: try item.int("id", in: 1...Int64.max), uid: try item.uid(), kind: kind,
-                                label: try item.nullableString("label"),
-                                duration: try item.nullable("duration")?.finiteDouble(), state: state,
+        let timer = TimerRecord(id: try item.id(), uid: try item.uid(), kind: kind,
+                                label: try label(in: item), duration: try duration(in: item), state: state,
                                 createdAt: try item.time("created_at"), endedAt: try item.nullableTime("ended_at"),
                                 spans: spans, laps: laps)
-        let problems = timer.consistencyProblems
+        let problems = timer.consistencyProblems + timer.valueProblems
         guard problems.isEmpty else {
             throw item.failure(en: "not a timer memoapp could have made: " + problems.joined(separator: "; "),
                                ko: "memoapp이 만들 수 없는 타이머입니다: " + problems.joined(separator: "; "))
@@ -115,7 +117,66 @@ extension TimerArchive {
     // MARK: - Private
 
     private static func reading(_ reader: JSONReader) throws -> ClockReading {
-        ClockReading(wall: try reader.time("wall"), boot: try reader.nonNull("boot").finiteDouble(),
-                     bootID: try reader.string("boot_id"))
+        let bootReader = try reader.nonNull("boot")
+        let boot = try bootReader.finiteDouble()
+        guard TimerRecord.isValidBootClock(boot) else {
+            let limit = Int64(TimerRecord.longestSpan)
+            throw bootReader.failure(en: "a boot clock reading must be -\(limit) to \(limit) seconds",
+                                     ko: "부팅 시계 값은 -\(limit)에서 \(limit)초 사이여야 합니다")
+        }
+        let bootIDReader = try reader.nonNull("boot_id")
+        let bootID = try bootIDReader.string()
+        guard TimerRecord.isValidBootID(bootID) else {
+            throw bootIDReader.failure(
+                en: "a boot id is 1 to \(TimerRecord.maximumBootIDLength) printable ASCII characters",
+                ko: "부팅 id는 출력 가능한 ASCII 문자 1~\(TimerRecord.maximumBootIDLength)개입니다")
+        }
+        return ClockReading(wall: try reader.time("wall"), boot: boot, bootID: bootID)
+    }
+
+    /// A countdown's length, as `timer start` would take it; null for a stopwatch.
+    private static func duration(in item: JSONReader) throws -> Double? {
+        guard let reader = try item.nullable("duration") else { return nil }
+        let seconds = try reader.finiteDouble()
+        guard TimerRecord.isValidDuration(seconds) else {
+            throw reader.failure(
+                en: "a countdown lasts more than 0 and at most \(Int64(DurationParser.maximumSeconds)) seconds (one year)",
+                ko: "카운트다운 길이는 0초보다 길고 \(Int64(DurationParser.maximumSeconds))초(1년) 이하여야 합니다")
+        }
+        return seconds
+    }
+
+    /// The label, as `timer start --label` would take it: one trimmed line.
+    private static func label(in item: JSONReader) throws -> String? {
+        guard let reader = try item.nullable("label") else { return nil }
+        let text = try reader.string()
+        do {
+            guard try TimerRecord.label(from: text) == text else {
+                throw reader.failure(en: "a label has no spaces around it and is not empty",
+                                     ko: "이름은 비어 있지 않고 앞뒤에 공백이 없어야 합니다")
+            }
+        } catch let error as MemoError where error.kind == .usage {
+            throw reader.failure(en: error.message.en, ko: error.message.ko)
+        }
+        return text
+    }
+}
+
+// MARK: - Stored values
+
+extension TimerArchive {
+    /// Every timer that cannot be read (a state no command makes) or holds
+    /// values an import would refuse (`TimerRecord.valueProblems`).
+    public static func storedValueProblems(in connection: Connection) throws -> [StoredValueProblem] {
+        let ids = try connection.query("SELECT id FROM timers ORDER BY id") { $0.int64(0) }
+        return try ids.compactMap { id in
+            let problems: [String]
+            do {
+                problems = try TimerStore.load(id: id, from: connection).valueProblems
+            } catch let error as MemoError where error.kind == .storage {
+                problems = [error.message.en]
+            }
+            return problems.isEmpty ? nil : StoredValueProblem(table: "timers", id: id, problems: problems)
+        }
     }
 }

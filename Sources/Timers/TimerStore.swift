@@ -42,9 +42,23 @@ public final class TimerStore {
     /// - Throws: `MemoError(.notFound)` when there is no such timer.
     public func snapshot(ofTimer id: Int64, persistingSettlement: Bool = true) throws -> TimerSnapshot {
         let (stored, now) = try connection.readTransaction { (try load(id: id), clock.reading()) }
-        let snapshot = TimerSnapshot(timer: stored, reading: now)
-        guard persistingSettlement, snapshot.timer != stored else { return snapshot }
-        return (try? settle(ids: [id]).first) ?? snapshot
+        return settledSnapshot(stored, at: now, persisting: persistingSettlement)
+    }
+
+    /// The timer with `uid` as it is now, whatever id it has: a process that
+    /// keeps watching one timer (a wait) follows it by its identity, so a
+    /// restore that gives the id to another timer does not fool it.
+    /// - Throws: `MemoError(.notFound)` when no timer has the uid any more.
+    public func snapshot(ofTimerWithUID uid: String, persistingSettlement: Bool = true) throws -> TimerSnapshot {
+        let (stored, now) = try connection.readTransaction { () -> (TimerRecord, ClockReading) in
+            guard let id = try connection.queryFirst("SELECT id FROM timers WHERE uid = ?", uid, map: { $0.int64(0) })
+            else {
+                throw MemoError(.notFound, en: "The timer is gone: no timer has uid \(uid) any more.",
+                                ko: "타이머가 없어졌습니다: uid가 \(uid)인 타이머가 더 이상 없습니다.")
+            }
+            return (try load(id: id), clock.reading())
+        }
+        return settledSnapshot(stored, at: now, persisting: persistingSettlement)
     }
 
     /// Active timers (running and paused) in the order they were started; with
@@ -99,6 +113,12 @@ public final class TimerStore {
     }
 
     // MARK: - Private
+
+    private func settledSnapshot(_ stored: TimerRecord, at now: ClockReading, persisting: Bool) -> TimerSnapshot {
+        let snapshot = TimerSnapshot(timer: stored, reading: now)
+        guard persisting, snapshot.timer != stored else { return snapshot }
+        return (try? settle(ids: [stored.id]).first) ?? snapshot
+    }
 
     /// Saves what happened unobserved to the given timers, reading each again
     /// under the write lock (another process may have changed it meanwhile).

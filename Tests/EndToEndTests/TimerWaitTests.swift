@@ -48,6 +48,39 @@ final class TimerWaitTests: XCTestCase {
         XCTAssertEqual(timer["remaining"] as? Double, 0)
     }
 
+    /// The id is looked up once: a restore that gives it to another timer
+    /// does not make the wait report (or wait for) that other timer.
+    func testTheWaitFollowsItsTimerAcrossARestoreThatRenumbersIt() throws {
+        let mine = memoapp.timerJSON("timer", "start", "1h", "--label", "mine")
+        XCTAssertEqual(mine["id"] as? Int, 1)
+        // A backup in which id 1 is another running countdown and mine is 2.
+        var document = try XCTUnwrap(memoapp.run("export").json() as? [String: Any])
+        var timer = try XCTUnwrap((document["timers"] as? [[String: Any]])?.first)
+        var other = timer
+        other["uid"] = "0b0b0b0b-0b0b-4b0b-8b0b-0b0b0b0b0b0b"
+        other["label"] = "other"
+        timer["id"] = 2
+        document["timers"] = [other, timer]
+        let file = directory.appending("renumbered.json")
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: file))
+        let staging = Memoapp(home: directory.appending("staging"))
+        staging.onboard()
+        XCTAssertEqual(staging.run("import", file).status, 0)
+        XCTAssertEqual(staging.run("backup", directory.appending("backup")).status, 0)
+
+        let wait = try BackgroundMemoapp(memoapp, ["timer", "wait", "1"])
+        wait.waitUntilSleeping()
+        let restore = memoapp.run("restore", directory.appending("backup"), "--force")
+        XCTAssertEqual(restore.status, 0, restore.stderr)
+        XCTAssertEqual(memoapp.timerJSON("timer", "status", "1")["label"] as? String, "other")
+        // Mine, now timer 2, is cancelled: a wait that followed the id would
+        // go on waiting for the other one, an hour away.
+        XCTAssertEqual(memoapp.run("timer", "cancel", "2").status, 0)
+        let result = wait.finish(timeout: 20)
+        XCTAssertEqual(result.status, 5, result.stderr)
+        XCTAssertTrue(result.stderr.contains("Timer 2 (mine) was cancelled while waiting."), result.stderr)
+    }
+
     func testWaitingWhenNoCountdownRunsExits4() {
         _ = memoapp.run(["timer", "start"])
         let result = memoapp.run(["timer", "wait"])

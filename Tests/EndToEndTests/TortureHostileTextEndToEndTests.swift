@@ -28,17 +28,29 @@ final class TortureHostileTextEndToEndTests: XCTestCase {
         app.run(kind, "show", String(describing: id ?? 0), "--json").object()
     }
 
+    /// Titles are one line: none of LF, CR, VT, FF, NEL, U+2028 or U+2029.
+    private func isOneLine(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { (0x0A...0x0D).contains($0.value) || [0x85, 0x2028, 0x2029].contains($0.value) }
+    }
+
     func testHostileTextRoundTripsThroughEveryNoteField() {
         for text in hostile {
-            let todo = app.run(["todo", "add", "--json", "--note=" + text, "--", text])
+            // A title of several lines is refused (64) with nothing stored;
+            // the note and the memo's text keep their line breaks.
+            let title = isOneLine(text) ? text : "one line"
+            if !isOneLine(text) {
+                XCTAssertEqual(app.run(["todo", "add", "--", text]).status, 64, text)
+                XCTAssertEqual(app.run(["memo", "add", "--title=" + text, "--", text]).status, 64, text)
+            }
+            let todo = app.run(["todo", "add", "--json", "--note=" + text, "--", title])
             XCTAssertEqual(todo.status, 0, todo.stderr)
             let shownTodo = show("todo", todo.object()["id"])
-            XCTAssertEqual(shownTodo["title"] as? String, text)
+            XCTAssertEqual(shownTodo["title"] as? String, title)
             XCTAssertEqual(shownTodo["note"] as? String, text)
-            let memo = app.run(["memo", "add", "--json", "--title=" + text, "--", text])
+            let memo = app.run(["memo", "add", "--json", "--title=" + title, "--", text])
             XCTAssertEqual(memo.status, 0, memo.stderr)
             let shownMemo = show("memo", memo.object()["id"])
-            XCTAssertEqual(shownMemo["title"] as? String, text)
+            XCTAssertEqual(shownMemo["title"] as? String, title)
             XCTAssertEqual(shownMemo["text"] as? String, text)
             let search = app.run(["search", "--json", "--", text])
             XCTAssertEqual(search.status, 0, search.stderr)
@@ -65,6 +77,10 @@ final class TortureHostileTextEndToEndTests: XCTestCase {
             try HandMadeWAV.bytes(samples: [Int16(index), 1, 2, 3], channels: 1, rate: 8000)
                 .write(to: URL(fileURLWithPath: audio))
             let voice = app.run(["voice", "import", audio, "--json", "--title=" + given])
+            guard isOneLine(text) else {
+                XCTAssertEqual(voice.status, 64, "a title of several lines: \(voice.stderr)")
+                continue
+            }
             XCTAssertEqual(voice.status, 0, voice.stderr)
             XCTAssertEqual(show("voice", voice.object()["id"])["title"] as? String, text)
         }

@@ -29,7 +29,7 @@ final class GateTests: XCTestCase {
                 let database = try context.workspace.database()
                 try database.execute("CREATE TABLE IF NOT EXISTS probe_runs (at REAL)")
                 try database.execute("INSERT INTO probe_runs VALUES (?)", context.clock.now().secondsSince1970)
-                context.emit(json: .object([("ran", .bool(true))]), text: "probe ran")
+                try context.emit(json: .object([("ran", .bool(true))]), text: "probe ran")
             })
         // Like doctor or restore: runs before onboarding, and so do its subcommands.
         let tool = Command(
@@ -40,7 +40,7 @@ final class GateTests: XCTestCase {
             access: .alwaysRuns,
             body: { context, _ in
                 log.names.append("tool")
-                context.emit(json: .object([]), text: "tool ran")
+                try context.emit(json: .object([]), text: "tool ran")
             })
         app = TestApp(extraCommands: [probe, tool])
     }

@@ -1,6 +1,7 @@
 import Foundation
 import MemoCore
 @testable import MemoCLI
+import SQLite
 import TestSupport
 import XCTest
 
@@ -62,4 +63,10 @@ final class TestApp {
 
     @discardableResult
     func run(_ arguments: String...) -> AppRun { run(arguments) }
+
+    /// The data home's database, opened as the sqlite3 shell would: for
+    /// writing what no command writes (a damaged or hand-edited row).
+    func openDatabase() throws -> Connection {
+        try Connection(path: databasePath)
+    }
 }

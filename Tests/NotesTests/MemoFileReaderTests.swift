@@ -81,6 +81,12 @@ final class MemoFileReaderTests: XCTestCase {
         XCTAssertEqual(memo.text, "just a note\nwith two lines")
     }
 
+    func testATitleEndsAtAnyLineEnd() {
+        XCTAssertEqual(MemoFileReader.title(of: "# Title\rbody\rmore"), "Title")
+        XCTAssertEqual(MemoFileReader.title(of: "Title\r===\rbody"), "Title")
+        XCTAssertEqual(MemoFileReader.title(of: "# Title\u{2028}not the title"), "Title")
+    }
+
     func testTextKeepsCRLFNULAndNoFinalLineBreak() throws {
         let text = "# T\r\nline\0with NUL\r\nlast"
         XCTAssertEqual(try memo(text).text, text)

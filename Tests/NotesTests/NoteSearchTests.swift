@@ -157,6 +157,12 @@ final class NoteSearchTests: NotesTestCase {
         XCTAssertEqual(todoHit.title, "Write REPORT")
     }
 
+    func testASnippetIsOneLineAndLeavesOtherControlCharactersToTheFrontEnd() throws {
+        _ = try memos.add(NewMemo(text: "first\r\nsecond \u{1B}[2J needle\u{2028}third"))
+        let hit = try XCTUnwrap(search.search(SearchQuery("needle")).hits.first)
+        XCTAssertEqual(hit.snippet.text, "first  second \u{1B}[2J needle third", "each of CR and LF a space")
+    }
+
     func testTheIndexFollowsEditsAndRemovals() throws {
         let memo = try memos.add(NewMemo(text: "사과 apple")).id
         let todo = try todos.add(NewTodo(title: "banana 바나나", tags: ["fruit"])).id
@@ -217,7 +223,8 @@ final class NoteSearchTests: NotesTestCase {
         for index in 0..<300 {
             let count = Int(generator.next() % 8) + 1
             var text = (0..<count).map { _ in words[Int(generator.next() % UInt64(words.count))] }
-            if index.isMultiple(of: 5) { text.insert("\n", at: text.count / 2) }
+            // Line breaks in memo text only: a to-do's title is one line.
+            if index.isMultiple(of: 10) { text.insert("\n", at: text.count / 2) }
             var joined = text.joined(separator: generator.next() % 3 == 0 ? "" : " ")
             if !joined.unicodeScalars.contains(where: { !$0.properties.isWhitespace && $0 != "\0" }) {
                 joined += "z"  // an empty text is refused; keep the item

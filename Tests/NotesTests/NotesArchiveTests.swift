@@ -114,12 +114,31 @@ final class NotesArchiveTests: NotesTestCase {
             (with("created_at", .string("yesterday")), "export.json: $.todos[0].created_at: 'yesterday' is not an RFC 3339 time such as 2026-11-29T13:24:04Z"),
             (with("created_at", .null), "export.json: $.todos[0].created_at: expected a time, found null"),
             (with("due_has_time", .string("no")), "export.json: $.todos[0].due_has_time: expected true or false, found a string"),
-            (with("id", .int(0)), "export.json: $.todos[0].id: 0 is outside 1...9223372036854775807"),
+            (with("id", .int(0)), "export.json: $.todos[0].id: 0 is outside 1...9007199254740991"),
             (with("uid", .string("7")), "export.json: $.todos[0].uid: '7' is not a uid (a UUID: 8-4-4-4-12 lowercase hex digits)"),
+            // Values a later command could not handle.
+            (with("id", .int(Int64.max)), "export.json: $.todos[0].id: 9223372036854775807 is outside 1...9007199254740991"),
+            (with("title", .string("line1\nline2")), "export.json: $.todos[0].title: a to-do's title must be one line"),
+            (with("title", .string("a\rb")), "export.json: $.todos[0].title: a to-do's title must be one line"),
+            (with("due_at", .string("0001-01-01T00:00:00+00:01")),
+             "export.json: $.todos[0].due_at: '0001-01-01T00:00:00+00:01' is outside the years 1 to 9999 (UTC)"),
+            (with("done_at", .string("9999-12-31T23:59:59-00:01")),
+             "export.json: $.todos[0].done_at: '9999-12-31T23:59:59-00:01' is outside the years 1 to 9999 (UTC)"),
+            (with("created_at", .string("0000-12-31T00:00:00Z")),
+             "export.json: $.todos[0].created_at: '0000-12-31T00:00:00Z' is not an RFC 3339 time such as 2026-11-29T13:24:04Z"),
         ]
         for (json, message) in cases {
             XCTAssertEqual(failure { _ = try NotesArchive.todo(from: try self.reparsed(json)) }, message)
         }
+    }
+
+    func testAMemoTitleOfTwoLinesIsRefused() throws {
+        let memo = NotesArchive.json(try makeMemoStore().add(NewMemo(text: "m", title: "t")))
+        guard case var .object(members) = memo else { return XCTFail() }
+        members[members.firstIndex { $0.0 == "title" }!].1 = .string("one\u{2028}two")
+        let path = JSONPath.root.appending(key: "memos").appending(index: 0)
+        XCTAssertEqual(failure { _ = try NotesArchive.memo(from: try self.reparsed(.object(members), at: path)) },
+                       "export.json: $.memos[0].title: a memo's title must be one line")
     }
 
     func testAMemoWithoutTextIsRefused() throws {

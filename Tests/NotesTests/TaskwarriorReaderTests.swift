@@ -149,6 +149,19 @@ final class TaskwarriorReaderTests: XCTestCase {
                        "tasks.json: $[0].uuid: missing; expected a string")
     }
 
+    func testDatesOutsideTheYearsMemoappShowsAndTitlesOfTwoLinesAreRefused() {
+        XCTAssertEqual(failure("[" + task(#""due":"00000101T000000Z""#) + "]"),
+                       "tasks.json: $[0].due: the date is outside the years 1 to 9999 memoapp shows")
+        XCTAssertEqual(failure("[" + task(#""entry":"00001231T235959Z""#) + "]"),
+                       "tasks.json: $[0].entry: the date is outside the years 1 to 9999 memoapp shows")
+        // The due is the end of its day in Seoul, 0001-01-01 ends there before it does in UTC: in range.
+        XCTAssertNoThrow(try read("[" + task(#""due":"00010101T000000Z""#) + "]"))
+        XCTAssertEqual(failure("[" + task(#""description":"one\ntwo""#) + "]"),
+                       "tasks.json: $[0].description: the description must be one line (it becomes the title)")
+        XCTAssertEqual(failure("[" + task(#""description":"one\ntwo""#) + "]"),
+                       "tasks.json: $[0].description: the description must be one line (it becomes the title)")
+    }
+
     func testBadValuesNameThePath() {
         XCTAssertEqual(failure("[" + task(#""status":"archived""#) + "]"),
                        "tasks.json: $[0].status: unknown status 'archived' (pending, waiting, completed, deleted or recurring)")

@@ -157,6 +157,13 @@ final class TodoTxtReaderTests: XCTestCase {
         XCTAssertEqual(todos.first?.priority, .high)
     }
 
+    func testEveryLineEndEndsALine() throws {
+        // CR alone (classic Mac OS), LF and CRLF, mixed in one file.
+        let todos = try read("(A) first\rsecond\nthird\r\nfourth\r")
+        XCTAssertEqual(todos.map(\.title), ["first", "second", "third", "fourth"])
+        XCTAssertEqual(failure("ok\r\rx 2026-13-45 bad")?.message.en, "todo.txt:3: 2026-13-45 is not a date (the completion date)")
+    }
+
     func testSpacingIsNormalised() throws {
         XCTAssertEqual(try one("  (A)   Call \t Mom   ").title, "Call Mom")
     }

@@ -111,7 +111,7 @@ final class TimerArchiveTests: XCTestCase {
              "$.timers[0]: not a timer memoapp could have made: lap 1 numbered 2"),
             (set("laps", .array([.object([("number", .int(1)), ("elapsed", .double(-1)), ("is_estimated", .bool(false)),
                                           ("recorded_at", .string("2026-11-29T13:24:04Z"))])])),
-             "$.timers[0].laps[0].elapsed: a lap cannot be negative"),
+             "$.timers[0].laps[0].elapsed: a lap's total must be 0 to 315537897599 seconds"),
             (set("spans", .array([.object([("start", .object([("wall", .string("2026-11-29T13:24:04Z")),
                                                                 ("boot", .string("5")), ("boot_id", .string("b"))])),
                                             ("end", .null)])])),
@@ -121,5 +121,72 @@ final class TimerArchiveTests: XCTestCase {
             let error = assertMemoError(.badInput) { try TimerArchive.timer(from: try reparsed(json)) }
             XCTAssertEqual(error?.message.en, "export.json: " + message)
         }
+    }
+
+    /// Values a later command could not compute with or show are refused at
+    /// their path, never stored: lengths past a year, laps and boot readings
+    /// past any span memoapp measures, labels that `timer start` refuses.
+    func testValuesOutsideWhatMemoappComputesWithAreRefusedNamingTheirPath() throws {
+        let store = TimerStore(connection: try makeConnection(in: directory), clock: clock)
+        let countdown = TimerArchive.json(try store.start(duration: 60, label: "tea").timer)
+        let stopwatch = try store.start(duration: nil, label: nil).timer
+        _ = try store.apply(.lap, toTimer: stopwatch.id)
+        let laps = TimerArchive.json(try store.snapshot(ofTimer: stopwatch.id).timer)
+        func set(_ json: JSON, _ path: [String], _ value: JSON) -> JSON {
+            guard case var .object(members) = json, let key = path.first,
+                  let index = members.firstIndex(where: { $0.0 == key }) else { return json }
+            if path.count == 1 {
+                members[index].1 = value
+            } else if case let .array(items) = members[index].1 {
+                members[index].1 = .array([set(items[0], Array(path.dropFirst()), value)] + items.dropFirst())
+            } else {
+                members[index].1 = set(members[index].1, Array(path.dropFirst()), value)
+            }
+            return .object(members)
+        }
+        let year = "31536000"
+        let cases: [(JSON, String)] = [
+            (set(countdown, ["duration"], .double(1e19)),
+             "$.timers[0].duration: a countdown lasts more than 0 and at most \(year) seconds (one year)"),
+            (set(countdown, ["duration"], .double(1e308)),
+             "$.timers[0].duration: a countdown lasts more than 0 and at most \(year) seconds (one year)"),
+            (set(countdown, ["duration"], .int(Int64.max)),
+             "$.timers[0].duration: a countdown lasts more than 0 and at most \(year) seconds (one year)"),
+            (set(countdown, ["duration"], .double(-0.0)),
+             "$.timers[0].duration: a countdown lasts more than 0 and at most \(year) seconds (one year)"),
+            (set(laps, ["laps", "elapsed"], .double(1e300)),
+             "$.timers[0].laps[0].elapsed: a lap's total must be 0 to 315537897599 seconds"),
+            (set(countdown, ["spans", "start", "boot"], .int(Int64.max)),
+             "$.timers[0].spans[0].start.boot: a boot clock reading must be -315537897599 to 315537897599 seconds"),
+            (set(countdown, ["spans", "start", "boot"], .int(Int64.min)),
+             "$.timers[0].spans[0].start.boot: a boot clock reading must be -315537897599 to 315537897599 seconds"),
+            (set(countdown, ["spans", "start", "boot_id"], .string("")),
+             "$.timers[0].spans[0].start.boot_id: a boot id is 1 to 64 printable ASCII characters"),
+            (set(countdown, ["spans", "start", "boot_id"], .string(String(repeating: "b", count: 65))),
+             "$.timers[0].spans[0].start.boot_id: a boot id is 1 to 64 printable ASCII characters"),
+            (set(countdown, ["label"], .string("tea\n\u{1B}[2J")),
+             "$.timers[0].label: A timer label must be one line without control characters."),
+            (set(countdown, ["label"], .string(" tea")), "$.timers[0].label: a label has no spaces around it and is not empty"),
+            (set(countdown, ["id"], .int(Int64.max)), "$.timers[0].id: 9223372036854775807 is outside 1...9007199254740991"),
+        ]
+        for (json, message) in cases {
+            let error = assertMemoError(.badInput) { try TimerArchive.timer(from: try reparsed(json)) }
+            XCTAssertEqual(error?.message.en, "export.json: " + message)
+        }
+    }
+
+    /// A row an older memoapp or the sqlite3 shell wrote is still handed out
+    /// (its figures are computed without trapping), and says what is wrong.
+    func testAStoredValueOutOfRangeIsReportedNotRefused() throws {
+        let store = TimerStore(connection: try makeConnection(in: directory), clock: clock)
+        let id = try store.start(duration: 60, label: nil).timer.id
+        try store.connection.execute("UPDATE timers SET duration = 1e19 WHERE id = ?", id)
+        try store.connection.execute("UPDATE timer_spans SET start_boot = -9.3e18 WHERE timer_id = ?", id)
+        let snapshot = try store.snapshot(ofTimer: id)
+        XCTAssertEqual(snapshot.timer.duration, 1e19)
+        XCTAssertEqual(snapshot.timer.valueProblems.count, 2, "\(snapshot.timer.valueProblems)")
+        XCTAssertTrue(snapshot.timer.consistencyProblems.isEmpty)
+        _ = snapshot.endTime
+        _ = snapshot.remaining
     }
 }

@@ -24,7 +24,7 @@ enum HelpCommand {
                     }
                     command = sub
                 }
-                context.write(renderer.help(for: path))
+                try context.write(TerminalText(renderer.help(for: path)))
             })
     }
 }

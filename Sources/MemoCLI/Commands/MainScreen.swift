@@ -11,7 +11,7 @@ enum MainScreen {
     struct Section {
         let key: String
         let json: JSON
-        let text: String
+        let text: TerminalText
     }
 
     /// The main screen's sections, in order. A feature adds its own here.
@@ -24,13 +24,13 @@ enum MainScreen {
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         if !context.isJSON {
-            context.write(context.style.bold("memoapp") + " " + Version.current + "  "
+            try context.write(context.style.bold("memoapp") + " " + Version.current + "  "
                           + context.style.dim(context.text(en: "to-dos · memos · voice memos · timers",
                                                            ko: "할일 · 메모 · 음성메모 · 타이머")) + "\n\n")
         }
         switch Route(isOnboardingCompleted: try OnboardingGate.isOpen(context.workspace)) {
         case .onboarding:
-            if context.streams.isInputTerminal, context.streams.isOutputTerminal, !context.isJSON {
+            if context.isInputTerminal, context.isOutputTerminal, !context.isJSON {
                 try OnboardCommand.runInteractive(context)
                 return
             }
@@ -38,24 +38,17 @@ enum MainScreen {
                             en: "welcome! finish the onboarding first", ko: "환영합니다! 먼저 온보딩을 마치세요")
         case .main:
             let sections = try sectionMakers.map { try $0(context) }
-            context.emit(json: .object(sections.map { ($0.key, $0.json) }),
-                         text: sections.map { trimmingNewlines($0.text) }.joined(separator: "\n\n"))
+            try context.emit(json: .object(sections.map { ($0.key, $0.json) }),
+                         text: sections.map { $0.text.trimmingLineBreaks }.joined(separator: "\n\n"))
         }
     }
 
     static func dataHomeSection(_ context: CommandContext) throws -> Section {
         let onboarding = try context.workspace.onboardingStore().state()
         let since = onboarding.completedAt.map { $0.localMinute } ?? "-"
-        let text = context.text(en: "Data home: \(context.home.path)\nOnboarded: \(since)",
-                                ko: "데이터 폴더: \(context.home.path)\n온보딩 완료: \(since)")
+        let text = context.text(en: "Data home: \(line: context.home.path)\nOnboarded: \(since)",
+                                ko: "데이터 폴더: \(line: context.home.path)\n온보딩 완료: \(since)")
         return Section(key: "home", json: WireFormat.homeOverview(path: context.home.path,
                                                                   onboardedAt: onboarding.completedAt), text: text)
-    }
-
-    private static func trimmingNewlines(_ text: String) -> String {
-        var text = Substring(text)
-        while text.hasSuffix("\n") { text.removeLast() }
-        while text.hasPrefix("\n") { text.removeFirst() }
-        return String(text)
     }
 }

@@ -56,17 +56,17 @@ public struct App {
         let context = CommandContext(globals: GlobalOptions(invocation.globals), environment: environment,
                                      streams: streams, clock: clock)
         let help = HelpRenderer(root: root, language: context.language)
-        if invocation.wantsHelp {
-            streams.writeOutput(help.help(for: invocation.path))
-            return 0
-        }
-        if invocation.wantsVersion {
-            streams.writeOutput(context.isJSON
-                ? WireFormat.version(Version.current).serialized + "\n"
-                : "memoapp \(Version.current)\n")
-            return 0
-        }
         do {
+            if invocation.wantsHelp {
+                try context.write(TerminalText(help.help(for: invocation.path)))
+                try context.flush()
+                return 0
+            }
+            if invocation.wantsVersion {
+                try context.emit(json: WireFormat.version(Version.current), text: "memoapp \(Version.current)")
+                try context.flush()
+                return 0
+            }
             try context.checkDataHome()
             let isGated = invocation.commands.dropFirst().allSatisfy { $0.access == .gated }
                 && invocation.commands.count > 1
@@ -76,7 +76,7 @@ public struct App {
                                  path: invocation.path)
             }
             try body(context, invocation.arguments)
-            context.flush()
+            try context.flush()
             return context.exitStatus
         } catch {
             return report(error, context: context)
@@ -101,11 +101,34 @@ public struct App {
         return CommandContext(globals: globals, environment: environment, streams: streams, clock: clock)
     }
 
+    /// Exit status of a process SIGPIPE ended, as a shell shows it (128 + 13):
+    /// what `memoapp todo list | head -1` ends with when SIGPIPE is ignored too.
+    static let brokenPipeStatus: Int32 = 141
+
     private func report(_ error: Error, context: CommandContext) -> Int32 {
+        if let failure = error as? StreamWriteFailure { return report(failure, context: context) }
         let report = ErrorReport(error, language: context.language)
         if context.isJSON { context.discardOutput() }
-        context.flush()
-        streams.writeError(report.render(isJSON: context.isJSON, root: root, language: context.language))
+        do {
+            try context.flush()
+            try context.writeReport(report.render(isJSON: context.isJSON, root: root, language: context.language))
+        } catch let failure as StreamWriteFailure {
+            return self.report(failure, context: context)
+        } catch {}
+        return report.exitCode
+    }
+
+    /// A write to stdout or stderr failed: a reader that went away ends the
+    /// process quietly (141, as SIGPIPE would); anything else is a storage
+    /// failure (74) said on stderr, when stderr itself still works. Buffered
+    /// output is dropped: it could only fail again, or come after the message.
+    private func report(_ failure: StreamWriteFailure, context: CommandContext) -> Int32 {
+        context.discardOutput()
+        if failure.isBrokenPipe { return App.brokenPipeStatus }
+        let report = ErrorReport(ErrorReport.outputFailure(failure), language: context.language)
+        if failure.stream == .output {
+            try? context.writeReport(report.render(isJSON: context.isJSON, root: root, language: context.language))
+        }
         return report.exitCode
     }
 }

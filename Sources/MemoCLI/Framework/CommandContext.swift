@@ -1,16 +1,21 @@
 import CommandLineKit
+import MemoAPI
 import MemoCore
 import MemoKit
 
 /// Everything a command body needs from the outside world: the language, the
 /// output mode, the streams, the data home and its database, the clock.
+///
+/// The streams themselves are private: a body writes human text only as
+/// `TerminalText` (its control characters shown, memoapp's codes apart) and
+/// machine text only as JSON, and every write is checked, so a failed one
+/// ends the command.
 public final class CommandContext {
     public let language: Language
     public let isJSON: Bool
     public let isColorEnabled: Bool
     public let environment: [String: String]
     public let clock: WallClock
-    public let streams: StandardStreams
     /// The data home and its database, shared with the application layer's
     /// use cases. `App` calls `checkDataHome()` before any command body runs.
     public var workspace: Workspace {
@@ -28,6 +33,7 @@ public final class CommandContext {
     /// that reports problems without failing (verify, doctor) sets it.
     public var exitStatus: Int32 = 0
 
+    private let streams: StandardStreams
     private var pendingOutput = ""
 
     init(globals: GlobalOptions, environment: [String: String], streams: StandardStreams, clock: WallClock) {
@@ -56,67 +62,105 @@ public final class CommandContext {
     /// Picks between an English and a Korean text.
     public func text(en: String, ko: String) -> String { language == .ko ? ko : en }
 
+    /// Picks between an English and a Korean terminal text (one that quotes a
+    /// title with `\(line: title)` or holds styling).
+    public func text(en: TerminalText, ko: TerminalText) -> TerminalText { language == .ko ? ko : en }
+
     /// Styling for terminal text; plain when colour is off.
     public var style: TextStyle { TextStyle(isEnabled: isColorEnabled) }
+
+    // MARK: The terminal
+
+    public var isInputTerminal: Bool { streams.isInputTerminal }
+    public var isOutputTerminal: Bool { streams.isOutputTerminal }
+    public var isErrorTerminal: Bool { streams.isErrorTerminal }
+    /// Columns of the terminal, or nil when there is none.
+    public var terminalWidth: Int? { streams.terminalWidth }
+
+    /// Standard input to its end.
+    public func readAllInput() -> [UInt8] { streams.readAllInput() }
 
     // MARK: Output
 
     /// Prints the result: `json` with --json, else `text` (a line break is added
     /// when missing). Call once per command for JSON.
-    public func emit(json: @autoclosure () -> JSON, text: @autoclosure () -> String) {
+    public func emit(json: @autoclosure () -> JSON, text: @autoclosure () -> TerminalText) throws {
         if isJSON {
-            pendingOutput += json().serialized + "\n"
+            try writeDocument(json().serialized + "\n")
         } else {
             let body = text()
-            write(body.hasSuffix("\n") || body.isEmpty ? body : body + "\n")
+            try write(body.isEmpty || body.endsWithLineBreak ? body : body + "\n")
         }
     }
 
+    /// `emit` with text that holds no styling.
+    public func emit(json: @autoclosure () -> JSON, text: @autoclosure () -> String) throws {
+        try emit(json: json(), text: TerminalText(text()))
+    }
+
     /// Adds human text to stdout (buffered; flushed at the end or when large).
-    public func write(_ text: String) {
-        pendingOutput += text
-        if !isJSON, pendingOutput.utf8.count > 1 << 16 { flush() }
+    public func write(_ text: TerminalText) throws {
+        try buffer(text.rendered)
     }
 
     /// Sends a file written to `-` to stdout, after any text already buffered.
     public func write(contentsOf file: ScratchFile) throws {
-        flush()
-        try file.forEachChunk { streams.writeOutput(bytes: $0) }
-        streams.flushOutput()
+        try flush()
+        try file.forEachChunk { try streams.writeOutput(bytes: $0) }
     }
 
-    /// Writes a line to stderr at once, prefixed `memoapp: ` (warnings, progress notes).
-    public func warn(_ text: String) {
-        streams.writeError("memoapp: " + text + "\n")
+    /// Adds a document for a program (JSON: an export, peaks; a shell
+    /// completion script) to stdout as it is: JSON escapes every control
+    /// character itself, and changing a byte would change the data.
+    public func writeDocument(_ document: String) throws {
+        try buffer(document)
+    }
+
+    /// Writes a line to stderr at once, prefixed `memoapp: ` (warnings, progress
+    /// notes), shown on one line whatever it quotes.
+    public func warn(_ text: String) throws {
+        try streams.writeError("memoapp: " + TerminalText(line: text).rendered + "\n")
+    }
+
+    /// A failure the command reports itself and still ends in order (an
+    /// interrupted wait): the JSON error document with --json, else `warn`.
+    public func warn(_ message: String, as kind: ErrorKind) throws {
+        if isJSON {
+            try streams.writeError(ErrorEnvelope.json(code: kind.code, message: message).serialized + "\n")
+        } else {
+            try warn(message)
+        }
+    }
+
+    /// Shows `text` on stderr now, without a prefix or a line break (a progress
+    /// line redrawn in place).
+    public func writeProgress(_ text: TerminalText) throws {
+        try streams.writeError(text.rendered)
     }
 
     /// Sends buffered text to stdout now (before waiting on the user or the clock).
-    public func flush() {
-        if !pendingOutput.isEmpty {
-            streams.writeOutput(pendingOutput)
-            pendingOutput = ""
-        }
-        streams.flushOutput()
+    public func flush() throws {
+        guard !pendingOutput.isEmpty else { return }
+        let text = pendingOutput
+        pendingOutput = ""
+        try streams.writeOutput(text)
     }
 
     /// Drops buffered output: on failure with --json, stdout stays empty.
     func discardOutput() {
         pendingOutput = ""
     }
-}
 
-/// ANSI styling that turns itself off when colour is not wanted.
-public struct TextStyle: Sendable {
-    public let isEnabled: Bool
+    /// Writes `text` to stderr as it is: for the error report, which renders
+    /// its own message through the same rule.
+    func writeReport(_ text: String) throws {
+        try streams.writeError(text)
+    }
 
-    public func bold(_ text: String) -> String { wrap(text, "1") }
-    public func dim(_ text: String) -> String { wrap(text, "2") }
-    public func red(_ text: String) -> String { wrap(text, "31") }
-    public func green(_ text: String) -> String { wrap(text, "32") }
-    public func yellow(_ text: String) -> String { wrap(text, "33") }
-    public func cyan(_ text: String) -> String { wrap(text, "36") }
+    // MARK: - Private
 
-    private func wrap(_ text: String, _ code: String) -> String {
-        isEnabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    private func buffer(_ text: String) throws {
+        pendingOutput += text
+        if !isJSON, pendingOutput.utf8.count > 1 << 16 { try flush() }
     }
 }

@@ -42,12 +42,27 @@ struct ErrorReport {
         }
     }
 
+    /// The failure a refused write to stdout or stderr is reported as.
+    static func outputFailure(_ failure: StreamWriteFailure) -> MemoError {
+        let reason = failure.reason
+        switch failure.stream {
+        case .output:
+            return MemoError(.storage, en: "cannot write to standard output: \(reason); the output is incomplete",
+                             ko: "표준 출력에 쓸 수 없습니다: \(reason). 출력이 완전하지 않습니다")
+        case .error:
+            return MemoError(.storage, en: "cannot write to standard error: \(reason)",
+                             ko: "표준 오류에 쓸 수 없습니다: \(reason)")
+        }
+    }
+
     /// What stderr shows: one JSON object, or `memoapp: …` lines with usage help.
+    /// The message is one line whatever it quotes (a file name, a title): its
+    /// control characters and line breaks are shown, not obeyed.
     func render(isJSON: Bool, root: Command, language: Language) -> String {
         if isJSON {
             return ErrorEnvelope.json(code: kind.code, message: message).serialized + "\n"
         }
-        var text = "memoapp: \(message)\n"
+        var text = "memoapp: " + TerminalText(line: message).rendered + "\n"
         if let usagePath {
             let help = HelpRenderer(root: root, language: language)
             text += help.usageLine(for: usagePath) + "\n"

@@ -114,10 +114,31 @@ public struct VerifiedBackup: Sendable {
                     ko: "\(databasePath)의 스키마가 memoapp이 만든 것이 아닙니다: "
                         + shown.map(\.ko).joined(separator: "; ") + more)
             }
+            try checkValues(connection, databasePath)
         } catch let error as SQLiteError {
             throw refusal(en: "\(databasePath) cannot be read as a database: \(error.message) [\(error.codeName)]",
                           ko: "\(databasePath)을(를) 데이터베이스로 읽을 수 없습니다: \(error.message) [\(error.codeName)]")
         }
+    }
+
+    /// What enters by a restore is range-checked as an import's values are:
+    /// a row memoapp would not store (a time outside the years 1 to 9999, a
+    /// countdown of 1e19 seconds) is refused here, not stored. A backup of an
+    /// older memoapp whose tables its migrations have yet to make is checked
+    /// by doctor after the restore instead.
+    private static func checkValues(_ connection: Connection, _ databasePath: String) throws {
+        guard try DoctorExamination.hasValueTables(connection) else { return }
+        let problems: [StoredValueProblem]
+        do {
+            problems = try connection.readTransaction { try DoctorExamination.storedValueProblems(in: connection) }
+        } catch is SQLiteError {
+            return
+        }
+        guard !problems.isEmpty else { return }
+        let shown = problems.prefix(3).map { "\($0.table) \($0.id): " + $0.problems.joined(separator: ", ") }
+            .joined(separator: "; ") + (problems.count > 3 ? "; \(problems.count - 3) more" : "")
+        throw refusal(en: "\(databasePath) holds values memoapp does not store (\(shown))",
+                      ko: "\(databasePath)에 memoapp이 저장하지 않는 값이 있습니다 (\(shown))")
     }
 
     private static func refusal(en: String, ko: String) -> MemoError {

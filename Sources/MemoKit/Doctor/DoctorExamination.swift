@@ -52,6 +52,7 @@ public final class DoctorExamination {
         checkForeignKeys()
         checkMigrations()
         checkSchema()
+        checkStoredValues()
         checkAudioLibrary()
         checkVoiceLibrary()
         checkTemporaryFiles(hasHome: hasHome, skipReason: databaseUnavailable)

@@ -51,7 +51,9 @@ public struct ImportDocument {
         let counters = try root.nonNull("last_ids")
         lastIDs = [:]
         for table in ExportDocument.counterTables {
-            let value = try counters.int(table, in: 0...Int64.max)
+            // A counter bounds every id given after it, so it stays in the
+            // range of ids themselves (`JSONReader.id`).
+            let value = try counters.int(table, in: 0...JSONReader.largestExactInteger)
             if let id = largest[table] ?? nil, value < id {
                 throw try counters.nonNull(table).failure(
                     en: "\(value) is below the largest id in \(table), \(id)",

@@ -12,6 +12,9 @@ extension NotesArchive {
         guard title.contains(where: { !$0.isWhitespace }) else {
             throw titleReader.failure(en: "a to-do needs a title", ko: "할 일에는 제목이 필요합니다")
         }
+        guard !title.hasLineBreak else {
+            throw titleReader.failure(en: "a to-do's title must be one line", ko: "할 일 제목은 한 줄이어야 합니다")
+        }
         var priority: Priority?
         if let priorityReader = try item.nullable("priority") {
             switch try priorityReader.string() {
@@ -25,7 +28,7 @@ extension NotesArchive {
         }
         let dueAt = try item.nullableTime("due_at")
         let dueHasTime = try item.bool("due_has_time")
-        return Todo(id: try item.int("id", in: 1...Int64.max), uid: try item.uid(), title: title,
+        return Todo(id: try item.id(), uid: try item.uid(), title: title,
                     note: TodoStore.storedNote(try item.nullableString("note")), priority: priority,
                     tags: try tags(in: item), due: dueAt.map { Due(instant: $0, hasTime: dueHasTime) },
                     createdAt: try item.time("created_at"), updatedAt: try item.time("updated_at"),
@@ -41,8 +44,13 @@ extension NotesArchive {
         } catch {
             throw textReader.failure(en: "a memo's text cannot be empty", ko: "메모 내용은 비어 있을 수 없습니다")
         }
-        return Memo(id: try item.int("id", in: 1...Int64.max), uid: try item.uid(),
-                    title: MemoStore.storedTitle(try item.nullableString("title")), text: text,
+        let titleReader = try item.nullable("title")
+        let title = try titleReader?.string()
+        if let titleReader, title?.hasLineBreak == true {
+            throw titleReader.failure(en: "a memo's title must be one line", ko: "메모 제목은 한 줄이어야 합니다")
+        }
+        return Memo(id: try item.id(), uid: try item.uid(),
+                    title: MemoStore.storedTitle(title), text: text,
                     tags: try tags(in: item), isPinned: try item.bool("is_pinned"),
                     createdAt: try item.time("created_at"), updatedAt: try item.time("updated_at"))
     }
@@ -73,13 +81,15 @@ extension NotesArchive {
     @discardableResult
     public static func insert(_ todo: Todo, keepingID: Bool, into connection: Connection) throws -> Int64 {
         do {
-            try connection.execute("""
-                INSERT INTO todos (id, uid, title, note, priority, due_at, due_has_time, tags, created_at, updated_at,
-                    done_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, keepingID ? todo.id : nil, todo.uid, todo.title, todo.note, todo.priority?.rawValue,
-                todo.due?.instant.secondsSince1970, todo.due?.hasTime ?? false, Tags.joined(todo.tags),
-                todo.createdAt.secondsSince1970, todo.updatedAt.secondsSince1970, todo.doneAt?.secondsSince1970)
+            try connection.insertingRow(of: .todo) {
+                try connection.execute("""
+                    INSERT INTO todos (id, uid, title, note, priority, due_at, due_has_time, tags, created_at,
+                        updated_at, done_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, keepingID ? todo.id : nil, todo.uid, todo.title, todo.note, todo.priority?.rawValue,
+                    todo.due?.instant.secondsSince1970, todo.due?.hasTime ?? false, Tags.joined(todo.tags),
+                    todo.createdAt.secondsSince1970, todo.updatedAt.secondsSince1970, todo.doneAt?.secondsSince1970)
+            }
         } catch let error as SQLiteError where error.isUniqueViolation(table: "todos", column: "uid") {
             throw MemoError.duplicateUID(.todo, todo.uid)
         }
@@ -96,11 +106,13 @@ extension NotesArchive {
     @discardableResult
     public static func insert(_ memo: Memo, keepingID: Bool, into connection: Connection) throws -> Int64 {
         do {
-            try connection.execute("""
-                INSERT INTO memos (id, uid, title, text, is_pinned, tags, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, keepingID ? memo.id : nil, memo.uid, memo.title, memo.text, memo.isPinned,
-                Tags.joined(memo.tags), memo.createdAt.secondsSince1970, memo.updatedAt.secondsSince1970)
+            try connection.insertingRow(of: .memo) {
+                try connection.execute("""
+                    INSERT INTO memos (id, uid, title, text, is_pinned, tags, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, keepingID ? memo.id : nil, memo.uid, memo.title, memo.text, memo.isPinned,
+                    Tags.joined(memo.tags), memo.createdAt.secondsSince1970, memo.updatedAt.secondsSince1970)
+            }
         } catch let error as SQLiteError where error.isUniqueViolation(table: "memos", column: "uid") {
             throw MemoError.duplicateUID(.memo, memo.uid)
         }

@@ -63,3 +63,41 @@ public enum NotesArchive {
         ])
     }
 }
+
+// MARK: - Stored values
+
+extension NotesArchive {
+    /// Every to-do and memo whose stored values an import would refuse:
+    /// titles that are blank or span lines, times outside the years 1 to
+    /// 9999 (or not numbers at all), memo text with nothing in it.
+    public static func storedValueProblems(in connection: Connection) throws -> [StoredValueProblem] {
+        var found: [StoredValueProblem] = []
+        for todo in try connection.query(TodoStore.selectSQL + " ORDER BY id", map: TodoStore.todo) {
+            var problems: [String] = []
+            if !todo.title.contains(where: { !$0.isWhitespace }) { problems.append("the title is blank") }
+            if todo.title.hasLineBreak { problems.append("the title spans lines") }
+            problems += timeProblems([("created_at", todo.createdAt), ("updated_at", todo.updatedAt),
+                                      ("done_at", todo.doneAt), ("due_at", todo.due?.instant)])
+            if !problems.isEmpty { found.append(StoredValueProblem(table: "todos", id: todo.id, problems: problems)) }
+        }
+        let memos = try connection.query("SELECT id, title, text, created_at, updated_at FROM memos ORDER BY id") {
+            (id: $0.int64(0), title: $0.optionalString(1), text: $0.string(2),
+             created: Timestamp(secondsSince1970: $0.double(3)), updated: Timestamp(secondsSince1970: $0.double(4)))
+        }
+        for memo in memos {
+            var problems: [String] = []
+            if memo.title?.hasLineBreak == true { problems.append("the title spans lines") }
+            if (try? MemoStore.validate(text: memo.text, isNew: true)) == nil { problems.append("the text is empty") }
+            problems += timeProblems([("created_at", memo.created), ("updated_at", memo.updated)])
+            if !problems.isEmpty { found.append(StoredValueProblem(table: "memos", id: memo.id, problems: problems)) }
+        }
+        return found
+    }
+
+    private static func timeProblems(_ times: [(String, Timestamp?)]) -> [String] {
+        times.compactMap { name, time in
+            guard let time, !time.isSupported else { return nil }
+            return "\(name) (\(time.secondsSince1970)) is outside the years 1 to 9999"
+        }
+    }
+}

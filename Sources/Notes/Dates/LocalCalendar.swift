@@ -148,7 +148,9 @@ public struct SystemLocalCalendar: LocalCalendar {
     }
 
     public func civil(at instant: Timestamp) -> CivilDateTime {
-        var seconds = time_t(instant.secondsSince1970.rounded(.down))
+        // Clamped to the years 1 to 9999: a stored time from a damaged row
+        // (SQLite holds infinity) shows as an extreme date instead of trapping.
+        var seconds = instant.clampedSeconds
         var parts = tm()
         localtime_r(&seconds, &parts)
         return CivilDateTime(
@@ -182,7 +184,7 @@ public struct FixedOffsetCalendar: LocalCalendar {
     }
 
     public func civil(at instant: Timestamp) -> CivilDateTime {
-        let local = Int64(instant.secondsSince1970.rounded(.down)) + Int64(offsetSeconds)
+        let local = Int64(instant.clampedSeconds) + Int64(offsetSeconds)
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         let secondOfDay = Int(local - days * 86_400)
         return CivilDateTime(date: CivilDate(daysSince1970: days), hour: secondOfDay / 3600,

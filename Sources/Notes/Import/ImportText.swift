@@ -11,12 +11,28 @@ enum ImportText {
         bytes.starts(with: byteOrderMark) ? bytes.dropFirst(3) : bytes[...]
     }
 
-    /// The lines of a file, without their `\n` or `\r\n` and without a leading
-    /// byte-order mark. A final line break does not start another line.
+    /// The lines of a file, without a leading byte-order mark, ended by any of
+    /// the three line ends editors write: `\n` (Unix), `\r\n` (Windows) and
+    /// `\r` alone (classic Mac OS, and some exports still). A final line end
+    /// does not start another line.
     static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        var lines = withoutByteOrderMark(bytes).split(separator: 0x0A, omittingEmptySubsequences: false)
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        return lines.map { $0.last == 0x0D ? $0.dropLast() : $0 }
+        let content = withoutByteOrderMark(bytes)
+        var lines: [ArraySlice<UInt8>] = []
+        var start = content.startIndex
+        var index = content.startIndex
+        while index < content.endIndex {
+            let byte = content[index]
+            if byte == 0x0A || byte == 0x0D {
+                lines.append(content[start..<index])
+                let next = content.index(after: index)
+                index = byte == 0x0D && next < content.endIndex && content[next] == 0x0A ? content.index(after: next) : next
+                start = index
+            } else {
+                index = content.index(after: index)
+            }
+        }
+        if start < content.endIndex { lines.append(content[start...]) }
+        return lines
     }
 
     /// A bad-input error about line `number` of `source`.

@@ -34,8 +34,10 @@ public enum MemoFileReader {
 
     /// The first heading of `text` when its first non-blank line is one.
     public static func title(of text: String) -> String? {
-        // "\r\n" is one Character in Swift, so it is a separator of its own.
-        var all = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })[...]
+        // Every line end counts ("\r\n" is one Character in Swift; a file may
+        // end its lines with CR alone), so a title is always one line.
+        var all = text.split(omittingEmptySubsequences: false,
+                             whereSeparator: { String($0).hasLineBreak })[...]
         // A front matter block (`---` on the first line to `---` or `...`, as
         // Jekyll, Hugo and Obsidian write) comes before the heading; it stays
         // in the text but is not read.

@@ -67,6 +67,10 @@ public struct TaskwarriorReader: Sendable {
         guard description.contains(where: { !$0.isWhitespace }) else {
             throw task.failure(at: "description", en: "the description is empty", ko: "설명이 비어 있습니다")
         }
+        guard !description.hasLineBreak else {
+            throw task.failure(at: "description", en: "the description must be one line (it becomes the title)",
+                               ko: "설명은 한 줄이어야 합니다 (제목이 됩니다)")
+        }
         var todo = ImportedTodo(uid: try uid(task), title: description)
         todo.createdAt = try date(task, "entry")
         todo.updatedAt = try date(task, "modified")
@@ -74,7 +78,13 @@ public struct TaskwarriorReader: Sendable {
             todo.isDone = true
             todo.doneAt = try date(task, "end")
         }
-        if let due = try date(task, "due") { todo.due = self.due(at: due) }
+        if let due = try date(task, "due") {
+            let value = self.due(at: due)
+            // A date-only due is the end of its local day, which can fall past
+            // the last day memoapp shows.
+            guard value.instant.isSupported else { throw try outsideYears(task.nonNull("due")) }
+            todo.due = value
+        }
 
         var noteLines: [String] = []
         if let priority = try task.optionalString("priority") {
@@ -139,7 +149,15 @@ public struct TaskwarriorReader: Sendable {
         guard day.isValid, hour < 24, minute < 60, second < 60 else {
             throw member.failure(en: "'\(text)' is not a real date and time", ko: "'\(text)'은(는) 없는 날짜나 시각입니다")
         }
-        return TaskwarriorReader.utc.instant(of: CivilDateTime(date: day, hour: hour, minute: minute, second: second))
+        let instant = TaskwarriorReader.utc.instant(of: CivilDateTime(date: day, hour: hour, minute: minute, second: second))
+        // Year 0 reads as a date, but is none memoapp can show or export.
+        guard instant.isSupported else { throw outsideYears(member) }
+        return instant
+    }
+
+    private func outsideYears(_ member: JSONReader) -> MemoError {
+        member.failure(en: "the date is outside the years 1 to 9999 memoapp shows",
+                       ko: "날짜가 memoapp이 보여 주는 1년에서 9999년 범위를 벗어납니다")
     }
 
     private static let utc = FixedOffsetCalendar(offsetSeconds: 0)

@@ -146,8 +146,10 @@ enum Snippet {
     /// Scalars an excerpt holds at most, besides the `…` marks.
     static let width = 80
 
-    /// The part of `text` around `focus`, line breaks and control characters
-    /// shown as spaces, with those of `marks` that fit, shifted to the excerpt.
+    /// The part of `text` around `focus`, on one line (each line break a
+    /// space), with those of `marks` that fit, shifted to the excerpt. Other
+    /// control characters stay: a front end shows them by its own rule for
+    /// all text, and JSON escapes them.
     static func make(from text: String, scalarCount: Int, around focus: Range<Int>,
                      marks: [Range<Int>]) -> MarkedText {
         var start = max(0, focus.lowerBound - leading)
@@ -157,7 +159,7 @@ enum Snippet {
         var excerpt = start > 0 ? "…" : ""
         let shift = start > 0 ? 1 : 0
         for scalar in text.unicodeScalars.dropFirst(start).prefix(end - start) {
-            if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}" {
+            if String(scalar).hasLineBreak {
                 excerpt += " "
             } else {
                 excerpt.unicodeScalars.append(scalar)

@@ -63,7 +63,7 @@ extension VoiceArchive {
     /// file name that is this memo's own (`<id>-<checksum>.<ext>`) and peaks
     /// that cover its frames. Errors are bad input naming the path.
     public static func item(from reader: JSONReader) throws -> Item {
-        let id = try reader.int("id", in: 1...Int64.max)
+        let id = try reader.id()
         let checksumReader = try reader.nonNull("checksum")
         let checksum = try checksumReader.string()
         guard checksum.utf8.count == 32, checksum.utf8.allSatisfy(isLowerHex) else {
@@ -82,6 +82,9 @@ extension VoiceArchive {
         let title = try titleReader.string()
         guard !title.trimmingSpaces().isEmpty else {
             throw titleReader.failure(en: "a title cannot be empty", ko: "제목은 비워 둘 수 없습니다")
+        }
+        guard !title.hasLineBreak else {
+            throw titleReader.failure(en: "a title must be one line", ko: "제목은 한 줄이어야 합니다")
         }
         let tagsReader = try reader.nonNull("tags")
         let tags = try tagsReader.elements().map { try $0.string() }

@@ -171,6 +171,9 @@ public final class VoiceStore {
         guard !trimmed.isEmpty else {
             throw MemoError(.usage, en: "a title cannot be empty", ko: "제목은 비워 둘 수 없습니다")
         }
+        guard !trimmed.hasLineBreak else {
+            throw MemoError(.usage, en: "a title must be one line", ko: "제목은 한 줄이어야 합니다")
+        }
         return trimmed
     }
 

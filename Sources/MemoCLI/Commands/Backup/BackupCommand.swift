@@ -38,28 +38,25 @@ enum BackupCommand {
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let writer = BackupWriter(workspace: context.workspace, destination: arguments[destination])
         let bar = ProgressBar(context: context, label: "backup")
-        let result: BackupResult
-        do {
-            defer { bar.finish() }
-            result = try writer.write { done, total in bar.update(Int64(done), of: Int64(total)) }
-        }
+        let result = try bar.showing { try writer.write { done, total in bar.update(Int64(done), of: Int64(total)) } }
         if !result.problems.isEmpty { context.exitStatus = 1 }
-        context.emit(json: WireFormat.backup(result, in: context.language), text: text(result, context))
+        try context.emit(json: WireFormat.backup(result, in: context.language), text: text(result, context))
     }
 
-    private static func text(_ result: BackupResult, _ context: CommandContext) -> String {
+    private static func text(_ result: BackupResult, _ context: CommandContext) -> TerminalText {
         let total = VoiceCommand.byteCount(result.databaseBytes + result.voiceBytes)
         let files = result.voiceFiles.count
-        var lines = [
-            context.text(en: "Backed up to \(result.path): \(BackupCommand.contents(result.contents, in: .en)) (\(files) audio file\(files == 1 ? "" : "s")); \(total) in all.",
-                         ko: "\(result.path)에 백업했습니다: \(BackupCommand.contents(result.contents, in: .ko)) (오디오 파일 \(files)개), 모두 \(total)."),
+        var lines: [TerminalText] = [
+            TerminalText(context.text(en: "Backed up to \(result.path): \(BackupCommand.contents(result.contents, in: .en)) (\(files) audio file\(files == 1 ? "" : "s")); \(total) in all.",
+                         ko: "\(result.path)에 백업했습니다: \(BackupCommand.contents(result.contents, in: .ko)) (오디오 파일 \(files)개), 모두 \(total).")),
             context.style.dim(context.text(en: "Check it any time: cd \(ShellText.quoted(result.path)) && xxh128sum -c MANIFEST",
                                            ko: "언제든 확인하려면: cd \(ShellText.quoted(result.path)) && xxh128sum -c MANIFEST")),
         ]
         if !result.problems.isEmpty {
             lines += result.problems.map { context.style.red("✗") + " " + context.text($0.message) }
-            lines.append(context.text(en: "\(result.problems.count) voice memo(s) could not be backed up as recorded; run 'memoapp voice verify'.",
-                                      ko: "음성 메모 \(result.problems.count)개를 기록대로 백업하지 못했습니다. 'memoapp voice verify'를 실행하세요."))
+            lines.append(TerminalText(context.text(
+                en: "\(result.problems.count) voice memo(s) could not be backed up as recorded; run 'memoapp voice verify'.",
+                ko: "음성 메모 \(result.problems.count)개를 기록대로 백업하지 못했습니다. 'memoapp voice verify'를 실행하세요.")))
         }
         return lines.joined(separator: "\n")
     }

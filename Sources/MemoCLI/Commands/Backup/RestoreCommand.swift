@@ -50,30 +50,30 @@ enum RestoreCommand {
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let backup = try VerifiedBackup.verify(arguments[backupFolder])
         let result = try Restorer(workspace: context.workspace, backup: backup, force: arguments[force]).run()
-        context.emit(json: WireFormat.restore(result, in: context.language), text: text(result, context))
+        try context.emit(json: WireFormat.restore(result, in: context.language), text: text(result, context))
         if let problem = result.problem {
             // Restored, so not the exit code that says nothing changed.
             context.exitStatus = 1
             if !context.isJSON {
-                context.flush()
-                context.warn(context.text(
+                try context.flush()
+                try context.warn(context.text(
                     en: "the backup was restored, but then: \(problem.message.en); run 'memoapp doctor'",
                     ko: "백업은 복원했지만 그다음에 문제가 생겼습니다: \(problem.message.ko). 'memoapp doctor'를 실행하세요"))
             }
         }
     }
 
-    private static func text(_ result: RestoreResult, _ context: CommandContext) -> String {
+    private static func text(_ result: RestoreResult, _ context: CommandContext) -> TerminalText {
         guard let contents = result.contents else {
-            return context.text(en: "Restored \(result.backup.path) into \(result.home).",
-                                ko: "\(result.backup.path)을(를) \(result.home)에 복원했습니다.")
+            return TerminalText(context.text(en: "Restored \(result.backup.path) into \(result.home).",
+                                             ko: "\(result.backup.path)을(를) \(result.home)에 복원했습니다."))
         }
         let onboarding = contents.isOnboarded
             ? context.text(en: "onboarding completed", ko: "온보딩 완료")
             : context.text(en: "onboarding not completed yet: run 'memoapp onboard'", ko: "온보딩 미완료: 'memoapp onboard'를 실행하세요")
-        var lines = [context.text(
+        var lines = [TerminalText(context.text(
             en: "Restored \(result.backup.path) into \(result.home): \(BackupCommand.contents(contents, in: .en)); \(onboarding).",
-            ko: "\(result.backup.path)을(를) \(result.home)에 복원했습니다: \(BackupCommand.contents(contents, in: .ko)). \(onboarding).")]
+            ko: "\(result.backup.path)을(를) \(result.home)에 복원했습니다: \(BackupCommand.contents(contents, in: .ko)). \(onboarding)."))]
         if result.replacedData {
             let removed = result.removedFiles.count
             lines.append(context.style.dim(context.text(

@@ -30,8 +30,8 @@ enum CompletionCommand {
             body: { context, arguments in
                 let tree = CompletionTree(root: RootCommand.make(), language: context.language)
                 switch arguments[shell] {
-                case "fish": context.write(FishCompletion.script(for: tree))
-                default: context.write(BashCompletion.script(for: tree))
+                case "fish": try context.writeDocument(FishCompletion.script(for: tree))
+                default: try context.writeDocument(BashCompletion.script(for: tree))
                 }
             })
     }

@@ -51,7 +51,7 @@ enum MemoCommand {
         body: { context, arguments in
             let memo = try context.memoStore().memo(id: arguments[id])
             let renderer = MemoRenderer(context: context)
-            context.emit(json: renderer.json(memo), text: renderer.details(memo))
+            try context.emit(json: renderer.json(memo), text: renderer.details(memo))
         })
 
     static let edit = Command(
@@ -75,7 +75,7 @@ enum MemoCommand {
         positionals: [ids],
         body: { context, arguments in
             let memos = try context.memoStore().remove(ids: arguments[ids])
-            context.emit(json: WireFormat.removed(memos.map(WireFormat.memo)),
+            try context.emit(json: WireFormat.removed(memos.map(WireFormat.memo)),
                          text: memos.map { context.text(en: "Removed memo #\($0.id)", ko: "메모 #\($0.id) 지움") }
                             .joined(separator: "\n"))
         })
@@ -92,13 +92,13 @@ enum MemoCommand {
         let memo: Memo
         if !words.isEmpty {
             memo = try add(words.joined(separator: " "))
-        } else if !context.streams.isInputTerminal {
+        } else if !context.isInputTerminal {
             memo = try add(MemoTextInput.readStandardInput(context))
         } else {
             memo = try MemoTextInput.edit("", context, save: add)
         }
         let renderer = MemoRenderer(context: context)
-        context.emit(json: renderer.json(memo),
+        try context.emit(json: renderer.json(memo),
                      text: context.text(en: "Added memo ", ko: "메모 추가: ")
                         + renderer.line(renderer.summary(of: memo), idWidth: 0))
     }
@@ -111,7 +111,7 @@ enum MemoCommand {
             ? context.text(en: "No matching memos.", ko: "조건에 맞는 메모가 없습니다.")
             : context.text(en: "No memos yet.", ko: "메모가 아직 없습니다.")
         let renderer = MemoRenderer(context: context)
-        context.emit(json: .array(summaries.map(renderer.json)), text: renderer.lines(summaries, empty: empty))
+        try context.emit(json: .array(summaries.map(renderer.json)), text: renderer.lines(summaries, empty: empty))
     }
 
     static func runEdit(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -126,14 +126,15 @@ enum MemoCommand {
                 text == current.text ? nil : try store.edit(id: id, text: text, madeFrom: current)
             }
             guard let edited else {
-                return context.emit(json: renderer.json(current),
-                                    text: context.text(en: "No changes to memo #\(id).", ko: "메모 #\(id)에 바뀐 것이 없습니다."))
+                try context.emit(json: renderer.json(current),
+                                 text: context.text(en: "No changes to memo #\(id).", ko: "메모 #\(id)에 바뀐 것이 없습니다."))
+                return
             }
             memo = edited
         } else {
             memo = try store.edit(id: id, text: arguments[newText], title: arguments[newTitle])
         }
-        context.emit(json: renderer.json(memo),
+        try context.emit(json: renderer.json(memo),
                      text: context.text(en: "Changed memo ", ko: "메모 고침: ")
                         + renderer.line(renderer.summary(of: memo), idWidth: 0))
     }
@@ -142,6 +143,6 @@ enum MemoCommand {
         let memo = try context.memoStore().setPinned(isPinned, id: arguments[id])
         let renderer = MemoRenderer(context: context)
         let verb = isPinned ? context.text(en: "Pinned ", ko: "고정: ") : context.text(en: "Unpinned ", ko: "고정 풀기: ")
-        context.emit(json: renderer.json(memo), text: verb + renderer.line(renderer.summary(of: memo), idWidth: 0))
+        try context.emit(json: renderer.json(memo), text: verb + renderer.line(renderer.summary(of: memo), idWidth: 0))
     }
 }

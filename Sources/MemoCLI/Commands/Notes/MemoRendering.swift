@@ -12,24 +12,24 @@ struct MemoRenderer {
     func json(_ summary: MemoSummary) -> JSON { WireFormat.memo(summary) }
 
     /// `  5 * 제목 — preview  2026-11-29 22:00 · #tag` (`*` for pinned).
-    func line(_ summary: MemoSummary, idWidth: Int) -> String {
+    func line(_ summary: MemoSummary, idWidth: Int) -> TerminalText {
         let style = context.style
-        var text = NotesText.paddedID(summary.id, width: idWidth) + (summary.isPinned ? " * " : "   ")
+        var text = TerminalText(NotesText.paddedID(summary.id, width: idWidth) + (summary.isPinned ? " * " : "   "))
         if let title = summary.title {
-            text += style.bold(MemoSummary.preview(of: title))
-            if !summary.preview.isEmpty { text += " — " + summary.preview }
+            text += style.bold(TerminalText(line: MemoSummary.preview(of: title)))
+            if !summary.preview.isEmpty { text += " — " + TerminalText(line: summary.preview) }
         } else {
-            text += summary.preview
+            text += TerminalText(line: summary.preview)
         }
         text += "  " + style.dim(summary.createdAt.localMinute)
-        if !summary.tags.isEmpty { text += " · " + style.cyan(NotesText.tags(summary.tags)) }
+        if !summary.tags.isEmpty { text += " · " + style.cyan(TerminalText(line: NotesText.tags(summary.tags))) }
         return text
     }
 
-    func lines(_ summaries: [MemoSummary], empty: String) -> String {
-        guard !summaries.isEmpty else { return empty }
+    func lines(_ summaries: [MemoSummary], empty: String) -> TerminalText {
+        guard !summaries.isEmpty else { return TerminalText(empty) }
         let width = String(summaries.map(\.id).max() ?? 0).count
-        var out = ""
+        var out = TerminalText()
         for summary in summaries {
             out += line(summary, idWidth: width)
             out += "\n"
@@ -38,16 +38,17 @@ struct MemoRenderer {
     }
 
     /// The memo's header, a blank line, and its text as stored.
-    func details(_ memo: Memo) -> String {
-        var header = "#\(memo.id)"
-        if let title = memo.title { header += " " + title }
+    func details(_ memo: Memo) -> TerminalText {
+        var header = TerminalText("#\(memo.id)")
+        if let title = memo.title { header += " " + TerminalText(line: title) }
         var meta = [memo.createdAt.localMinute]
         if memo.updatedAt != memo.createdAt {
             meta.append(context.text(en: "edited ", ko: "고침 ") + memo.updatedAt.localMinute)
         }
         if memo.isPinned { meta.append(context.text(en: "pinned", ko: "고정됨")) }
         if !memo.tags.isEmpty { meta.append(NotesText.tags(memo.tags)) }
-        return context.style.bold(header) + "\n" + context.style.dim(meta.joined(separator: " · ")) + "\n\n" + memo.text
+        return context.style.bold(header) + "\n" + context.style.dim(TerminalText(line: meta.joined(separator: " · ")))
+            + "\n\n" + TerminalText(memo.text)
     }
 
     func summary(of memo: Memo) -> MemoSummary { MemoSummary(memo) }

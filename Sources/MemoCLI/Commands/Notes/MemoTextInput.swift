@@ -10,7 +10,7 @@ import Glibc
 enum MemoTextInput {
     /// Standard input to its end, which must be UTF-8 (kept byte for byte).
     static func readStandardInput(_ context: CommandContext) throws -> String {
-        try decode(context.streams.readAllInput(), source: Localized(en: "standard input", ko: "표준 입력"))
+        try decode(context.readAllInput(), source: Localized(en: "standard input", ko: "표준 입력"))
     }
 
     /// Opens `$VISUAL`, else `$EDITOR`, else `vi` on a temporary file holding
@@ -44,24 +44,16 @@ enum MemoTextInput {
         }
         close(descriptor)
 
-        context.flush()
+        try context.flush()
         // Through the shell, as git does, so EDITOR may hold arguments ("code -w").
         let status = try run(["/bin/sh", "-c", editor + " \"$1\"", "sh", path])
         guard status == 0 else {
             throw MemoError(.internalFailure, en: "the editor (\(editor)) exited with status \(status); nothing changed",
                             ko: "편집기(\(editor))가 상태 \(status)로 끝났습니다. 아무것도 바꾸지 않았습니다")
         }
-        guard let file = fopen(path, "rb") else {
-            throw MemoError(.noInput, en: "cannot read back \(path)", ko: "\(path)을 다시 읽을 수 없습니다")
-        }
-        defer { fclose(file) }
-        bytes = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if count == 0 { break }
-            bytes += buffer[0..<count]
-        }
+        // Read back as every input file is: an editor may have left anything
+        // under that name, and a FIFO must not hang the command.
+        bytes = try InputFile.read(path).bytes
         if bytes.last == 0x0A, initialText.utf8.last != 0x0A { bytes.removeLast() }
         let text = try decode(bytes, source: Localized(en: "the edited file", ko: "편집한 파일"))
         do {

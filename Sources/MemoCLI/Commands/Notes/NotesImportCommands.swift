@@ -72,13 +72,13 @@ enum NotesImportCommands {
         guard let format = arguments[format] else { preconditionFailure("--from is required") }
         let result = try ToolImport.importTodos(from: arguments[todoFiles], format: format,
                                                 dryRun: arguments[dryRun], into: context.workspace)
-        report(result, noun: Noun(one: "to-do", many: "to-dos", korean: "할 일"), context)
+        try report(result, noun: Noun(one: "to-do", many: "to-dos", korean: "할 일"), context)
     }
 
     static func runMemoImport(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let result = try ToolImport.importMemos(from: arguments[memoFiles], dryRun: arguments[dryRun],
                                                 into: context.workspace)
-        report(result, noun: Noun(one: "memo", many: "memos", korean: "메모"), context)
+        try report(result, noun: Noun(one: "memo", many: "memos", korean: "메모"), context)
     }
 
     // MARK: - Report
@@ -91,7 +91,7 @@ enum NotesImportCommands {
     }
 
     /// Counts in words, or the wire format's document.
-    static func report(_ result: ToolImport.Result, noun: Noun, _ context: CommandContext) {
+    static func report(_ result: ToolImport.Result, noun: Noun, _ context: CommandContext) throws {
         let outcome = result.outcome
         let kind = outcome.addedCount == 1 ? noun.one : noun.many
         var en = (result.isDryRun ? "Would add" : "Added") + " \(outcome.addedCount) \(kind); \(outcome.alreadyPresent) already present"
@@ -107,6 +107,6 @@ enum NotesImportCommands {
             en += " Nothing was changed (--dry-run)."
             ko += " 아무것도 바꾸지 않았습니다 (--dry-run)."
         }
-        context.emit(json: WireFormat.toolImport(result), text: context.text(en: en, ko: ko))
+        try context.emit(json: WireFormat.toolImport(result), text: context.text(en: en, ko: ko))
     }
 }

@@ -22,7 +22,7 @@ enum NotesMainScreen {
         let todoRenderer = TodoRenderer(context)
         let memoRenderer = MemoRenderer(context: context)
         let style = context.style
-        var text = ""
+        var text = TerminalText()
         if !overdue.isEmpty {
             text += style.red(context.text(en: "Overdue (\(overdue.count))", ko: "지난 할 일 (\(overdue.count))")) + "\n"
             text += todoRenderer.lines(overdue, empty: "")

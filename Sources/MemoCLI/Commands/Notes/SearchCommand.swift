@@ -52,48 +52,65 @@ enum SearchCommand {
         }
         let limit = arguments[SearchCommand.limit] ?? NoteSearch.defaultLimit
         let results = try Search.run(query, kinds: Set(kinds), limit: limit, in: context.workspace)
-        context.emit(json: .array(results.notes.hits.map(WireFormat.searchHit)
+        try context.emit(json: .array(results.notes.hits.map(WireFormat.searchHit)
                                   + results.voice.map { WireFormat.searchHit(voice: $0.memo, title: $0.title) }),
                      text: text(results, context))
     }
 
-    static func text(_ found: Search.Results, _ context: CommandContext) -> String {
+    static func text(_ found: Search.Results, _ context: CommandContext) -> TerminalText {
         let results = found.notes
         guard !found.isEmpty else {
-            return context.text(en: "Nothing found for '\(results.query.text)'.",
-                                ko: "'\(results.query.text)'에 대한 결과가 없습니다.")
+            return context.text(en: "Nothing found for '\(line: results.query.text)'.",
+                                ko: "'\(line: results.query.text)'에 대한 결과가 없습니다.")
         }
         let style = context.style
         let width = String(results.hits.map(\.id).max() ?? 0).count
-        var lines: [String] = []
+        var lines: [TerminalText] = []
         for hit in results.hits {
-            var line = (hit.kind == .todo ? context.text(en: "todo", ko: "할일") : context.text(en: "memo", ko: "메모"))
+            var line = TerminalText(hit.kind == .todo ? context.text(en: "todo", ko: "할일")
+                                                      : context.text(en: "memo", ko: "메모"))
             line += " #" + NotesText.paddedID(hit.id, width: width) + "  "
             if hit.isDone { line += context.text(en: "[done] ", ko: "[완료] ") }
             if hit.isPinned { line += "* " }
-            let snippet = hit.snippet.rendered(open: style.isEnabled ? "[\u{1B}[1;33m" : "[",
-                                               close: style.isEnabled ? "\u{1B}[0m]" : "]")
+            let snippet = marked(hit.snippet, style)
             switch hit.match?.field {
             case .title?:
                 line += snippet
             case .tags?:
-                if let title = hit.title { line += style.bold(title) + " — " }
+                if let title = hit.title { line += style.bold(TerminalText(line: title)) + " — " }
                 line += context.text(en: "tags: ", ko: "태그: ") + snippet
             default:
-                if let title = hit.title { line += style.bold(title) + " — " }
+                if let title = hit.title { line += style.bold(TerminalText(line: title)) + " — " }
                 line += snippet
             }
             lines.append(line)
         }
         for hit in found.voice {
             let (memo, title) = (hit.memo, hit.title)
-            let marked = title.rendered(open: style.isEnabled ? "[\u{1B}[1;33m" : "[",
-                                        close: style.isEnabled ? "\u{1B}[0m]" : "]")
-            lines.append(context.text(en: "voice", ko: "음성") + " #\(memo.id)  " + marked)
+            lines.append(context.text(en: "voice", ko: "음성") + " #\(memo.id)  " + marked(title, style))
         }
         if results.hasMore {
             lines.append(style.dim(context.text(en: "(more results: use --limit N)", ko: "(결과가 더 있습니다: --limit N)")))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `text` on one line with each marked part as `[part]`, highlighted when
+    /// colour is on; the brackets and colour are memoapp's, the rest is shown
+    /// by the terminal text rule like any title.
+    static func marked(_ text: MarkedText, _ style: TextStyle) -> TerminalText {
+        let scalars = Array(text.text.unicodeScalars)
+        var out = TerminalText()
+        var offset = 0
+        func part(_ range: Range<Int>) -> String {
+            String(String.UnicodeScalarView(scalars[range]))
+        }
+        for mark in text.marks where mark.lowerBound >= offset && mark.upperBound <= scalars.count {
+            out += TerminalText(line: part(offset..<mark.lowerBound))
+            out += "[" + style.highlight(TerminalText(line: part(mark))) + "]"
+            offset = mark.upperBound
+        }
+        out += TerminalText(line: part(offset..<scalars.count))
+        return out
     }
 }

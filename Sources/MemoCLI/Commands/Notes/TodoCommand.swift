@@ -75,7 +75,7 @@ enum TodoCommand {
         body: { context, arguments in
             let todo = try context.todoStore().todo(id: arguments[id])
             let renderer = TodoRenderer(context)
-            context.emit(json: renderer.json(todo), text: renderer.details(todo))
+            try context.emit(json: renderer.json(todo), text: renderer.details(todo))
         })
 
     static let done = Command(
@@ -83,7 +83,7 @@ enum TodoCommand {
         positionals: [ids],
         body: { context, arguments in
             let todos = try context.todoStore().markDone(ids: arguments[ids])
-            report(todos, context, en: "Done", ko: "완료")
+            try report(todos, context, en: "Done", ko: "완료")
         })
 
     static let undo = Command(
@@ -91,7 +91,7 @@ enum TodoCommand {
         positionals: [ids],
         body: { context, arguments in
             let todos = try context.todoStore().reopen(ids: arguments[ids])
-            report(todos, context, en: "Reopened", ko: "다시 열기")
+            try report(todos, context, en: "Reopened", ko: "다시 열기")
         })
 
     static let edit = Command(
@@ -107,7 +107,7 @@ enum TodoCommand {
         positionals: [removedIDs],
         body: { context, arguments in
             let todos = try context.todoStore().remove(ids: arguments[removedIDs])
-            report(todos, context, en: "Removed", ko: "지움", isRemoval: true)
+            try report(todos, context, en: "Removed", ko: "지움", isRemoval: true)
         })
 
     static let clear = Command(
@@ -115,7 +115,7 @@ enum TodoCommand {
         body: { context, _ in
             let removed = try context.todoStore().clearDone()
             let count = removed.count
-            context.emit(json: WireFormat.removed(removed.map(TodoRenderer(context).json)),
+            try context.emit(json: WireFormat.removed(removed.map(TodoRenderer(context).json)),
                          text: context.text(en: count == 1 ? "Removed 1 done to-do." : "Removed \(count) done to-dos.",
                                             ko: "완료한 할 일 \(count)개를 지웠습니다."))
         })
@@ -135,7 +135,7 @@ enum TodoCommand {
         }
         let todo = try context.parsingArgument(arguments) { try context.todoStore().add(new) }
         let renderer = TodoRenderer(context)
-        context.emit(json: renderer.json(todo),
+        try context.emit(json: renderer.json(todo),
                      text: context.text(en: "Added to-do ", ko: "할 일 추가: ") + renderer.line(todo, idWidth: 0))
     }
 
@@ -157,7 +157,7 @@ enum TodoCommand {
         case (.open, false): empty = context.text(en: "No open to-dos.", ko: "진행 중인 할 일이 없습니다.")
         case (.all, false): empty = context.text(en: "No to-dos.", ko: "할 일이 없습니다.")
         }
-        context.emit(json: renderer.json(todos), text: renderer.lines(todos, empty: empty))
+        try context.emit(json: renderer.json(todos), text: renderer.lines(todos, empty: empty))
     }
 
     static func runEdit(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -181,16 +181,17 @@ enum TodoCommand {
             try context.todoStore().edit(id: arguments[id], changes)
         }
         let renderer = TodoRenderer(context)
-        context.emit(json: renderer.json(todo),
+        try context.emit(json: renderer.json(todo),
                      text: context.text(en: "Changed ", ko: "고침: ") + renderer.line(todo, idWidth: 0))
     }
 
     /// The to-dos a multi-id command acted on: an array in JSON, a line each in text.
-    static func report(_ todos: [Todo], _ context: CommandContext, en: String, ko: String, isRemoval: Bool = false) {
+    static func report(_ todos: [Todo], _ context: CommandContext, en: String, ko: String,
+                       isRemoval: Bool = false) throws {
         let renderer = TodoRenderer(context)
         let width = String(todos.map(\.id).max() ?? 0).count
         let text = todos.map { context.text(en: en, ko: ko) + ": " + renderer.line($0, idWidth: width) }
-        context.emit(json: isRemoval ? WireFormat.removed(todos.map(renderer.json)) : renderer.json(todos),
+        try context.emit(json: isRemoval ? WireFormat.removed(todos.map(renderer.json)) : renderer.json(todos),
                      text: text.joined(separator: "\n"))
     }
 }

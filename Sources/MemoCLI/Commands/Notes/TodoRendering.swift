@@ -25,11 +25,12 @@ final class TodoRenderer {
 
     /// `  3 [ ] Buy milk  due 2026-11-30 (today) · high · #home`: overdue in red
     /// and due-today in yellow when colour is on, and said in words always.
-    func line(_ todo: Todo, idWidth: Int) -> String {
+    func line(_ todo: Todo, idWidth: Int) -> TerminalText {
         let style = context.style
-        var text = NotesText.paddedID(todo.id, width: idWidth)
+        var text = TerminalText(NotesText.paddedID(todo.id, width: idWidth))
         text += todo.isDone ? " [x] " : " [ ] "
-        text += todo.isDone ? style.dim(todo.title) : todo.title
+        let title = TerminalText(line: todo.title)
+        text += todo.isDone ? style.dim(title) : title
         var separator = "  "
         if let due = todo.due {
             var when = context.text(en: "due ", ko: "마감 ")
@@ -47,22 +48,21 @@ final class TodoRenderer {
         if let priority = todo.priority {
             let label = "!" + context.text(priority.label)
             text += separator
-            text += priority == .high ? style.bold(label) : label
+            text += priority == .high ? style.bold(label) : TerminalText(label)
             separator = " · "
         }
         if !todo.tags.isEmpty {
             text += separator
-            text += style.cyan(NotesText.tags(todo.tags))
+            text += style.cyan(TerminalText(line: NotesText.tags(todo.tags)))
         }
         return text
     }
 
     /// Lines for a list; `empty` when there is nothing.
-    func lines(_ todos: [Todo], empty: String) -> String {
-        guard !todos.isEmpty else { return empty }
+    func lines(_ todos: [Todo], empty: String) -> TerminalText {
+        guard !todos.isEmpty else { return TerminalText(empty) }
         let width = String(todos.map(\.id).max() ?? 0).count
-        var out = ""
-        out.reserveCapacity(todos.count * 64)
+        var out = TerminalText()
         for todo in todos {
             out += line(todo, idWidth: width)
             out += "\n"
@@ -71,13 +71,13 @@ final class TodoRenderer {
     }
 
     /// Every field, for `todo show`.
-    func details(_ todo: Todo) -> String {
+    func details(_ todo: Todo) -> TerminalText {
         let label = { (en: String, ko: String) in self.context.text(en: en, ko: ko) }
-        var lines = [context.style.bold("#\(todo.id) \(todo.title)")]
+        var lines: [TerminalText] = [context.style.bold("#\(todo.id) \(line: todo.title)")]
         let status = todo.doneAt.map { label("done ", "완료 ") + $0.localMinute } ?? label("open", "진행 중")
-        lines.append(label("status:   ", "상태:     ") + status)
+        lines.append(TerminalText(label("status:   ", "상태:     ") + status))
         if let due = todo.due {
-            var text = dueText(due)
+            var text = TerminalText(dueText(due))
             if todo.isOverdue(at: now) {
                 text = context.style.red(text + label(" (overdue)", " (지남)"))
             } else if isDueToday(todo) {
@@ -85,12 +85,14 @@ final class TodoRenderer {
             }
             lines.append(label("due:      ", "마감:     ") + text)
         }
-        if let priority = todo.priority { lines.append(label("priority: ", "우선순위: ") + context.text(priority.label)) }
-        if !todo.tags.isEmpty { lines.append(label("tags:     ", "태그:     ") + NotesText.tags(todo.tags)) }
-        lines.append(label("created:  ", "만든 때:  ") + todo.createdAt.localMinute)
+        if let priority = todo.priority { lines.append(TerminalText(label("priority: ", "우선순위: ") + context.text(priority.label))) }
+        if !todo.tags.isEmpty {
+            lines.append(label("tags:     ", "태그:     ") + TerminalText(line: NotesText.tags(todo.tags)))
+        }
+        lines.append(TerminalText(label("created:  ", "만든 때:  ") + todo.createdAt.localMinute))
         if let note = todo.note {
             lines.append("")
-            lines.append(note)
+            lines.append(TerminalText(note))
         }
         return lines.joined(separator: "\n")
     }

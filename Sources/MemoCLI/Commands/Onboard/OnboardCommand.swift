@@ -19,10 +19,10 @@ enum OnboardCommand {
                         body: { context, _ in try showStatus(context) }),
                 Command("pages", abstract: Localized(en: "every page, for a front end to render",
                                                      ko: "모든 페이지 (앱 화면용)"),
-                        body: { context, _ in showAllPages(context) }),
+                        body: { context, _ in try showAllPages(context) }),
                 Command("show", abstract: Localized(en: "print every page (the tour); changes nothing",
                                                     ko: "모든 페이지 보기 (변경 없음)"),
-                        body: { context, _ in showAllPages(context) }),
+                        body: { context, _ in try showAllPages(context) }),
                 Command("next", abstract: Localized(en: "go to the next page", ko: "다음 페이지로"),
                         body: { context, _ in try move(context, .next) }),
                 Command("prev", abstract: Localized(en: "go to the previous page", ko: "이전 페이지로"),
@@ -39,7 +39,7 @@ enum OnboardCommand {
             ],
             access: .alwaysRuns,
             body: { context, _ in
-                if context.streams.isInputTerminal, context.streams.isOutputTerminal, !context.isJSON {
+                if context.isInputTerminal, context.isOutputTerminal, !context.isJSON {
                     try runInteractive(context)
                 } else {
                     try showCurrent(context)
@@ -58,31 +58,31 @@ enum OnboardCommand {
                 + (done.map { "Completed: \($0)" } ?? "Not completed"),
             ko: "\(flow.pageCount)쪽 중 \(flow.currentPage)쪽 \(flow.indicator)\n"
                 + (done.map { "완료: \($0)" } ?? "완료 전"))
-        context.emit(json: WireFormat.onboarding(state), text: text)
+        try context.emit(json: WireFormat.onboarding(state), text: text)
     }
 
-    static func showAllPages(_ context: CommandContext) {
+    static func showAllPages(_ context: CommandContext) throws {
         let pages = OnboardingPage.all
         let text = pages.map { page in
             "\(page.number). " + context.style.bold(context.text(page.title)) + "\n   " + context.text(page.subtitle)
         }.joined(separator: "\n")
-        context.emit(json: .array(pages.map { WireFormat.onboardingPage($0, in: context.language) }), text: text)
+        try context.emit(json: .array(pages.map { WireFormat.onboardingPage($0, in: context.language) }), text: text)
     }
 
     static func move(_ context: CommandContext, _ action: OnboardingAction) throws {
         let state = try store(context).apply(action, at: context.clock.now())
-        context.emit(json: WireFormat.onboarding(state), text: describe(state, context))
+        try context.emit(json: WireFormat.onboarding(state), text: describe(state, context))
     }
 
     static func reset(_ context: CommandContext) throws {
         let state = try store(context).reset()
-        context.emit(json: WireFormat.onboarding(state), text: describe(state, context))
+        try context.emit(json: WireFormat.onboarding(state), text: describe(state, context))
     }
 
     /// Not on a terminal: the current page and what to run next.
     static func showCurrent(_ context: CommandContext) throws {
         let state = try store(context).state()
-        context.emit(json: WireFormat.onboarding(state), text: describe(state, context))
+        try context.emit(json: WireFormat.onboarding(state), text: describe(state, context))
     }
 
     // MARK: - Rendering
@@ -91,25 +91,26 @@ enum OnboardCommand {
         try context.workspace.onboardingStore()
     }
 
-    static func describe(_ state: OnboardingState, _ context: CommandContext) -> String {
+    static func describe(_ state: OnboardingState, _ context: CommandContext) -> TerminalText {
         if state.isCompleted {
-            return context.text(en: "Onboarding completed. Run 'memoapp' to see the main screen.",
-                                ko: "온보딩을 마쳤습니다. 'memoapp'으로 메인 화면을 보세요.")
+            return TerminalText(context.text(en: "Onboarding completed. Run 'memoapp' to see the main screen.",
+                                ko: "온보딩을 마쳤습니다. 'memoapp'으로 메인 화면을 보세요."))
         }
         let flow = state.flow
         let page = OnboardingPage.all[flow.currentPage - 1]
-        var lines = [
+        var lines: [TerminalText] = [
             "\(flow.indicator)  \(flow.currentPage)/\(flow.pageCount)",
             context.style.bold(context.text(page.title)),
-            context.text(page.subtitle),
+            TerminalText(context.text(page.subtitle)),
             "",
         ]
         if flow.isOnLastPage {
-            lines.append(context.text(en: "Next: 'memoapp onboard start' to begin.",
-                                      ko: "다음: 'memoapp onboard start'로 시작하세요."))
+            lines.append(TerminalText(context.text(en: "Next: 'memoapp onboard start' to begin.",
+                                                   ko: "다음: 'memoapp onboard start'로 시작하세요.")))
         } else {
-            lines.append(context.text(en: "Next: 'memoapp onboard next', or 'memoapp onboard skip' to finish now.",
-                                      ko: "다음: 'memoapp onboard next', 바로 마치려면 'memoapp onboard skip'."))
+            lines.append(TerminalText(context.text(
+                en: "Next: 'memoapp onboard next', or 'memoapp onboard skip' to finish now.",
+                ko: "다음: 'memoapp onboard next', 바로 마치려면 'memoapp onboard skip'.")))
         }
         return lines.joined(separator: "\n")
     }

@@ -9,10 +9,10 @@ extension OnboardCommand {
         let store = try store(context)
         var state = try store.state()
         if state.isCompleted {
-            context.write(describe(state, context) + "\n")
+            try context.write(describe(state, context) + "\n")
             return
         }
-        context.flush()
+        try context.flush()
         guard let terminal = RawTerminal() else {
             try showCurrent(context)
             return
@@ -21,8 +21,8 @@ extension OnboardCommand {
         var pending: [TerminalKey] = []
         while true {
             if pending.isEmpty {
-                context.streams.writeOutput(screen(for: state, context))
-                context.streams.flushOutput()
+                try context.write(screen(for: state, context))
+                try context.flush()
                 pending = terminal.readKeys()
             }
             let key = pending.removeFirst()
@@ -41,7 +41,7 @@ extension OnboardCommand {
             case .quit:
                 terminal.restore()
                 let page = state.flow.currentPage
-                context.write(context.text(
+                try context.write(context.text(
                     en: "Stopped on page \(page) of \(state.flow.pageCount). Run 'memoapp onboard' to go on.\n",
                     ko: "\(state.flow.pageCount)쪽 중 \(page)쪽에서 멈췄습니다. 'memoapp onboard'로 이어서 하세요.\n"))
                 if key == .interrupt { context.exitStatus = 130 }
@@ -50,7 +50,7 @@ extension OnboardCommand {
                 state = try store.apply(action, at: context.clock.now())
                 if state.isCompleted {
                     terminal.restore()
-                    context.write(describe(state, context) + "\n")
+                    try context.write(describe(state, context) + "\n")
                     return
                 }
             }
@@ -58,7 +58,7 @@ extension OnboardCommand {
     }
 
     /// One full screen: clear, title, subtitle, indicator, and the buttons this page has.
-    static func screen(for state: OnboardingState, _ context: CommandContext) -> String {
+    static func screen(for state: OnboardingState, _ context: CommandContext) -> TerminalText {
         let flow = state.flow
         let page = OnboardingPage.all[flow.currentPage - 1]
         let style = TextStyle(isEnabled: context.environment["NO_COLOR"].map { $0.isEmpty } ?? true)
@@ -66,17 +66,19 @@ extension OnboardCommand {
             ? context.text(en: "[Enter] Start   ← previous", ko: "[Enter] 시작하기   ← 이전")
             : context.text(en: "[s] Skip   [→/n/space] Next   ← previous",
                            ko: "[s] 건너뛰기   [→/n/스페이스] 다음   ← 이전")
-        let lines = [
+        let lines: [TerminalText] = [
             "",
             "  " + style.bold(context.text(page.title)),
             "",
-            "  " + context.text(page.subtitle),
+            TerminalText("  " + context.text(page.subtitle)),
             "",
-            "  " + flow.indicator,
+            TerminalText("  " + flow.indicator),
             "",
             "  " + style.dim(buttons),
             "  " + style.dim(context.text(en: "[1-4] go to page   [q] quit", ko: "[1-4] 페이지 이동   [q] 나가기")),
         ]
-        return "\u{1B}[2J\u{1B}[H" + lines.joined(separator: "\r\n") + "\r\n"
+        // Raw mode may leave the line break without its carriage return.
+        let lineBreak = TerminalText(.carriageReturn) + "\n"
+        return TerminalText(.clearScreen) + lines.joined(separator: lineBreak) + lineBreak
     }
 }

@@ -67,7 +67,7 @@ enum TimerCommand {
         let label = arguments[TimerCommand.label] ?? nil
         let snapshot = try store(context).start(duration: duration, label: label)
         let timer = snapshot.timer
-        var text: String
+        var text: TerminalText
         if let duration, let end = snapshot.endTime {
             let endText = TimerRendering.localTime(end, now: snapshot.reading.wall)
             let length = TimerRendering.clock(duration, roundingUp: true)
@@ -77,30 +77,31 @@ enum TimerCommand {
             text = context.text(en: "Started stopwatch \(TimerRendering.name(timer)).",
                                 ko: "스톱워치 \(TimerRendering.name(timer)) 시작.")
         }
-        context.emit(json: WireFormat.timer(snapshot), text: text)
+        try context.emit(json: WireFormat.timer(snapshot), text: text)
     }
 
     static func list(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let includingEnded = arguments[TimerCommand.all]
         let snapshots = try store(context).snapshots(includingEnded: includingEnded)
         let text = snapshots.isEmpty
-            ? (includingEnded ? context.text(en: "No timers.", ko: "타이머가 없습니다.")
-                              : context.text(en: "No running or paused timers.", ko: "실행 중이거나 일시정지된 타이머가 없습니다."))
+            ? TerminalText(includingEnded ? context.text(en: "No timers.", ko: "타이머가 없습니다.")
+                                          : context.text(en: "No running or paused timers.",
+                                                         ko: "실행 중이거나 일시정지된 타이머가 없습니다."))
             : TimerRendering.table(snapshots, context)
-        context.emit(json: .array(snapshots.map(WireFormat.timer)), text: text)
+        try context.emit(json: .array(snapshots.map(WireFormat.timer)), text: text)
     }
 
     static func status(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let store = try store(context)
         let snapshot = try arguments[optionalID].map { try store.snapshot(ofTimer: $0) }
             ?? store.newestRunning()
-        context.emit(json: WireFormat.timer(snapshot), text: TimerStatusText.render(snapshot, context))
+        try context.emit(json: WireFormat.timer(snapshot), text: TimerStatusText.render(snapshot, context))
     }
 
     static func act(_ action: TimerAction, _ context: CommandContext, _ arguments: ParsedArguments) throws {
         let id = arguments[TimerCommand.id]
         let snapshot = try store(context).apply(action, toTimer: id)
-        context.emit(json: WireFormat.timer(snapshot), text: TimerStatusText.confirmation(action, snapshot, context))
+        try context.emit(json: WireFormat.timer(snapshot), text: TimerStatusText.confirmation(action, snapshot, context))
     }
 
     // MARK: - Shared

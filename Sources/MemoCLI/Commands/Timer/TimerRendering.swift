@@ -11,8 +11,12 @@ enum TimerRendering {
 
     /// `12:34`, `1:02:03`; with `tenths`, `12:34.5`. Countdowns round up, so
     /// that `0:00` appears only at the very end, as on a kitchen timer.
+    ///
+    /// Any number is shown, never trapped on: a figure from a damaged row
+    /// (infinite, or beyond what an integer holds) is capped at
+    /// `longestShown`, and one that is not a number at all shows as zero.
     static func clock(_ seconds: Double, roundingUp: Bool = false, tenths: Bool = false) -> String {
-        let value = max(0, seconds)
+        let value = seconds.isNaN ? 0 : min(longestShown, max(0, seconds))
         let units = tenths ? (value * 10).rounded(roundingUp ? .up : .down) : value.rounded(roundingUp ? .up : .down)
         let whole = Int(tenths ? units / 10 : units)
         let hours = whole / 3600, minutes = whole / 60 % 60, secs = whole % 60
@@ -39,9 +43,13 @@ enum TimerRendering {
         }
     }
 
+    /// The longest span `clock` shows: the years 1 to 9999, the longest
+    /// span two times memoapp can store lie apart. Far below what an `Int` holds.
+    static let longestShown = 315_537_897_600.0
+
     /// `3 (tea)` or `3`.
-    static func name(_ timer: TimerRecord) -> String {
-        timer.label.map { "\(timer.id) (\($0))" } ?? "\(timer.id)"
+    static func name(_ timer: TimerRecord) -> TerminalText {
+        timer.label.map { "\(timer.id) (\(line: $0))" } ?? "\(timer.id)"
     }
 
     /// Local time of day, with the date when it is not today.
@@ -51,23 +59,30 @@ enum TimerRendering {
     }
 
     /// The table of `timer list` and the main screen.
-    static func table(_ snapshots: [TimerSnapshot], _ context: CommandContext) -> String {
+    static func table(_ snapshots: [TimerSnapshot], _ context: CommandContext) -> TerminalText {
         let header = [context.text(en: "ID", ko: "ID"), context.text(en: "KIND", ko: "종류"),
                       context.text(en: "STATE", ko: "상태"), context.text(en: "TIME", ko: "시간"),
-                      context.text(en: "LABEL", ko: "이름")]
-        let rows = snapshots.map { snapshot in
-            [String(snapshot.timer.id), context.text(snapshot.timer.kind.name), context.text(snapshot.timer.state.name),
-             mainFigure(snapshot, context), snapshot.timer.label ?? ""]
+                      context.text(en: "LABEL", ko: "이름")].map { TerminalText($0) }
+        let rows = snapshots.map { snapshot -> [TerminalText] in
+            [TerminalText(String(snapshot.timer.id)), TerminalText(context.text(snapshot.timer.kind.name)),
+             TerminalText(context.text(snapshot.timer.state.name)), TerminalText(mainFigure(snapshot, context)),
+             TerminalText(line: snapshot.timer.label ?? "")]
         }
+        // Widths of the cells as shown: a control character in a label takes
+        // the room of its visible form.
         let widths = (0..<header.count).map { column in
-            ([header] + rows).map { TerminalText.displayWidth($0[column]) }.max() ?? 0
+            ([header] + rows).map { $0[column].displayWidth }.max() ?? 0
         }
-        return ([header] + rows).enumerated().map { index, row in
-            let line = zip(row, widths).map { cell, width in
-                cell + String(repeating: " ", count: width - TerminalText.displayWidth(cell))
-            }.joined(separator: "  ")
-            let trimmed = String(line.reversed().drop { $0 == " " }.reversed())
-            return index == 0 ? context.style.dim(trimmed) : trimmed
+        return ([header] + rows).enumerated().map { index, row -> TerminalText in
+            // Nothing trails the last cell that has text: no padding, no blanks.
+            let last = row.lastIndex { !$0.isEmpty } ?? 0
+            var line = TerminalText()
+            for (column, cell) in row.enumerated() where column <= last {
+                if column > 0 { line += "  " }
+                line += cell
+                if column < last { line += String(repeating: " ", count: widths[column] - cell.displayWidth) }
+            }
+            return index == 0 ? context.style.dim(line) : line
         }.joined(separator: "\n")
     }
 
@@ -80,7 +95,7 @@ enum TimerRendering {
     }
 
     private static func localParts(_ timestamp: Timestamp) -> (day: String, time: String) {
-        var seconds = time_t(timestamp.secondsSince1970.rounded(.down))
+        var seconds = timestamp.clampedSeconds
         var parts = tm()
         localtime_r(&seconds, &parts)
         let day = "\(parts.tm_year + 1900)-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))"

@@ -7,11 +7,11 @@ import Timers
 /// screen's timers section.
 enum TimerStatusText {
     /// `timer status`: every figure on its own line.
-    static func render(_ snapshot: TimerSnapshot, _ context: CommandContext) -> String {
+    static func render(_ snapshot: TimerSnapshot, _ context: CommandContext) -> TerminalText {
         let timer = snapshot.timer
         let now = snapshot.reading.wall
-        var lines = [context.style.bold(context.text(en: "Timer \(timer.id)", ko: "\(timer.id)번 타이머"))
-            + " · " + context.text(timer.kind.name) + " · " + context.text(timer.state.name)]
+        let heading = context.style.bold(context.text(en: "Timer \(timer.id)", ko: "\(timer.id)번 타이머"))
+        var lines: [TerminalText] = [heading + " · " + context.text(timer.kind.name) + " · " + context.text(timer.state.name)]
         var fields: [(Localized, String)] = []
         if let label = timer.label { fields.append((Localized(en: "Label", ko: "이름"), label)) }
         if let duration = timer.duration {
@@ -38,14 +38,16 @@ enum TimerStatusText {
         let width = fields.map { TerminalText.displayWidth(context.text($0.0)) }.max() ?? 0
         for (name, value) in fields {
             let label = context.text(name) + ":"
-            lines.append(label + String(repeating: " ", count: width + 2 - TerminalText.displayWidth(label)) + value)
+            let padding = String(repeating: " ", count: width + 2 - TerminalText.displayWidth(label))
+            lines.append(TerminalText(label + padding) + TerminalText(line: value))
         }
         if !timer.laps.isEmpty {
-            lines.append(context.text(en: "Laps:", ko: "랩:"))
+            lines.append(TerminalText(context.text(en: "Laps:", ko: "랩:")))
             var previous = 0.0
             for lap in timer.laps {
-                lines.append("  #\(lap.number)  " + TimerRendering.clock(lap.elapsed, tenths: true)
-                             + "  (+" + TimerRendering.clock(lap.elapsed - previous, tenths: true) + ")")
+                let total = TimerRendering.clock(lap.elapsed, tenths: true)
+                let split = TimerRendering.clock(lap.elapsed - previous, tenths: true)
+                lines.append(TerminalText("  #\(lap.number)  \(total)  (+\(split))"))
                 previous = lap.elapsed
             }
         }
@@ -58,7 +60,7 @@ enum TimerStatusText {
     }
 
     /// One line confirming an action.
-    static func confirmation(_ action: TimerAction, _ snapshot: TimerSnapshot, _ context: CommandContext) -> String {
+    static func confirmation(_ action: TimerAction, _ snapshot: TimerSnapshot, _ context: CommandContext) -> TerminalText {
         let name = TimerRendering.name(snapshot.timer)
         let figure = TimerRendering.mainFigure(snapshot, context)
         let elapsed = TimerRendering.clock(snapshot.elapsed.seconds, tenths: true)
@@ -71,7 +73,8 @@ enum TimerStatusText {
             return context.text(en: "Cancelled timer \(name).", ko: "타이머 \(name)을(를) 취소했습니다.")
         case .lap:
             let number = snapshot.timer.laps.last?.number ?? 0
-            return context.text(en: "Lap \(number) of timer \(name): \(elapsed).", ko: "타이머 \(name) 랩 \(number): \(elapsed).")
+            return context.text(en: "Lap \(number) of timer \(name): \(elapsed).",
+                                ko: "타이머 \(name) 랩 \(number): \(elapsed).")
         case .stop:
             return context.text(en: "Stopped timer \(name) at \(elapsed).", ko: "타이머 \(name) 정지: \(elapsed).")
         }
@@ -84,8 +87,8 @@ extension MainScreen {
         let snapshots = try TimerCommand.store(context).snapshots(includingEnded: false)
         let title = context.style.bold(context.text(en: "Timers", ko: "타이머"))
         let body = snapshots.isEmpty
-            ? context.text(en: "No timers running. Start one: memoapp timer start 25m",
-                           ko: "실행 중인 타이머가 없습니다. 시작하기: memoapp timer start 25m")
+            ? TerminalText(context.text(en: "No timers running. Start one: memoapp timer start 25m",
+                                        ko: "실행 중인 타이머가 없습니다. 시작하기: memoapp timer start 25m"))
             : TimerRendering.table(snapshots, context)
         return Section(key: "timers", json: .array(snapshots.map(WireFormat.timer)), text: "\n" + title + "\n" + body)
     }

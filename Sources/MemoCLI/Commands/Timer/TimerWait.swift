@@ -18,43 +18,45 @@ enum TimerWait {
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let store = try TimerCommand.store(context)
-        let id = try arguments[TimerCommand.optionalID]
-            ?? store.newestRunning(kind: .countdown).timer.id
-        let line = context.streams.isOutputTerminal && !context.isJSON ? LiveLine(context) : nil
+        // The id is read once, then the timer is followed by its uid: a
+        // restore meanwhile may give this id to another timer.
+        let uid = try arguments[TimerCommand.optionalID].map { try store.snapshot(ofTimer: $0).timer.uid }
+            ?? store.newestRunning(kind: .countdown).timer.uid
+        let line = context.isOutputTerminal && !context.isJSON ? LiveLine(context) : nil
         WaitSignals.install()
         defer {
-            line?.close()
+            try? line?.close()
             WaitSignals.uninstall()
         }
         var hasWaited = false
         while true {
             if WaitSignals.caught != 0 {
-                line?.close()
-                try reportInterrupted(store: store, id: id, context)
+                try line?.close()
+                try reportInterrupted(store: store, uid: uid, context)
                 return
             }
             // Read-only: finishing is saved by the next command that writes, so
             // that nothing stands between the end and this process's exit.
-            let snapshot = try store.snapshot(ofTimer: id, persistingSettlement: false)
+            let snapshot = try store.snapshot(ofTimerWithUID: uid, persistingSettlement: false)
             switch try snapshot.timer.nextWaitStep(at: snapshot.reading, checkInterval: checkInterval) {
             case let .finished(at: end):
-                line?.close()
+                try line?.close()
                 let name = TimerRendering.name(snapshot.timer)
                 let time = TimerRendering.localTime(end, now: snapshot.reading.wall)
-                let bell = line != nil && hasWaited ? "\u{7}🔔 " : ""
-                context.emit(json: WireFormat.timer(snapshot),
-                             text: bell + context.text(en: "Timer \(name) finished at \(time).",
-                                                       ko: "타이머 \(name)이(가) \(time)에 끝났습니다."))
+                let bell = line != nil && hasWaited ? TerminalText(.bell) + "🔔 " : TerminalText()
+                try context.emit(json: WireFormat.timer(snapshot),
+                                 text: bell + context.text(en: "Timer \(name) finished at \(time).",
+                                                           ko: "타이머 \(name)이(가) \(time)에 끝났습니다."))
                 return
             case .abandoned:
-                let name = TimerRendering.name(snapshot.timer)
+                let name = TimerRendering.name(snapshot.timer).plain
                 throw hasWaited
                     ? MemoError(.invalidState, en: "Timer \(name) was cancelled while waiting.",
                                 ko: "기다리는 동안 타이머 \(name)이(가) 취소되었습니다.")
                     : MemoError(.invalidState, en: "Timer \(name) is cancelled; there is no end to wait for.",
                                 ko: "타이머 \(name)은(는) 취소되어 기다릴 끝이 없습니다.")
             case let .sleep(untilBoot: deadline, isEnd: _):
-                line?.draw(snapshot)
+                try line?.draw(snapshot)
                 hasWaited = true
                 sleep(untilBoot: deadline)
             }
@@ -64,6 +66,10 @@ enum TimerWait {
     /// Sleeps until `deadline` on CLOCK_BOOTTIME, the clock the readings'
     /// `boot` figures come from. Returns early when a signal arrives.
     static func sleep(untilBoot deadline: Double) {
+        // A deadline from damaged figures (infinite, not a number) is never
+        // more than a check away: the loop reads the timer again.
+        let now = SystemTimerClock.seconds(on: CLOCK_BOOTTIME)
+        let deadline = deadline.isNaN ? now : min(max(deadline, 0), now + checkInterval)
         let whole = deadline.rounded(.down)
         var target = timespec(tv_sec: Int(whole), tv_nsec: min(999_999_999, Int((deadline - whole) * 1e9)))
         let status = clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME, &target, nil)
@@ -78,18 +84,15 @@ enum TimerWait {
     }
 
     /// Ctrl-C: the timer keeps running; say so and exit 128 + the signal.
-    private static func reportInterrupted(store: TimerStore, id: Int64, _ context: CommandContext) throws {
+    private static func reportInterrupted(store: TimerStore, uid: String, _ context: CommandContext) throws {
         let signalNumber = WaitSignals.caught
         context.exitStatus = 128 + signalNumber
-        let snapshot = try? store.snapshot(ofTimer: id, persistingSettlement: false)
+        let snapshot = try? store.snapshot(ofTimerWithUID: uid, persistingSettlement: false)
         let figure = snapshot.map { " (" + TimerRendering.mainFigure($0, context) + ")" } ?? ""
+        let id = snapshot.map { String($0.timer.id) } ?? uid
         let message = context.text(en: "stopped waiting; timer \(id) keeps running\(figure)",
                                    ko: "기다리기를 멈췄습니다. 타이머 \(id)은(는) 계속 갑니다\(figure)")
-        if context.isJSON {
-            context.streams.writeError(ErrorEnvelope.json(code: ErrorKind.interrupted.code, message: message).serialized + "\n")
-        } else {
-            context.warn(message)
-        }
+        try context.warn(message, as: .interrupted)
     }
 }
 
@@ -103,11 +106,11 @@ private final class LiveLine {
     }
 
     /// `⏳ 3 (tea)  [██████░░░░░░]  12:13 left`, fitted to the terminal's width.
-    func draw(_ snapshot: TimerSnapshot) {
+    func draw(_ snapshot: TimerSnapshot) throws {
         if !isOpen {
-            context.flush()
-            context.streams.writeOutput("\u{1B}[?25l")  // hide the cursor while redrawing
+            try context.flush()
             isOpen = true
+            try context.write(TerminalText(.hideCursor))  // while redrawing
         }
         let timer = snapshot.timer
         let duration = timer.duration ?? 1
@@ -115,26 +118,29 @@ private final class LiveLine {
         let icon = timer.state == .paused ? "⏸" : "⏳"
         var status = TimerRendering.mainFigure(snapshot, context)
         if timer.state == .paused { status += context.text(en: " · paused", ko: " · 일시정지됨") }
-        let width = max(20, (context.streams.terminalWidth ?? 80) - 1)
-        var name = TimerRendering.name(timer)
+        let width = max(20, (context.terminalWidth ?? 80) - 1)
+        // Cut as shown: a control character in a label takes the room of its
+        // visible form, and the line must never wrap.
+        var name = TimerRendering.name(timer).plain
         // The icon counts as two columns: terminals disagree on emoji widths,
         // and a line that wraps can no longer be redrawn in place.
         let fixed = 2 + 1 + 2 + 2 + 2 + TerminalText.displayWidth(status)
         let barWidth = max(5, min(40, width - fixed - TerminalText.displayWidth(name)))
         while TerminalText.displayWidth(name) > max(1, width - fixed - barWidth), !name.isEmpty { name.removeLast() }
-        let filled = Int((fraction * Double(barWidth)).rounded(.down))
+        // A fraction from damaged figures (not a number) draws an empty bar.
+        let filled = fraction.isNaN ? 0 : Int((fraction * Double(barWidth)).rounded(.down))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
-        let text = "\(icon) \(name)  [\(context.style.cyan(bar))]  \(status)"
-        context.streams.writeOutput("\r\u{1B}[2K" + text)
-        context.streams.flushOutput()
+        let text: TerminalText = "\(icon) \(line: name)  [\(context.style.cyan(bar))]  \(status)"
+        try context.write(TerminalText(.carriageReturn) + TerminalText(.clearLine) + text)
+        try context.flush()
     }
 
     /// Clears the line and shows the cursor again; safe to call twice.
-    func close() {
+    func close() throws {
         guard isOpen else { return }
         isOpen = false
-        context.streams.writeOutput("\r\u{1B}[2K\u{1B}[?25h")
-        context.streams.flushOutput()
+        try context.write(TerminalText(.carriageReturn) + TerminalText(.clearLine) + TerminalText(.showCursor))
+        try context.flush()
     }
 }
 

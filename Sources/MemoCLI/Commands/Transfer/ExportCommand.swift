@@ -44,12 +44,12 @@ enum ExportCommand {
         let text = document.prettySerialized
         guard !destination.isStandardOutput else {
             // The document is JSON already: --json changes nothing here.
-            context.write(text)
+            try context.writeDocument(text)
             return
         }
         let bytes = try destination.write(text: text)
         if context.isJSON {
-            context.emit(json: WireFormat.exportSummary(output: destination.given, bytes: Int(bytes), document: document),
+            try context.emit(json: WireFormat.exportSummary(output: destination.given, bytes: Int(bytes), document: document),
                          text: "")
         }
     }

@@ -43,19 +43,19 @@ enum ImportCommand {
         let path = arguments[file]
         let importer = try DocumentImport(workspace: context.workspace, audioFolders: arguments[audioFolders])
         let isStandardInput = path == "-"
-        let bytes = isStandardInput ? context.streams.readAllInput() : try InputFile.read(path).bytes
+        let bytes = isStandardInput ? context.readAllInput() : try InputFile.read(path).bytes
         let source = isStandardInput ? context.text(en: "standard input", ko: "표준 입력") : path
         let report = try importer.run(bytes: bytes, source: source, besideFile: isStandardInput ? nil : path)
-        emit(report, context)
+        try emit(report, context)
     }
 
     // MARK: - Private
 
-    private static func emit(_ report: DocumentImportReport, _ context: CommandContext) {
+    private static func emit(_ report: DocumentImportReport, _ context: CommandContext) throws {
         let missing = report.voiceMemosWithoutAudio
         if !missing.isEmpty {
-            let titles = missing.map { "“\(VoiceCommand.printable($0))”" }.joined(separator: ", ")
-            context.warn(context.text(
+            let titles = missing.map { "“\($0)”" }.joined(separator: ", ")
+            try context.warn(context.text(
                 en: "\(missing.count) voice memo\(missing.count == 1 ? "" : "s") skipped, audio not found: \(titles) "
                     + "(name a folder that holds it with --audio DIR and import again)",
                 ko: "음성 메모 \(missing.count)개를 건너뛰었습니다. 오디오를 찾지 못했습니다: \(titles) "
@@ -80,6 +80,6 @@ enum ImportCommand {
             }
             lines.append(line)
         }
-        context.emit(json: json, text: lines.joined(separator: "\n"))
+        try context.emit(json: json, text: lines.joined(separator: "\n"))
     }
 }

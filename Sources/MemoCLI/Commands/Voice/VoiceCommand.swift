@@ -45,18 +45,10 @@ enum VoiceCommand {
     }
 
     /// One line for lists: id, title, duration, format, size, date.
-    static func line(_ memo: VoiceMemo, _ context: CommandContext) -> String {
+    static func line(_ memo: VoiceMemo, _ context: CommandContext) -> TerminalText {
         let id = context.style.dim(pad("\(memo.id)", 4, right: true))
-        return "\(id)  \(printable(memo.title))  \(TimeOffset.clock(memo.duration))  \(memo.container)  "
+        return "\(id)  \(line: memo.title)  \(TimeOffset.clock(memo.duration))  \(line: memo.container)  "
             + "\(byteCount(memo.size))  \(memo.importedAt.localMinute)"
-    }
-
-    /// A title from a file's tags, safe to print: control characters (an
-    /// escape sequence hidden in a tag) become U+FFFD. JSON escapes them itself.
-    static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "\u{FFFD}" : scalar
-        }))
     }
 
     /// Sizes for people: 812 B, 31.3 KB, 318.0 MB.

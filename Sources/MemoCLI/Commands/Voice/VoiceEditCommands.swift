@@ -41,9 +41,9 @@ enum VoiceEditCommands {
             try output.write { written = try store.writeAudio(id: id, as: exportFormat, into: $0, shownPath: output.given) }
         }
         guard let result = written else { preconditionFailure("a finished write has its result") }
-        context.emit(json: WireFormat.voiceExport(id: id, result),
-                     text: context.text(en: "Wrote \(result.destination) (\(result.container), \(result.encoding))",
-                                        ko: "\(result.destination) 저장함 (\(result.container), \(result.encoding))"))
+        try context.emit(json: WireFormat.voiceExport(id: id, result), text: context.text(
+            en: "Wrote \(line: result.destination) (\(result.container), \(result.encoding))",
+            ko: "\(line: result.destination) 저장함 (\(result.container), \(result.encoding))"))
     }
 
     /// What `voice export` writes, as the output rules know formats.
@@ -61,7 +61,7 @@ enum VoiceEditCommands {
                     let memo = try CodecWarnings.silenced { _ in
                         try store.trim(id: arguments[VoiceCommand.id], start: start, end: end)
                     }
-                    context.emit(json: VoiceCommand.json(memo, store: store),
+                    try context.emit(json: VoiceCommand.json(memo, store: store),
                                  text: context.text(en: "Trimmed: ", ko: "잘랐습니다: ") + VoiceCommand.line(memo, context))
                 })
     }
@@ -72,7 +72,7 @@ enum VoiceEditCommands {
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
                     let memo = try store.rename(id: arguments[VoiceCommand.id], title: arguments[newTitle])
-                    context.emit(json: VoiceCommand.json(memo, store: store),
+                    try context.emit(json: VoiceCommand.json(memo, store: store),
                                  text: context.text(en: "Renamed: ", ko: "제목을 바꿨습니다: ") + VoiceCommand.line(memo, context))
                 })
     }
@@ -83,10 +83,10 @@ enum VoiceEditCommands {
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
                     let removed = try store.remove(ids: arguments[VoiceCommand.ids])
-                    context.emit(json: WireFormat.removed(removed.map { VoiceCommand.json($0, store: store) }),
-                                 text: removed.map {
-                                     context.text(en: "Removed voice memo \($0.id) “\(VoiceCommand.printable($0.title))”",
-                                                  ko: "음성 메모 \($0.id) “\(VoiceCommand.printable($0.title))” 지움")
+                    try context.emit(json: WireFormat.removed(removed.map { VoiceCommand.json($0, store: store) }),
+                                 text: removed.map { memo in
+                                     context.text(en: "Removed voice memo \(memo.id) “\(line: memo.title)”",
+                                                  ko: "음성 메모 \(memo.id) “\(line: memo.title)” 지움")
                                  }.joined(separator: "\n"))
                 })
     }
@@ -98,16 +98,19 @@ enum VoiceEditCommands {
                     let store = try VoiceCommand.store(context)
                     let problems = try CodecWarnings.silenced { realError in
                         let bar = ProgressBar(context: context, label: "verify", descriptor: realError)
-                        defer { bar.finish() }
-                        return try store.verify { done, total in bar.update(Int64(done), of: Int64(total)) }
+                        return try bar.showing {
+                            try store.verify { done, total in bar.update(Int64(done), of: Int64(total)) }
+                        }
                     }
                     let checked = try store.memos().count
                     if !problems.isEmpty { context.exitStatus = 1 }
                     let text = problems.isEmpty
-                        ? context.text(en: "All \(checked) voice memos are intact.", ko: "음성 메모 \(checked)개 모두 이상 없습니다.")
-                        : problems.map { context.style.red("✗") + " " + context.text($0.message) }.joined(separator: "\n")
+                        ? TerminalText(context.text(en: "All \(checked) voice memos are intact.",
+                                                    ko: "음성 메모 \(checked)개 모두 이상 없습니다."))
+                        : problems.map { context.style.red("✗") + " " + TerminalText(line: context.text($0.message)) }
+                            .joined(separator: "\n")
                             + "\n" + context.text(en: "\(problems.count) problem(s) found.", ko: "문제 \(problems.count)개를 찾았습니다.")
-                    context.emit(json: WireFormat.voiceVerification(problems, checked: checked, in: context.language),
+                    try context.emit(json: WireFormat.voiceVerification(problems, checked: checked, in: context.language),
                                  text: text)
                 })
     }

@@ -36,30 +36,31 @@ enum VoiceImportCommand {
         if files.count == 1 {
             // One file: an ordinary command, whose failure is the command's.
             let memo = try importOne(files[0], store: store, options: options, context: context)
-            context.emit(json: VoiceCommand.json(memo, store: store),
+            try context.emit(json: VoiceCommand.json(memo, store: store),
                          text: context.text(en: "Imported voice memo \(memo.id): ", ko: "음성 메모 \(memo.id) 가져옴: ")
                             + VoiceCommand.line(memo, context))
             return
         }
         var results: [JSON] = []
-        var lines: [String] = []
+        var lines: [TerminalText] = []
         var worst: ErrorKind?
         var imported = 0
         for file in files {
             do {
                 let memo = try importOne(file, store: store, options: options, context: context)
                 results.append(WireFormat.voiceImport(file: file, memo: VoiceCommand.json(memo, store: store)))
-                lines.append(context.style.green("✓") + " \(file) → " + VoiceCommand.line(memo, context))
+                lines.append(context.style.green("✓") + " \(line: file) → " + VoiceCommand.line(memo, context))
                 imported += 1
             } catch {
                 let (kind, message) = describe(error, context)
                 if worst.map({ ErrorReport.exitCode(for: kind) > ErrorReport.exitCode(for: $0) }) ?? true { worst = kind }
                 results.append(WireFormat.voiceImport(file: file, errorCode: kind.code, message: message))
-                lines.append(context.style.red("✗") + " \(message)")
+                lines.append(context.style.red("✗") + " " + TerminalText(line: message))
             }
         }
-        lines.append(context.text(en: "\(imported) of \(files.count) imported", ko: "\(files.count)개 중 \(imported)개 가져옴"))
-        context.emit(json: .array(results), text: lines.joined(separator: "\n"))
+        lines.append(TerminalText(context.text(en: "\(imported) of \(files.count) imported",
+                                               ko: "\(files.count)개 중 \(imported)개 가져옴")))
+        try context.emit(json: .array(results), text: lines.joined(separator: "\n"))
         if let worst { context.exitStatus = ErrorReport.exitCode(for: worst) }
     }
 
@@ -67,8 +68,9 @@ enum VoiceImportCommand {
                                   context: CommandContext) throws -> VoiceMemo {
         try CodecWarnings.silenced { realError in
             let bar = ProgressBar(context: context, label: VoiceStoreName.base(file), descriptor: realError)
-            defer { bar.finish() }
-            return try store.importFile(at: file, options: options) { done, total in bar.update(done, of: total) }
+            return try bar.showing {
+                try store.importFile(at: file, options: options) { done, total in bar.update(done, of: total) }
+            }
         }
     }
 

@@ -10,7 +10,7 @@ enum VoiceMainScreen {
     static func section(_ context: CommandContext) throws -> MainScreen.Section {
         let store = try VoiceCommand.store(context)
         let (latest, total) = try store.latest(limit: latestCount)
-        var text = context.style.bold(context.text(en: "Latest voice memos", ko: "최근 음성메모")) + "\n"
+        var text: TerminalText = context.style.bold(context.text(en: "Latest voice memos", ko: "최근 음성메모")) + "\n"
         if latest.isEmpty {
             text += context.text(en: "  No voice memos yet: memoapp voice import FILE\n",
                                  ko: "  음성메모가 아직 없습니다: memoapp voice import 파일\n")

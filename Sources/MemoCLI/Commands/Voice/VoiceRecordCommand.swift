@@ -34,7 +34,7 @@ enum VoiceRecordCommand {
     }
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        guard !context.streams.isInputTerminal else {
+        guard !context.isInputTerminal else {
             throw UsageError(Localized(en: "voice record reads raw PCM from standard input; pipe a recorder into it",
                                        ko: "voice record는 표준 입력에서 원시 PCM을 읽습니다. 녹음 프로그램의 출력을 파이프로 연결하세요"),
                              path: arguments.path)
@@ -55,20 +55,31 @@ enum VoiceRecordCommand {
             signal(SIGINT, previousInterrupt)
             signal(SIGTERM, previousTerminate)
         }
-        let showsProgress = context.streams.isErrorTerminal && !context.isJSON
+        let showsProgress = context.isErrorTerminal && !context.isJSON
         if showsProgress {
-            context.streams.writeError(context.text(en: "Recording… Ctrl-C to stop\n", ko: "녹음 중… 멈추려면 Ctrl-C\n"))
+            try context.writeProgress(TerminalText(context.text(en: "Recording… Ctrl-C to stop\n",
+                                                                ko: "녹음 중… 멈추려면 Ctrl-C\n")))
         }
         var lastShown = -1
-        let memo = try store.record(from: STDIN_FILENO, options: options, shouldStop: { isStopRequested != 0 }) { frames in
+        // The progress callback cannot throw: a refused write stops the
+        // recording as Ctrl-C would, and is thrown once what was recorded is stored.
+        var progressFailure: Error?
+        let memo = try store.record(from: STDIN_FILENO, options: options,
+                                    shouldStop: { isStopRequested != 0 || progressFailure != nil }) { frames in
             let seconds = Int(frames) / options.sampleRate
-            if showsProgress, seconds != lastShown {
+            if showsProgress, progressFailure == nil, seconds != lastShown {
                 lastShown = seconds
-                context.streams.writeError("\r● \(TimeOffset.clock(Double(seconds)))\u{1B}[K")
+                do {
+                    try context.writeProgress(TerminalText(.carriageReturn) + "● \(TimeOffset.clock(Double(seconds)))"
+                                              + TerminalText(.clearToEndOfLine))
+                } catch {
+                    progressFailure = error
+                }
             }
         }
-        if showsProgress { context.streams.writeError("\r\u{1B}[K") }
-        context.emit(json: VoiceCommand.json(memo, store: store),
+        if let progressFailure { throw progressFailure }
+        if showsProgress { try context.writeProgress(TerminalText(.carriageReturn) + TerminalText(.clearToEndOfLine)) }
+        try context.emit(json: VoiceCommand.json(memo, store: store),
                      text: context.text(en: "Recorded voice memo \(memo.id): ", ko: "음성 메모 \(memo.id) 녹음함: ")
                         + VoiceCommand.line(memo, context))
     }

@@ -34,9 +34,9 @@ enum VoiceViewCommands {
                     let store = try VoiceCommand.store(context)
                     let memos = try store.memos(taggedWith: arguments[onlyTag])
                     let text = memos.isEmpty
-                        ? context.text(en: "No voice memos.", ko: "음성 메모가 없습니다.")
+                        ? TerminalText(context.text(en: "No voice memos.", ko: "음성 메모가 없습니다."))
                         : memos.map { VoiceCommand.line($0, context) }.joined(separator: "\n")
-                    context.emit(json: .array(memos.map { VoiceCommand.json($0, store: store) }), text: text)
+                    try context.emit(json: .array(memos.map { VoiceCommand.json($0, store: store) }), text: text)
                 })
     }
 
@@ -47,11 +47,11 @@ enum VoiceViewCommands {
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
                     let memo = try store.memo(id: arguments[VoiceCommand.id])
-                    let width = max(10, context.streams.terminalWidth ?? 80)
+                    let width = max(10, context.terminalWidth ?? 80)
                     let waveform = BlockWaveform.line(peaks: try store.peaks(id: memo.id), width: width)
                     var json = VoiceCommand.json(memo, store: store)
                     if case let .object(members) = json { json = .object(members + [("waveform", .string(waveform))]) }
-                    context.emit(json: json, text: describe(memo, store: store, context) + "\n" + context.style.cyan(waveform))
+                    try context.emit(json: json, text: describe(memo, store: store, context) + "\n" + context.style.cyan(waveform))
                 })
     }
 
@@ -72,8 +72,8 @@ enum VoiceViewCommands {
                         ?? stored.resampled(toSamplesPerPixel: arguments[samplesPerPixel] ?? 256)
                     let document = PeaksDocument(peaks: peaks, sampleRate: memo.sampleRate, bits: arguments[bits] ?? 16)
                     // Written directly: an hour's peaks are a million numbers.
-                    context.write(document.jsonText)
-                    context.write("\n")
+                    try context.writeDocument(document.jsonText)
+                    try context.writeDocument("\n")
                 })
     }
 
@@ -95,29 +95,29 @@ enum VoiceViewCommands {
                     let width = arguments[pictureWidth] ?? 1200
                     let height = arguments[pictureHeight] ?? 200
                     let svg = try store.waveformPicture(id: id, width: width, height: height)
-                    if destination.isStandardOutput { return context.write(svg) }
+                    if destination.isStandardOutput { return try context.writeDocument(svg) }
                     try destination.write(text: svg)
-                    context.emit(json: WireFormat.waveformPicture(id: id, output: given, width: width, height: height),
-                                 text: context.text(en: "Wrote \(given)", ko: "\(given) 저장함"))
+                    try context.emit(json: WireFormat.waveformPicture(id: id, output: given, width: width, height: height),
+                                     text: context.text(en: "Wrote \(line: given)", ko: "\(line: given) 저장함"))
                 })
     }
 
-    static func describe(_ memo: VoiceMemo, store: VoiceStore, _ context: CommandContext) -> String {
+    static func describe(_ memo: VoiceMemo, store: VoiceStore, _ context: CommandContext) -> TerminalText {
         let peak = memo.peakLevel > 0 ? "\((memo.peakDecibels * 10).rounded() / 10) dBFS" : "silent"
-        let rows: [(String, String, String)] = [
-            ("Title", "제목", context.style.bold(VoiceCommand.printable(memo.title))),
+        let rows: [(String, String, TerminalText)] = [
+            ("Title", "제목", context.style.bold(TerminalText(line: memo.title))),
             ("ID", "ID", "\(memo.id)"),
             ("Duration", "길이", "\(TimeOffset.clock(memo.duration)) (\(memo.frames) frames)"),
-            ("Format", "형식", "\(memo.container), \(memo.encoding)"),
+            ("Format", "형식", "\(line: memo.container), \(line: memo.encoding)"),
             ("Audio", "오디오", "\(memo.sampleRate) Hz, \(memo.channels) ch"),
-            ("Size", "크기", VoiceCommand.byteCount(memo.size)),
-            ("Peak", "최대 레벨", peak),
-            ("Original", "원본", VoiceCommand.printable(memo.originalName)),
-            ("Imported", "가져온 시각", memo.importedAt.localMinute),
-            ("Updated", "수정 시각", memo.updatedAt?.localMinute ?? "—"),
-            ("Tags", "태그", memo.tags.isEmpty ? "—" : VoiceCommand.printable(memo.tags.joined(separator: ", "))),
+            ("Size", "크기", TerminalText(VoiceCommand.byteCount(memo.size))),
+            ("Peak", "최대 레벨", TerminalText(peak)),
+            ("Original", "원본", TerminalText(line: memo.originalName)),
+            ("Imported", "가져온 시각", TerminalText(memo.importedAt.localMinute)),
+            ("Updated", "수정 시각", TerminalText(memo.updatedAt?.localMinute ?? "—")),
+            ("Tags", "태그", memo.tags.isEmpty ? "—" : TerminalText(line: memo.tags.joined(separator: ", "))),
             ("Checksum", "체크섬", "xxh3-128 \(memo.checksum)"),
-            ("File", "파일", store.path(of: memo)),
+            ("File", "파일", TerminalText(line: store.path(of: memo))),
         ]
         return rows.map { en, ko, value in
             context.style.dim(VoiceCommand.pad(context.text(en: en, ko: ko), 10)) + " " + value
