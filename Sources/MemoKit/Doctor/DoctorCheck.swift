@@ -34,6 +34,13 @@ public struct DoctorCheck: Sendable {
         status = .problem
     }
 
+    /// The check, not run, with the reason.
+    func skipped(because reason: Localized) -> DoctorCheck {
+        var check = self
+        check.skip(because: reason)
+        return check
+    }
+
     /// Marks the check as not run, with the reason.
     mutating func skip(because reason: Localized) {
         status = .skipped

@@ -9,9 +9,9 @@ extension DoctorExamination {
 
     /// The database exists, is SQLite, is memoapp's, and was not made by a
     /// newer memoapp. Opens it for the checks after this one.
-    func checkDatabase() {
+    static func database(at home: DataHome) -> (DoctorCheck, DatabaseSight) {
+        var sight = DatabaseSight()
         var check = DoctorCheck(DoctorExamination.databaseTitle.0, title: DoctorExamination.databaseTitle.1)
-        defer { report.checks.append(check) }
         let path = home.databasePath
         let quoted = ShellText.quoted(path)
         var info = stat()
@@ -21,8 +21,8 @@ extension DoctorExamination {
                 ko: "데이터베이스(\(path))가 없습니다",
                 fixEn: "run 'memoapp onboard' to make a new one; if you had data here, restore it from your backup first",
                 fixKo: "'memoapp onboard'를 실행해 새로 만드세요. 여기에 데이터가 있었다면 먼저 백업에서 복원하세요"))
-            databaseUnavailable = Localized(en: "there is no database", ko: "데이터베이스가 없습니다")
-            return
+            sight.unavailable = Localized(en: "there is no database", ko: "데이터베이스가 없습니다")
+            return (check, sight)
         }
         // In WAL mode a new database's first pages live in the -wal file until
         // a checkpoint, so an empty main file is only empty without a -wal.
@@ -34,8 +34,8 @@ extension DoctorExamination {
                 ko: "데이터베이스가 비어 있습니다: 첫 실행이 준비를 마치기 전에 멈췄습니다",
                 fixEn: "run 'memoapp onboard status', which sets it up",
                 fixKo: "'memoapp onboard status'를 실행하면 준비됩니다"))
-            databaseUnavailable = Localized(en: "the database is empty", ko: "데이터베이스가 비어 있습니다")
-            return
+            sight.unavailable = Localized(en: "the database is empty", ko: "데이터베이스가 비어 있습니다")
+            return (check, sight)
         }
         let restore = Localized(
             en: "move it aside (mv \(quoted) \(quoted).broken) and restore your backup; memoapp leaves it untouched",
@@ -45,8 +45,8 @@ extension DoctorExamination {
                 problem: Localized(en: "the database is not a SQLite file (its header is missing or overwritten)",
                                    ko: "데이터베이스가 SQLite 파일이 아닙니다 (헤더가 없거나 덮어써졌습니다)"),
                 fix: restore))
-            markUnusable()
-            return
+            sight.markUnusable()
+            return (check, sight)
         }
         let opened: Connection
         do {
@@ -60,30 +60,30 @@ extension DoctorExamination {
                     ko: "더 새로운 memoapp이 만든 데이터베이스입니다 (이 버전이 모르는 마이그레이션: \(names))",
                     fixEn: "upgrade memoapp; this version leaves the database untouched",
                     fixKo: "memoapp을 업그레이드하세요. 이 버전은 데이터베이스를 건드리지 않습니다"))
-                markUnusable()
-                return
+                sight.markUnusable()
+                return (check, sight)
             }
         } catch let error as SQLiteError {
             check.add(DoctorExamination.openFailure(error, home: home.path, restore: restore))
-            markUnusable()
-            return
+            sight.markUnusable()
+            return (check, sight)
         } catch {
             check.add(DoctorFinding(problem: Localized(verbatim: String(describing: error)), fix: restore))
-            markUnusable()
-            return
+            sight.markUnusable()
+            return (check, sight)
         }
-        connection = opened
-        mainFileSizeBeforeOpening = Int64(info.st_size)
-        hadWALContent = walSize > 0
+        sight.connection = opened
+        sight.sizeBeforeOpening = Int64(info.st_size)
+        sight.hadWALContent = walSize > 0
         let kibibytes = (Int(info.st_size) + walSize + 1023) / 1024
         check.summary = Localized(en: "opens (\(kibibytes) KiB)", ko: "열림 (\(kibibytes) KiB)")
+        return (check, sight)
     }
 
     /// `PRAGMA integrity_check`: every page, index and constraint SQLite can verify.
-    func checkIntegrity() {
+    static func integrity(of database: DatabaseSight, home: DataHome) -> DoctorCheck {
         var check = DoctorCheck("integrity", title: Localized(en: "integrity", ko: "무결성"))
-        defer { report.checks.append(check) }
-        guard let connection else { return check.skip(because: skipReason) }
+        guard let connection = database.connection else { return check.skipped(because: database.skipReason) }
         let quoted = ShellText.quoted(home.databasePath)
         let fix = Localized(
             en: "stop writing to it; keep a copy (cp \(quoted)* to a safe place), then restore your backup or "
@@ -91,15 +91,15 @@ extension DoctorExamination {
             ko: "더 쓰지 마세요. 복사본을 남긴 뒤(cp \(quoted)* 안전한 곳) 백업에서 복원하거나 SQLite로 살릴 수 있는 만큼 "
                 + "살리세요: sqlite3 \(quoted) .recover | sqlite3 recovered.db")
         do {
-            if let cut = try cutShort(connection) {
+            if let cut = try cutShort(connection, database) {
                 check.add(DoctorFinding(problem: cut, fix: fix))
             }
             let lines = try connection.query("PRAGMA integrity_check(100)") { $0.string(0) }
             if lines == ["ok"] && check.status == .ok {
                 check.summary = Localized(en: "PRAGMA integrity_check: ok", ko: "PRAGMA integrity_check: ok")
-                return
+                return check
             }
-            if lines == ["ok"] { return }
+            if lines == ["ok"] { return check }
             let shown = lines.prefix(5).joined(separator: "; ")
             let more = lines.count > 5 ? " (+\(lines.count - 5))" : ""
             check.add(DoctorFinding(
@@ -114,14 +114,14 @@ extension DoctorExamination {
         } catch {
             check.add(DoctorFinding(problem: Localized(verbatim: String(describing: error)), fix: fix))
         }
+        return check
     }
 
     /// `PRAGMA foreign_key_check`: rows that point at rows that are gone
     /// (possible only when something wrote with foreign keys off).
-    func checkForeignKeys() {
+    static func foreignKeys(of database: DatabaseSight, home: DataHome) -> DoctorCheck {
         var check = DoctorCheck("foreign_keys", title: Localized(en: "foreign keys", ko: "외래 키"))
-        defer { report.checks.append(check) }
-        guard let connection else { return check.skip(because: skipReason) }
+        guard let connection = database.connection else { return check.skipped(because: database.skipReason) }
         do {
             struct Group: Hashable { let table: String; let parent: String; let key: Int }
             var counts: [Group: Int] = [:]
@@ -158,21 +158,21 @@ extension DoctorExamination {
                                    ko: "외래 키 검사를 마칠 수 없습니다: \(error)"),
                 fix: Localized(en: "see the integrity check above", ko: "위의 무결성 검사를 보세요")))
         }
+        return check
     }
 
     /// Every migration this memoapp knows is applied (a first run cut short,
     /// or a database copied from an older memoapp and never opened since).
-    func checkMigrations() {
+    static func migrations(of database: DatabaseSight) -> DoctorCheck {
         var check = DoctorCheck("migrations", title: Localized(en: "migrations", ko: "마이그레이션"))
-        defer { report.checks.append(check) }
-        guard let connection else { return check.skip(because: skipReason) }
+        guard let connection = database.connection else { return check.skipped(because: database.skipReason) }
         do {
             let applied = Set(try Schema.migrator.appliedNames(in: connection))
             let known = Schema.migrator.migrations.map(\.name)
             let missing = known.filter { !applied.contains($0) }
             if missing.isEmpty {
                 check.summary = Localized(en: "all \(known.count) applied", ko: "\(known.count)개 모두 적용됨")
-                return
+                return check
             }
             let names = missing.joined(separator: ", ")
             check.add(DoctorFinding(
@@ -186,16 +186,16 @@ extension DoctorExamination {
                                    ko: "적용된 마이그레이션을 읽을 수 없습니다: \(error)"),
                 fix: Localized(en: "see the integrity check above", ko: "위의 무결성 검사를 보세요")))
         }
+        return check
     }
 
     /// The tables, indexes, triggers and views are exactly what the applied
     /// migrations make (`SchemaCheck`): a trigger planted in a restored or
     /// copied database runs inside every write, and integrity_check does not
     /// see it.
-    func checkSchema() {
+    static func schema(of database: DatabaseSight, home: DataHome) -> DoctorCheck {
         var check = DoctorCheck("schema", title: Localized(en: "schema", ko: "스키마"))
-        defer { report.checks.append(check) }
-        guard let connection else { return check.skip(because: skipReason) }
+        guard let connection = database.connection else { return check.skipped(because: database.skipReason) }
         let database = ShellText.quoted(home.databasePath)
         do {
             let differences = try SchemaCheck.differences(in: connection)
@@ -225,6 +225,7 @@ extension DoctorExamination {
                 problem: Localized(en: "cannot compare the schema: \(error)", ko: "스키마를 비교할 수 없습니다: \(error)"),
                 fix: Localized(en: "see the integrity check above", ko: "위의 무결성 검사를 보세요")))
         }
+        return check
     }
 
     // MARK: - Private
@@ -234,8 +235,8 @@ extension DoctorExamination {
     /// often unused). The file always holds whole pages; with no -wal content
     /// it holds every page of the database. Measured before doctor opened it
     /// (opening makes an empty -wal).
-    func cutShort(_ connection: Connection) throws -> Localized? {
-        guard let size = mainFileSizeBeforeOpening, !hadWALContent else { return nil }
+    static func cutShort(_ connection: Connection, _ database: DatabaseSight) throws -> Localized? {
+        guard let size = database.sizeBeforeOpening, !database.hadWALContent else { return nil }
         let pageSize = try connection.queryFirst("PRAGMA page_size") { $0.int64(0) } ?? 0
         let pageCount = try connection.queryFirst("PRAGMA page_count") { $0.int64(0) } ?? 0
         guard pageSize > 0 else { return nil }
@@ -246,16 +247,6 @@ extension DoctorExamination {
                 ko: "데이터베이스 파일이 잘렸습니다: \(size)바이트인데 헤더는 \(pageSize)바이트 페이지 \(pageCount)개(\(expected)바이트)를 가리킵니다")
         }
         return nil
-    }
-
-    /// Why a check that needs the database was not run.
-    var skipReason: Localized {
-        databaseUnavailable ?? Localized(en: "the database did not open", ko: "데이터베이스가 열리지 않았습니다")
-    }
-
-    private func markUnusable() {
-        report.isDatabaseUnusable = true
-        databaseUnavailable = Localized(en: "the database cannot be used", ko: "데이터베이스를 쓸 수 없습니다")
     }
 
     /// Whether the file starts with "SQLite format 3\0" and is at least a

@@ -8,11 +8,11 @@ extension DoctorExamination {
     /// `memo add`/`memo edit` texts in the data home whose memoapp process is
     /// gone, and the voice library's abandoned `.part` files (found by the
     /// voice module's own verification, see `checkVoiceLibrary`).
-    func checkTemporaryFiles(hasHome: Bool, skipReason: Localized?) {
+    static func temporaryFiles(in home: DataHome, hasHome: Bool, skipReason: Localized?, voiceTemporaries: [String])
+        -> DoctorCheck {
         var check = DoctorCheck("temporary_files", title: Localized(en: "temporary files", ko: "임시 파일"))
-        defer { report.checks.append(check) }
         guard hasHome else {
-            return check.skip(because: skipReason ?? Localized(en: "there is no data home", ko: "데이터 폴더가 없습니다"))
+            return check.skipped(because: skipReason ?? Localized(en: "there is no data home", ko: "데이터 폴더가 없습니다"))
         }
         for name in DoctorExamination.names(in: home.path) where EditorFileName.matches(name) {
             if let pid = EditorFileName.processID(in: name), DoctorExamination.isMemoappRunning(pid) {
@@ -37,6 +37,7 @@ extension DoctorExamination {
         if check.status == .ok {
             check.summary = Localized(en: "none left behind", ko: "남은 것 없음")
         }
+        return check
     }
 
     // MARK: - Private

@@ -11,14 +11,13 @@ extension DoctorExamination {
     /// several lines, times outside the years 1 to 9999, timers with lengths
     /// or clock readings past what memoapp measures, counters with no id left.
     /// Commands show such rows without failing; this is where they are told.
-    func checkStoredValues() {
+    static func storedValues(of database: DatabaseSight, home: DataHome) -> DoctorCheck {
         var check = DoctorCheck("stored_values", title: Localized(en: "stored values", ko: "저장된 값"))
-        defer { report.checks.append(check) }
-        guard let connection else { return check.skip(because: skipReason) }
+        guard let connection = database.connection else { return check.skipped(because: database.skipReason) }
         do {
             guard try DoctorExamination.hasValueTables(connection) else {
-                return check.skip(because: Localized(en: "some tables are missing (see migrations)",
-                                                     ko: "일부 테이블이 없습니다 (마이그레이션 참고)"))
+                return check.skipped(because: Localized(en: "some tables are missing (see migrations)",
+                                                        ko: "일부 테이블이 없습니다 (마이그레이션 참고)"))
             }
             let found = try connection.readTransaction { try DoctorExamination.storedValueProblems(in: connection) }
             let database = ShellText.quoted(home.databasePath)
@@ -44,6 +43,7 @@ extension DoctorExamination {
                                    ko: "저장된 값을 읽을 수 없습니다: \(error)"),
                 fix: Localized(en: "see the integrity check above", ko: "위의 무결성 검사를 보세요")))
         }
+        return check
     }
 
     /// Every row holding a value an import would refuse, and every id

@@ -5,31 +5,36 @@ extension DoctorExamination {
     /// libsndfile, which memoapp loads only when a voice command needs it
     /// (see `LibSndFile`): without it every other command works and every
     /// voice command that touches audio fails, so doctor says so up front.
-    func checkAudioLibrary() {
+    static func audioLibrary() -> (DoctorCheck, isAvailable: Bool) {
+        var isAvailable = true
         var check = DoctorCheck("audio_library", title: Localized(en: "audio library", ko: "오디오 라이브러리"))
-        defer { report.checks.append(check) }
         do {
             let sndfile = try LibSndFile.loaded()
             check.summary = Localized(verbatim: "\(sndfile.version) (\(LibSndFile.soname))")
         } catch {
-            audioLibraryUnavailable = true
+            isAvailable = false
             check.add(DoctorFinding(
                 problem: Failure(error).message,
                 fix: Localized(verbatim: "sudo apt-get install \(LibSndFile.debianPackage)")))
         }
+        return (check, isAvailable)
     }
 
     /// The voice library, checked by the voice module's own verification (the
     /// one `memoapp voice verify` runs): every memo's file is there, decodes in
     /// full and has the bytes recorded at import; no file lacks a memo.
     /// Abandoned temporaries it finds are reported with the other temporary files.
-    func checkVoiceLibrary() {
+    static func voiceLibrary(of database: DatabaseSight, home: DataHome, isAudioLibraryAvailable: Bool)
+        -> (DoctorCheck, temporaries: [String]) {
+        var temporaries: [String] = []
         var check = DoctorCheck("voice_library", title: Localized(en: "voice library", ko: "음성 라이브러리"))
-        defer { report.checks.append(check) }
-        guard let connection else { return check.skip(because: skipReason) }
-        if audioLibraryUnavailable {
-            return check.skip(because: Localized(en: "libsndfile cannot be loaded (see audio library)",
-                                                 ko: "libsndfile을 불러올 수 없습니다 (오디오 라이브러리 참고)"))
+        guard let connection = database.connection else {
+            return (check.skipped(because: database.skipReason), temporaries)
+        }
+        if !isAudioLibraryAvailable {
+            let reason = Localized(en: "libsndfile cannot be loaded (see audio library)",
+                                   ko: "libsndfile을 불러올 수 없습니다 (오디오 라이브러리 참고)")
+            return (check.skipped(because: reason), temporaries)
         }
         let store = VoiceStore(connection: connection, directory: home.voiceDirectory)
         let problems: [VerificationProblem]
@@ -38,8 +43,9 @@ extension DoctorExamination {
             let hasTables = try connection.queryFirst(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'voice_memos'") { _ in true } ?? false
             guard hasTables else {
-                return check.skip(because: Localized(en: "its tables are not set up (see migrations)",
-                                                     ko: "테이블이 준비되지 않았습니다 (마이그레이션 참고)"))
+                let reason = Localized(en: "its tables are not set up (see migrations)",
+                                       ko: "테이블이 준비되지 않았습니다 (마이그레이션 참고)")
+                return (check.skipped(because: reason), temporaries)
             }
             problems = try CodecWarnings.silenced { _ in try store.verify() }
             count = try store.memos().count
@@ -50,11 +56,11 @@ extension DoctorExamination {
                 ko: "음성 라이브러리를 검사할 수 없습니다: \(message.ko)",
                 fixEn: "see the checks above; then run 'memoapp voice verify'",
                 fixKo: "위의 검사 결과를 보고 'memoapp voice verify'를 실행하세요"))
-            return
+            return (check, temporaries)
         }
         for problem in problems {
             if problem.kind == .orphanFile && DoctorExamination.isVoiceTemporaryName(problem.fileName) {
-                voiceTemporaries.append(problem.fileName)
+                temporaries.append(problem.fileName)
                 continue
             }
             check.add(DoctorFinding(problem: problem.message, fix: DoctorExamination.fix(for: problem, home: home)))
@@ -63,6 +69,7 @@ extension DoctorExamination {
             check.summary = Localized(en: "\(count) voice \(count == 1 ? "memo" : "memos") intact, no stray files",
                                       ko: "음성 메모 \(count)개 이상 없음, 남는 파일 없음")
         }
+        return (check, temporaries)
     }
 
     /// How the voice module names the files it is writing (`.<purpose>-<random>.part`).

@@ -4,60 +4,79 @@ import SQLite
 import Glibc
 #endif
 
-/// One doctor run over a data home: each check in turn, later ones using what
-/// earlier ones found (the open database). Reads only: it creates nothing,
-/// repairs nothing, and tells the user how to repair what it finds.
-public final class DoctorExamination {
-    let home: DataHome
-    var report: DoctorReport
-    /// The database, once `checkDatabase` has opened it.
-    var connection: Connection?
-    /// Why checks that need the database cannot run, once that is known.
-    var databaseUnavailable: Localized?
-    /// Abandoned temporary files in `voice/`, found by the voice check and
-    /// reported with the other temporary files.
-    var voiceTemporaries: [String] = []
-    /// The database file's size and whether its -wal held frames, measured
-    /// before doctor opened it (for the cut-short check).
-    var mainFileSizeBeforeOpening: Int64?
-    var hadWALContent = false
-    /// libsndfile could not be loaded, so no voice memo can be decoded.
-    var audioLibraryUnavailable = false
-    /// The data home does not exist yet: memoapp has never run with it.
-    var isFirstUse = false
-
-    public init(home: DataHome) {
-        self.home = home
-        self.report = DoctorReport(home: home.path)
-    }
-
-    /// Runs every check, in order.
-    public func run() -> DoctorReport {
-        let hasHome = checkDataHome()
-        if hasHome {
-            checkPermissions()
-            checkDatabase()
+/// One doctor run over a data home: each check a function of what it looks
+/// at and of what earlier checks found (the database they opened, whether the
+/// audio library loads), handed to it explicitly. Reads only: it creates
+/// nothing, repairs nothing, and tells the user how to repair what it finds.
+public enum DoctorExamination {
+    /// Every check, in order.
+    public static func run(home: DataHome) -> DoctorReport {
+        var report = DoctorReport(home: home.path)
+        let (homeCheck, presence) = dataHome(home)
+        report.checks.append(homeCheck)
+        var database = DatabaseSight()
+        if presence == .present {
+            report.checks.append(permissions(of: home))
+            let (databaseCheck, sight) = self.database(at: home)
+            report.checks.append(databaseCheck)
+            database = sight
         } else {
-            let reason = isFirstUse
+            let reason = presence == .notMadeYet
                 ? Localized(en: "memoapp has not been used here yet", ko: "아직 여기서 memoapp을 쓴 적이 없습니다")
                 : Localized(en: "there is no data home", ko: "데이터 폴더가 없습니다")
-            databaseUnavailable = reason
-            for (name, title) in [DoctorExamination.permissionsTitle, DoctorExamination.databaseTitle] {
-                var check = DoctorCheck(name, title: title)
-                check.skip(because: reason)
-                report.checks.append(check)
+            database.unavailable = reason
+            for (name, title) in [permissionsTitle, databaseTitle] {
+                report.checks.append(DoctorCheck(name, title: title).skipped(because: reason))
             }
         }
-        checkIntegrity()
-        checkForeignKeys()
-        checkMigrations()
-        checkSchema()
-        checkStoredValues()
-        checkAudioLibrary()
-        checkVoiceLibrary()
-        checkTemporaryFiles(hasHome: hasHome, skipReason: databaseUnavailable)
-        connection = nil
+        report.isDatabaseUnusable = database.isUnusable
+        report.checks.append(integrity(of: database, home: home))
+        report.checks.append(foreignKeys(of: database, home: home))
+        report.checks.append(migrations(of: database))
+        report.checks.append(schema(of: database, home: home))
+        report.checks.append(storedValues(of: database, home: home))
+        let (audioCheck, isAudioLibraryAvailable) = audioLibrary()
+        report.checks.append(audioCheck)
+        let (voiceCheck, temporaries) = voiceLibrary(of: database, home: home,
+                                                     isAudioLibraryAvailable: isAudioLibraryAvailable)
+        report.checks.append(voiceCheck)
+        report.checks.append(temporaryFiles(in: home, hasHome: presence == .present, skipReason: database.unavailable,
+                                            voiceTemporaries: temporaries))
         return report
+    }
+
+    /// What the data home check found.
+    public enum HomePresence: Sendable {
+        case present
+        /// It does not exist yet: memoapp has never run with it.
+        case notMadeYet
+        /// It cannot be looked at, or is not a folder.
+        case unreachable
+    }
+
+    /// What opening the database found, for the checks that read it.
+    struct DatabaseSight {
+        /// The database, when it opened.
+        var connection: Connection?
+        /// Why checks that need the database cannot run, once that is known.
+        var unavailable: Localized?
+        /// It exists but memoapp cannot use it at all (not SQLite, another
+        /// program's, a newer memoapp's, or SQLite refuses to open it).
+        var isUnusable = false
+        /// The main file's size and whether its -wal held frames, measured
+        /// before doctor opened it (for the cut-short check).
+        var sizeBeforeOpening: Int64?
+        var hadWALContent = false
+
+        /// Why a check that needs the database was not run.
+        var skipReason: Localized {
+            unavailable ?? Localized(en: "the database did not open", ko: "데이터베이스가 열리지 않았습니다")
+        }
+
+        mutating func markUnusable() {
+            isUnusable = true
+            unavailable = Localized(en: "the database cannot be used", ko: "데이터베이스를 쓸 수 없습니다")
+        }
     }
 
     // MARK: - The data home
@@ -67,18 +86,19 @@ public final class DoctorExamination {
     /// The data home is a folder that belongs to this user, or does not
     /// exist yet: the normal state before memoapp's first use, which makes
     /// it, and no problem (the summary says so, naming where it will be).
-    private func checkDataHome() -> Bool {
+    static func dataHome(_ home: DataHome) -> (DoctorCheck, presence: HomePresence) {
+        var presence = HomePresence.present
         var check = DoctorCheck("data_home", title: Localized(en: "data home", ko: "데이터 폴더"))
-        defer { report.checks.append(check) }
         var info = stat()
         guard stat(home.path, &info) == 0 else {
             let code = errno
             if code == ENOENT {
-                isFirstUse = true
+                presence = .notMadeYet
                 check.summary = Localized(
                     en: "\(home.path) does not exist yet: memoapp makes it on first use (if your data is elsewhere, point MEMOAPP_HOME at it)",
                     ko: "\(home.path)이 아직 없습니다: memoapp을 처음 쓸 때 만듭니다 (데이터가 다른 곳에 있으면 MEMOAPP_HOME으로 지정하세요)")
             } else {
+                presence = .unreachable
                 let reason = String(cString: strerror(code))
                 check.add(DoctorFinding(
                     en: "cannot look at the data home \(home.path): \(reason)",
@@ -86,7 +106,7 @@ public final class DoctorExamination {
                     fixEn: "check that you may enter every folder above it",
                     fixKo: "상위 폴더마다 들어갈 권한이 있는지 확인하세요"))
             }
-            return false
+            return (check, presence)
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             check.add(DoctorFinding(
@@ -94,7 +114,7 @@ public final class DoctorExamination {
                 ko: "\(home.path)이 있지만 폴더가 아닙니다",
                 fixEn: "move that file away, or point MEMOAPP_HOME at another folder",
                 fixKo: "그 파일을 옮기거나, MEMOAPP_HOME으로 다른 폴더를 지정하세요"))
-            return false
+            return (check, .unreachable)
         }
         if let finding = DoctorExamination.ownerFinding(home.path, info) {
             check.add(finding)
@@ -117,7 +137,7 @@ public final class DoctorExamination {
             }
         }
         check.summary = Localized(verbatim: home.path)
-        return true
+        return (check, presence)
     }
 
     /// Below this, SQLite cannot even make its 32 KiB -shm file.
@@ -125,7 +145,7 @@ public final class DoctorExamination {
 
     /// The home and `voice/` are 0700; the database and its -wal and -shm
     /// files are 0600: what memoapp keeps is for its user alone.
-    private func checkPermissions() {
+    static func permissions(of home: DataHome) -> DoctorCheck {
         var check = DoctorCheck(DoctorExamination.permissionsTitle.0, title: DoctorExamination.permissionsTitle.1)
         let expectations: [(path: String, mode: mode_t, isFolder: Bool)] = [
             (home.path, 0o700, true), (home.voiceDirectory, 0o700, true),
@@ -166,7 +186,7 @@ public final class DoctorExamination {
             check.summary = Localized(en: "\(examined) \(examined == 1 ? "item" : "items") private to you",
                                       ko: "\(examined)개 모두 본인 전용")
         }
-        report.checks.append(check)
+        return check
     }
 
     // MARK: - Helpers

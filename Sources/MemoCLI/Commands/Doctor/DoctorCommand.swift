@@ -30,7 +30,7 @@ enum DoctorCommand {
     }
 
     static func run(_ context: CommandContext) throws {
-        let report = DoctorExamination(home: context.home).run()
+        let report = DoctorExamination.run(home: context.home)
         try context.emit(json: WireFormat.doctor(report, in: context.language), text: text(report, context))
         context.exitStatus = report.isDatabaseUnusable ? ErrorReport.exitCode(for: .storage)
             : report.problemCount == 0 ? 0 : 1
