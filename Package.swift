@@ -32,8 +32,9 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"], path: "Sources/SQLite"),
         // First-run onboarding: pages (ko, en), the pure flow, its persisted state and the route.
         .target(name: "Onboarding", dependencies: ["MemoCore", "SQLite"], path: "Sources/Onboarding"),
-        // To-dos and memos in SQLite, with full-text search that works for Korean.
-        .target(name: "Notes", dependencies: ["MemoCore", "SQLite"], path: "Sources/Notes"),
+        // To-dos and memos in SQLite, with full-text search that works for Korean
+        // (its FTS5 tokenizer talks to libsqlite3 directly).
+        .target(name: "Notes", dependencies: ["MemoCore", "SQLite", "CSQLite"], path: "Sources/Notes"),
         // Voice memos: audio through libsndfile, the voice/ library folder and its table.
         .target(name: "VoiceMemos", dependencies: ["MemoCore", "SQLite", "CSndFile", "CXXHash"],
                 path: "Sources/VoiceMemos"),
@@ -61,6 +62,9 @@ let package = Package(
                 path: "Sources/MemoCLI"),
         // The executable: a few lines that hand argv to MemoCLI.
         .executableTarget(name: "memoapp", dependencies: ["MemoCLI"], path: "Sources/memoapp"),
+        // Runs SQL on a memoapp database with the search tokenizer registered, which the
+        // sqlite3 shell lacks: scripts/bench fills data homes with it, tests write "by hand".
+        .executableTarget(name: "memoapp-sql", dependencies: ["MemoKit", "SQLite", "CSQLite"], path: "Tools/MemoappSQL"),
         // libFuzzer target for the voice import path (scripts/fuzz-voice); without
         // -D FUZZING it replays the files named on its command line.
         .executableTarget(name: "voice-fuzz", dependencies: ["VoiceMemos", "MemoCore"], path: "Fuzz/VoiceFuzz"),

@@ -8,14 +8,22 @@ import SQLite
 ///   `--tag` filtering through an index. The `tags` column of the item holds
 ///   the same tags joined by spaces, written by the store in the same
 ///   transaction; it is what search indexes and what lists read.
-/// - `todos_fts`, `memos_fts`: FTS5 external-content tables with the trigram
-///   tokenizer (https://www.sqlite.org/fts5.html#the_trigram_tokenizer), kept
-///   in step with their content table by triggers, so every write updates the
-///   index in its own transaction.
+/// - `todos_search`, `memos_search`: FTS5 indexes of every character and
+///   every pair of characters of the title, the note or text, and the tags,
+///   made by memoapp's own tokenizer (`SearchTokenizer`), which every
+///   connection must have registered (`registerSearchTokenizer()`). They are
+///   external-content tables over `todos` and `memos`, kept in step by
+///   triggers, so every write updates the index in its own transaction. A
+///   program without the tokenizer (the sqlite3 shell) can read every table
+///   but cannot write a to-do or a memo: the triggers fail with "no such
+///   tokenizer", and the write is undone whole.
+///   Until notes.7 and notes.8 they were `todos_fts`, `memos_fts`, trigram
+///   indexes (https://www.sqlite.org/fts5.html#the_trigram_tokenizer), which
+///   cannot answer queries under three characters.
 /// - `has_nul`: whether the title or text holds a NUL character, computed by
-///   SQLite on write, with a partial index of those rows. The trigram tokenizer
-///   and `LIKE` both stop reading at a NUL, so search also checks these rows
-///   the slow, exact way (see `NoteSearch`).
+///   SQLite on write. The trigram index stopped reading at a NUL, so search
+///   used to scan these rows (found by a partial index) the slow way; the
+///   tokenizer reads past a NUL, and notes.7 and notes.8 drop that index.
 /// - `uid`: a UUID that identifies the item across data homes (export and
 ///   import); unique, set by the stores on every row they write (NULL only in
 ///   a row inserted by hand, until an export gives it one).
@@ -98,5 +106,62 @@ public enum NotesSchema {
         Migration("notes.4-memo-uids", addingUIDTo: "memos"),
         Migration("notes.5-todo-uid-trigger-dropped", droppingUIDTriggerOf: "todos"),
         Migration("notes.6-memo-uid-trigger-dropped", droppingUIDTriggerOf: "memos"),
+        // Indexes that answer queries of any length (see `Migration(_:searchIndexOf:…)`).
+        Migration("notes.7-todo-search-by-characters", searchIndexOf: "todos", body: "note"),
+        Migration("notes.8-memo-search-by-characters", searchIndexOf: "memos", body: "text"),
+        // `todo list` in its default order straight from an index, so its first line
+        // comes at once: the ORDER BY of `TodoStore.forEachTodo`, term for term.
+        Migration("notes.9-open-todos-in-due-order", sql: """
+            CREATE INDEX todos_open_in_due_order ON todos (due_at IS NULL, due_at, priority IS NULL, priority DESC, id)
+                WHERE done_at IS NULL;
+            """),
     ]
+}
+
+extension Migration {
+    /// A step that replaces the trigram index of `table` with one made by
+    /// `SearchTokenizer`, built from the rows already there and merged into
+    /// one segment (https://www.sqlite.org/fts5.html#the_optimize_command):
+    /// built in one go, it would leave many segments, whose merging the next
+    /// writes would pay for a few pages at a time, and every search reads
+    /// each segment. Then the triggers that keep it in step. The update trigger skips writes that leave the
+    /// three indexed columns as they were (marking done, pinning, changing a
+    /// due date). Released steps never change: this SQL is frozen, and so is
+    /// the tokenizer it names.
+    init(_ name: String, searchIndexOf table: String, body: String) {
+        // Put together when the step runs: every start builds the migration
+        // list, and most never apply this step.
+        self.init(name) { try $0.executeScript(Migration.searchIndexSQL(table: table, body: body)) }
+    }
+
+    private static func searchIndexSQL(table: String, body: String) -> String {
+        let columns = "title, \(body), tags"
+        func values(_ row: String) -> String { "\(row).title, \(row).\(body), \(row).tags" }
+        let index = "\(table)_search"
+        let insert = "INSERT INTO \(index) (rowid, \(columns)) VALUES (new.id, \(values("new")));"
+        let delete = "INSERT INTO \(index) (\(index), rowid, \(columns)) VALUES ('delete', old.id, \(values("old")));"
+        return """
+            DROP TRIGGER \(table)_fts_insert;
+            DROP TRIGGER \(table)_fts_delete;
+            DROP TRIGGER \(table)_fts_update;
+            DROP TABLE \(table)_fts;
+            DROP INDEX \(table)_with_nul;
+            CREATE VIRTUAL TABLE \(index) USING fts5(
+                \(columns), content = '\(table)', content_rowid = 'id', columnsize = 0, detail = none,
+                tokenize = 'memoapp_ngram_1');
+            INSERT INTO \(index) (\(index)) VALUES ('rebuild');
+            INSERT INTO \(index) (\(index)) VALUES ('optimize');
+            CREATE TRIGGER \(index)_insert AFTER INSERT ON \(table) BEGIN
+                \(insert)
+            END;
+            CREATE TRIGGER \(index)_delete AFTER DELETE ON \(table) BEGIN
+                \(delete)
+            END;
+            CREATE TRIGGER \(index)_update AFTER UPDATE OF \(columns) ON \(table)
+            WHEN old.title IS NOT new.title OR old.\(body) IS NOT new.\(body) OR old.tags IS NOT new.tags BEGIN
+                \(delete)
+                \(insert)
+            END;
+            """
+    }
 }

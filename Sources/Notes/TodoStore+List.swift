@@ -58,6 +58,65 @@ public struct TodoQuery: Sendable {
 extension TodoStore {
     /// The to-dos `query` selects, in its order.
     public func todos(matching query: TodoQuery) throws -> [Todo] {
+        var todos: [Todo] = []
+        try forEachTodo(matching: query) { todos.append($0) }
+        return todos
+    }
+
+    /// Hands each to-do `query` selects to `body`, in its order, as it is
+    /// read: a list of any length is printed without being held. Open to-dos
+    /// soonest due first (the plain `todo list`) come straight from an index
+    /// in that order (`NotesSchema`, notes.9), so the first arrives at once
+    /// however many there are; other orders are sorted first.
+    public func forEachTodo(matching query: TodoQuery, _ body: (Todo) throws -> Void) throws {
+        var (sql, arguments) = try selection(query)
+        sql = TodoStore.selectSQL + sql
+        switch query.sort {
+        // The terms of `todos_open_in_due_order`, as they are written there.
+        case .due: sql += " ORDER BY due_at IS NULL, due_at, priority IS NULL, priority DESC, id"
+        case .priority: sql += " ORDER BY priority IS NULL, priority DESC, due_at IS NULL, due_at, id"
+        case .created: sql += " ORDER BY id"
+        }
+        if let limit = query.limit {
+            sql += " LIMIT ?"
+            arguments.append(.integer(Int64(max(0, limit))))
+        }
+        try connection.forEachRow(sql, arguments: arguments) { row in
+            try body(TodoStore.todo(row))
+            return true
+        }
+    }
+
+    /// The largest id among the to-dos `query` selects (its limit aside), or
+    /// nil when it selects none: a list's ids are padded to its width before
+    /// the first line is written.
+    public func largestID(matching query: TodoQuery) throws -> Int64? {
+        let (sql, arguments) = try selection(query)
+        return try connection.queryFirst("SELECT max(id) FROM todos" + sql, arguments: arguments) {
+            $0.isNull(0) ? nil : $0.int64(0)
+        } ?? nil
+    }
+
+    /// How many to-dos there are, open and done.
+    public func counts() throws -> (open: Int, done: Int) {
+        try connection.queryFirst(
+            "SELECT count(*) FILTER (WHERE done_at IS NULL), count(*) FILTER (WHERE done_at IS NOT NULL) FROM todos"
+        ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+    }
+
+    /// The instants a window spans, now: a nil start means "from any time".
+    public func bounds(of window: TodoQuery.DueWindow) -> (start: Timestamp?, end: Timestamp) {
+        let now = clock.now()
+        let today = calendar.date(at: now)
+        switch window {
+        case .today: return (calendar.startOfDay(today), calendar.endOfDay(today))
+        case .overdue: return (nil, now)
+        case .week: return (calendar.startOfDay(today), calendar.endOfDay(today.adding(days: 6)))
+        }
+    }
+
+    /// The WHERE clause of `query` (empty when it selects every to-do) and its arguments.
+    private func selection(_ query: TodoQuery) throws -> (String, [SQLiteValue]) {
         var conditions: [String] = []
         var arguments: [SQLiteValue] = []
         switch query.status {
@@ -82,35 +141,6 @@ extension TodoStore {
             conditions.append(window == .overdue ? "due_at < ?" : "due_at <= ?")
             arguments.append(.real(end.secondsSince1970))
         }
-        var sql = TodoStore.selectSQL
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        switch query.sort {
-        case .due: sql += " ORDER BY due_at IS NULL, due_at, priority IS NULL, priority DESC, id"
-        case .priority: sql += " ORDER BY priority IS NULL, priority DESC, due_at IS NULL, due_at, id"
-        case .created: sql += " ORDER BY id"
-        }
-        if let limit = query.limit {
-            sql += " LIMIT ?"
-            arguments.append(.integer(Int64(max(0, limit))))
-        }
-        return try connection.query(sql, arguments: arguments, map: TodoStore.todo)
-    }
-
-    /// How many to-dos there are, open and done.
-    public func counts() throws -> (open: Int, done: Int) {
-        try connection.queryFirst(
-            "SELECT count(*) FILTER (WHERE done_at IS NULL), count(*) FILTER (WHERE done_at IS NOT NULL) FROM todos"
-        ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
-    }
-
-    /// The instants a window spans, now: a nil start means "from any time".
-    public func bounds(of window: TodoQuery.DueWindow) -> (start: Timestamp?, end: Timestamp) {
-        let now = clock.now()
-        let today = calendar.date(at: now)
-        switch window {
-        case .today: return (calendar.startOfDay(today), calendar.endOfDay(today))
-        case .overdue: return (nil, now)
-        case .week: return (calendar.startOfDay(today), calendar.endOfDay(today.adding(days: 6)))
-        }
+        return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), arguments)
     }
 }

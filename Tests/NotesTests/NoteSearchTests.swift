@@ -15,9 +15,9 @@ final class NoteSearchTests: NotesTestCase {
         search = NoteSearch(connection: connection)
     }
 
-    private func found(_ query: String, in kinds: Set<ItemKind> = [.todo, .memo], limit: Int = 1000,
-                       file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
-        let results = try search.search(SearchQuery(query), in: kinds, limit: limit)
+    private func found(_ query: String, in kinds: Set<ItemKind> = [.todo, .memo], limit: Int? = 1000,
+                       combination: SearchQuery.Combination = .all) throws -> [String] {
+        let results = try search.search(SearchQuery(query, combination: combination), in: kinds, limit: limit)
         return results.hits.map { "\($0.kind.rawValue)\($0.id)" }
     }
 
@@ -65,7 +65,7 @@ final class NoteSearchTests: NotesTestCase {
         XCTAssertEqual(try found("title", in: [.todo]), ["todo\(todo)"])
     }
 
-    func testQueryTextIsNeverSyntax() throws {
+    func testOnlyQuotesAndBackslashesAreSyntax() throws {
         let texts = [
             "NEAR(a b) and AND or OR not NOT",
             "say \"hello\" twice \"\"",
@@ -77,13 +77,14 @@ final class NoteSearchTests: NotesTestCase {
         var ids: [Int64] = []
         for text in texts { ids.append(try memos.add(NewMemo(text: text)).id) }
         let expectations: [(String, Int?)] = [
-            ("NEAR(a b)", 0), ("NOT AND", nil), ("OR", 0), ("NOT", 0), ("not NOT", 0), ("and AND or", 0),
-            ("\"hello\"", 1), ("\"", 1), ("\"\"", 1), ("\"hello", 1), ("y \"h", 1),
+            ("NEAR(a b)", 0), ("NOT AND", 0), ("OR", 0), ("NOT", 0), ("not NOT", 0), ("and AND or", 0),
+            ("\"hello\"", 1), ("\"", 1), ("\\\"\\\"", 1), ("\"hello", 1), ("y \"h", 1), ("\\\"hello\\\"", 1),
             ("*", 2), ("a*", 2), ("-minus", 2), ("^caret", 2), ("^", 2), ("-m", 2),
             ("(parens)", 3), ("(p", 3), ("s)", 3), ("{braces}", 3), ("col:on", 3), ("title:x", 3), (":", 3),
-            ("100%", 4), ("%", 4), ("_", 4), ("E_", 4), ("_O", 4), ("%D", nil), ("0%", 4), ("%_", nil), ("done_", 4), ("\\", 4), ("k'sl", 4),
-            ("'); DROP", 5), (";", 5), ("--", 5), ("DROP TABLE memos", 5),
-            ("NEAR(x y)", nil), ("a OR zzz", nil), ("zz*", nil), ("\0", nil), ("a\0b", nil),
+            ("100%", 4), ("%", 4), ("_", 4), ("E_", 4), ("_O", 4), ("%D", nil), ("0%", 4), ("%_", nil), ("done_", 4),
+            ("\\", 4), ("\\\\", 4), ("k'sl", 4), ("\"% d\"", 4),
+            ("'); DROP", 5), (";", 5), ("--", 5), ("DROP TABLE memos", 5), ("\"TABLE memos;\"", 5),
+            ("NEAR(x y)", nil), ("a OR zzz", nil), ("zz*", nil), ("\0", nil), ("a\0b", nil), ("\"memos DROP\"", nil),
         ]
         for (query, index) in expectations {
             let expected = index.map { ["memo\(ids[$0])"] } ?? []
@@ -93,23 +94,29 @@ final class NoteSearchTests: NotesTestCase {
         XCTAssertEqual(Set(try found("-")), ["memo\(ids[2])", "memo\(ids[5])"])
         XCTAssertEqual(Set(try found(")")), ["memo\(ids[0])", "memo\(ids[3])", "memo\(ids[5])"])
         XCTAssertEqual(Set(try found("a")).count, 6)
+        XCTAssertEqual(Set(try found("hello DROP", combination: .any)), ["memo\(ids[1])", "memo\(ids[5])"])
     }
 
     func testNoQueryThrowsAnSQLOrFTSError() throws {
-        _ = try memos.add(NewMemo(text: "대한민국 hello \"world\" *"))
+        _ = try memos.add(NewMemo(text: "대한민국 hello \"world\" * \u{4}0 \u{4}\u{4}"))
         _ = try todos.add(NewTodo(title: "todo ' \" *"))
         var queries = ["\"", "\"\"\"", "*", "* *", "AND", "OR", "NOT", "NEAR", "NEAR(", ")", "(", "^", "-", "+",
-                       ":", "a:", "{a b}", "\0", "\0\0\0", "'", "''", "\\", "%", "_", "🎉", "👩‍👩‍👧",
-                       String(repeating: "가", count: 5000), String(repeating: "\"", count: 50), "\u{FFFD}\u{FFFD}\u{FFFD}"]
+                       ":", "a:", "{a b}", "\0", "\0\0\0", "'", "''", "\\", "%", "_", "🎉", "👩‍👩‍👧", "\u{4}", "\u{4}0",
+                       "\u{4}\u{4}", "\"\\\"\"", "\\\\\"", String(repeating: "가", count: 5000),
+                       String(repeating: "\"", count: 50), String(repeating: "\"", count: 51), "\u{FFFD}\u{FFFD}\u{FFFD}"]
         for scalar in [0x01, 0x1F, 0x7F, 0x2028, 0xFEFF] { queries.append(String(repeating: String(UnicodeScalar(scalar)!), count: 3)) }
-        for query in queries {
-            do {
-                _ = try found(query)
-            } catch let error as MemoError where error.kind == .usage {
-                // Only white space (U+2028 is a line separator): an empty query, said as such.
-                XCTAssertTrue(query.unicodeScalars.allSatisfy(\.properties.isWhitespace), query.debugDescription)
-            } catch {
-                XCTFail("\(query.debugDescription): \(error)")
+        for combination in [SearchQuery.Combination.all, .any] {
+            for text in queries {
+                let query: SearchQuery
+                do {
+                    query = try SearchQuery(text, combination: combination)
+                } catch let error as MemoError where error.kind == .usage {
+                    // Nothing to find: only white space (U+2028 is a line separator) or empty phrases.
+                    XCTAssertTrue(text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\"" },
+                                  text.debugDescription)
+                    continue
+                }
+                XCTAssertNoThrow(try search.search(query, limit: nil), text.debugDescription)
             }
         }
     }
@@ -134,14 +141,17 @@ final class NoteSearchTests: NotesTestCase {
         XCTAssertEqual(try found("회의"), ["memo\(inTitle)", "memo\(inBody)"])
     }
 
-    func testShortPathTiesGoToTheMostRecentlyChanged() throws {
+    func testWithinATierTheItemAddedLastComesFirst() throws {
         let older = try memos.add(NewMemo(text: "민국 one")).id
         clock.advance(10)
-        let newer = try memos.add(NewMemo(text: "민국 two")).id
-        XCTAssertEqual(try found("민국"), ["memo\(newer)", "memo\(older)"])
+        let todo = try todos.add(NewTodo(title: "x", note: "민국 todo")).id
         clock.advance(10)
+        let newer = try memos.add(NewMemo(text: "민국 two")).id
+        XCTAssertEqual(try found("민국"), ["memo\(newer)", "todo\(todo)", "memo\(older)"])
+        clock.advance(10)
+        // Editing does not make an item newer: the order is the order items were added.
         _ = try memos.edit(id: older, text: "민국 one edited")
-        XCTAssertEqual(try found("민국"), ["memo\(older)", "memo\(newer)"])
+        XCTAssertEqual(try found("민국"), ["memo\(newer)", "todo\(todo)", "memo\(older)"])
     }
 
     func testMatchesAreMarkedWithOffsetsInCharacters() throws {
@@ -208,54 +218,101 @@ final class NoteSearchTests: NotesTestCase {
         let text = String(repeating: "filler 채움 ", count: 100_000) + "끝에 있는 보물"
         let id = try memos.add(NewMemo(text: text)).id
         XCTAssertEqual(try found("보물"), ["memo\(id)"])
-        let hit = try XCTUnwrap(search.search(SearchQuery("있는 보물")).hits.first)
+        let hit = try XCTUnwrap(search.search(SearchQuery("\"있는 보물\"")).hits.first)
         XCTAssertEqual(hit.snippet.rendered(open: "[", close: "]").hasSuffix("끝에 [있는 보물]"), true)
+        let words = try XCTUnwrap(search.search(SearchQuery("보물 있는")).hits.first)
+        XCTAssertEqual(words.snippet.rendered(open: "[", close: "]").hasSuffix("끝에 [있는] [보물]"), true)
         XCTAssertEqual(hit.match?.start, text.unicodeScalars.count - 5)
     }
 
-    /// Both paths against a brute-force scan, on a random corpus of Korean,
-    /// English and mixed text: the same items, nothing missing, nothing extra.
-    func testBothPathsAgreeWithABruteForceScan() throws {
+    /// Search against a brute-force scan of a random corpus of Korean,
+    /// English and mixed text in titles, bodies and tags: the same items,
+    /// nothing missing, nothing extra, for words of every length, several
+    /// words, phrases, and both combinations; and in the order ranking defines.
+    func testSearchAgreesWithABruteForceScan() throws {
         var generator = SplitMix64(seed: 42)
         let words = ["대한민국", "회의", "회의록", "주간", "정리", "민국", "국민", "사과", "Apple", "apple", "MEETING",
-                     "notes", "50%", "snake_case", "N\0Ul", "\0", "a\\b", "로드맵", "review", "Q3", "팀", "a", "ab", "x-y", "\"q\"", "*", "NEAR", "🎉", "한"]
-        var corpus: [String: String] = [:]
-        for index in 0..<300 {
-            let count = Int(generator.next() % 8) + 1
+                     "notes", "50%", "snake_case", "N\0Ul", "\0", "a\\b", "로드맵", "review", "Q3", "팀", "a", "ab", "x-y",
+                     "\"q\"", "*", "NEAR", "🎉", "한", "\u{4}0", "ÉCOLE", "école", "Straße"]
+        func text(_ maximum: UInt64) -> String {
+            let count = Int(generator.next() % maximum) + 1
             var text = (0..<count).map { _ in words[Int(generator.next() % UInt64(words.count))] }
-            // Line breaks in memo text only: a to-do's title is one line.
-            if index.isMultiple(of: 10) { text.insert("\n", at: text.count / 2) }
-            var joined = text.joined(separator: generator.next() % 3 == 0 ? "" : " ")
-            if !joined.unicodeScalars.contains(where: { !$0.properties.isWhitespace && $0 != "\0" }) {
-                joined += "z"  // an empty text is refused; keep the item
-            }
+            if generator.next() % 5 == 0 { text.insert("\n", at: text.count / 2) }
+            return text.joined(separator: generator.next() % 3 == 0 ? "" : " ")
+        }
+        var corpus: [(key: String, fields: [String?], created: Int)] = []
+        for index in 0..<300 {
+            // Line breaks in bodies only: a title is one line.
+            var title = text(4).replacingOccurrences(of: "\n", with: " ")
+            if !title.contains(where: { !$0.isWhitespace }) { title += "z" }  // a to-do needs a title
+            let body = generator.next() % 3 == 0 ? nil : text(8)
+            let tags = generator.next() % 4 == 0 ? ["tag\(generator.next() % 5)", "회의"] : []
+            clock.advance(1)
             if index.isMultiple(of: 2) {
-                corpus["memo\(try memos.add(NewMemo(text: joined)).id)"] = joined
+                // A memo's text cannot be empty; its title is optional.
+                let memo = try memos.add(NewMemo(text: (body ?? "") + " z", title: generator.next() % 2 == 0 ? title : nil,
+                                                 tags: tags))
+                corpus.append(("memo\(memo.id)", [memo.title, memo.text, memo.tags.joined(separator: " ")], index))
             } else {
-                corpus["todo\(try todos.add(NewTodo(title: joined)).id)"] = joined
+                let todo = try todos.add(NewTodo(title: title, note: body, tags: tags))
+                corpus.append(("todo\(todo.id)", [todo.title, todo.note, todo.tags.joined(separator: " ")], index))
             }
         }
-        var queries = Set(words)
-        for _ in 0..<300 {
-            let source = Array(corpus.values.randomElement(using: &generator)!.unicodeScalars)
-            let length = Int(generator.next() % 5) + 1
-            guard source.count >= length else { continue }
+        var queries: [String] = words
+        func piece(maximumLength: UInt64) -> String {
+            let source = Array((corpus.randomElement(using: &generator)!.fields[0] ?? "").unicodeScalars)
+            let length = min(Int(generator.next() % maximumLength) + 1, source.count)
             let start = Int(generator.next() % UInt64(source.count - length + 1))
             var piece = ""
             piece.unicodeScalars.append(contentsOf: source[start..<(start + length)])
-            queries.insert(piece)
+            return piece
         }
-        var checked = 0
-        for query in queries {
-            guard let parsed = try? SearchQuery(query) else { continue }
-            let needle = TextMatcher(parsed.text)
-            let expected = Set(corpus.filter { !needle.ranges(in: TextMatcher.folded($0.value)).isEmpty }.keys)
-            let actual = try search.search(parsed, limit: 1000).hits.map { "\($0.kind.rawValue)\($0.id)" }
-            XCTAssertEqual(actual.count, Set(actual).count, "repeated hits for \(query.debugDescription)")
-            XCTAssertEqual(Set(actual), expected, "\(parsed.path) query \(query.debugDescription)")
-            checked += 1
+        for _ in 0..<300 { queries.append(piece(maximumLength: 6)) }
+        for _ in 0..<150 {
+            let pieces = (0..<Int(generator.next() % 2 + 2)).map { _ in piece(maximumLength: 4) }
+            queries.append(generator.next() % 4 == 0 ? "\"" + pieces.joined(separator: " ") + "\""
+                                                     : pieces.joined(separator: " "))
         }
-        XCTAssertGreaterThan(checked, 200)
+        var checked = Set<Int>()
+        for text in queries {
+            for combination in [SearchQuery.Combination.all, .any] {
+                guard let query = try? SearchQuery(text, combination: combination) else { continue }
+                let matchers = query.terms.map(TextMatcher.init)
+                // A term is found when some field holds it; the tier is where the terms are.
+                let expected = corpus.compactMap { item -> (key: String, tier: Int, created: Int)? in
+                    let fields = item.fields.map { $0.map(TextMatcher.folded) ?? [] }
+                    let inField = { (field: Int) in matchers.map { $0.occurs(in: fields[field]) } }
+                    let (title, body, tags) = (inField(0), inField(1), inField(2))
+                    let tier: Int
+                    if combination == .all {
+                        guard matchers.indices.allSatisfy({ title[$0] || body[$0] || tags[$0] }) else { return nil }
+                        tier = !title.contains(false) ? 0 : matchers.indices.allSatisfy { title[$0] || tags[$0] } ? 1 : 2
+                    } else {
+                        guard title.contains(true) || body.contains(true) || tags.contains(true) else { return nil }
+                        tier = title.contains(true) ? 0 : tags.contains(true) ? 1 : 2
+                    }
+                    return (item.key, tier, item.created)
+                }
+                // Newest first, then the newest `rankedWindow` by tier.
+                let newest = expected.sorted { $0.created > $1.created }
+                let window = newest.prefix(NoteSearch.rankedWindow).enumerated()
+                    .sorted { ($0.element.tier, $0.offset) < ($1.element.tier, $1.offset) }.map(\.element)
+                let ranked = (window + newest.dropFirst(NoteSearch.rankedWindow)).map(\.key)
+                let results = try search.search(query, limit: nil)
+                XCTAssertEqual(results.hits.map { "\($0.kind.rawValue)\($0.id)" }, ranked,
+                               "\(combination) query \(text.debugDescription)")
+                XCTAssertEqual(results.hits.map { Int($0.score) }, (window + newest.dropFirst(NoteSearch.rankedWindow)).map(\.tier))
+                let page = try search.search(query)
+                XCTAssertEqual(page.hits.map { "\($0.kind.rawValue)\($0.id)" }, Array(ranked.prefix(NoteSearch.defaultLimit)),
+                               "the default page is the start of the whole list")
+                XCTAssertEqual(page.hasMore, ranked.count > NoteSearch.defaultLimit)
+                for term in query.terms { checked.insert(term.unicodeScalars.count) }
+                if !expected.isEmpty { checked.insert(-query.terms.count) }
+            }
+        }
+        XCTAssertTrue([1, 2, 3, 4, 5, 6].allSatisfy(checked.contains), "terms of every length: \(checked.sorted())")
+        XCTAssertTrue(checked.contains(-2) && checked.contains(-3), "several words with hits: \(checked.sorted())")
+        assertSearchIndexesIntact()
     }
 }
 

@@ -33,6 +33,7 @@ class NotesTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
+        NotesSchema.registerSearchTokenizer()
         directory = NSTemporaryDirectory() + "notes-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         connection = try openDatabase()
@@ -62,9 +63,9 @@ class NotesTestCase: XCTestCase {
         MemoStore(connection: connection, clock: clock)
     }
 
-    /// Both FTS indexes agree with their content tables.
+    /// Both search indexes agree with their content tables.
     func assertSearchIndexesIntact(file: StaticString = #filePath, line: UInt = #line) {
-        for table in ["todos_fts", "memos_fts"] {
+        for table in ["todos_search", "memos_search"] {
             XCTAssertNoThrow(try connection.execute("INSERT INTO \(table) (\(table)) VALUES ('integrity-check')"),
                              "\(table) out of step", file: file, line: line)
         }

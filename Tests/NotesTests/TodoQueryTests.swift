@@ -80,4 +80,35 @@ final class TodoQueryTests: NotesTestCase {
         XCTAssertEqual(counts.open, 7)
         XCTAssertEqual(counts.done, 1)
     }
+
+    func testForEachHandsOutWhatTheListHoldsInItsOrder() throws {
+        for query in [TodoQuery(), TodoQuery(status: .all, sort: .priority), TodoQuery(tag: "work", limit: 1),
+                      TodoQuery(status: .done), TodoQuery(due: .today, sort: .created)] {
+            var streamed: [String] = []
+            try store.forEachTodo(matching: query) { streamed.append($0.title) }
+            XCTAssertEqual(streamed, try titles(query))
+        }
+    }
+
+    func testTheLargestIDIsOfTheToDosTheQuerySelects() throws {
+        XCTAssertEqual(try store.largestID(matching: TodoQuery()), ids["no date"])
+        XCTAssertEqual(try store.largestID(matching: TodoQuery(status: .all)), ids["no date high"])
+        XCTAssertEqual(try store.largestID(matching: TodoQuery(tag: "work", limit: 1)), ids["saturday"], "the limit aside")
+        XCTAssertNil(try store.largestID(matching: TodoQuery(tag: "none-such")))
+    }
+
+    /// The plain `todo list` is read in order from an index, never sorted
+    /// first: its first line comes at once however many to-dos are open.
+    func testTheDefaultListComesFromAnIndexInItsOrder() throws {
+        let plan = try connection.query("""
+            EXPLAIN QUERY PLAN SELECT id FROM todos WHERE done_at IS NULL
+            ORDER BY due_at IS NULL, due_at, priority IS NULL, priority DESC, id
+            """) { $0.string(3) }
+        XCTAssertEqual(plan, ["SCAN todos USING INDEX todos_open_in_due_order"])
+        // The query the store runs is that one, term for term.
+        XCTAssertEqual(try titles(TodoQuery()), try connection.query("""
+            SELECT title FROM todos INDEXED BY todos_open_in_due_order WHERE done_at IS NULL
+            ORDER BY due_at IS NULL, due_at, priority IS NULL, priority DESC, id
+            """) { $0.string(0) })
+    }
 }

@@ -1,4 +1,5 @@
 import MemoCore
+import Notes
 import SQLite
 
 /// The one place memoapp's databases are opened, so that every front end and
@@ -6,17 +7,28 @@ import SQLite
 /// empty file becomes memoapp's, another program's database is refused), WAL,
 /// foreign keys on, a busy timeout of a few seconds.
 public enum MemoDatabase {
+    /// What every connection of this process needs before it opens a memoapp
+    /// database: the search indexes' tokenizer (registered for all later
+    /// connections at once; see `NotesSchema.registerSearchTokenizer`). Runs once.
+    public static func prepareProcess() {
+        _ = registered
+    }
+
+    private static let registered: Void = NotesSchema.registerSearchTokenizer()
+
     /// Opens the database at `path` for reading and writing, creating it when
     /// absent. Migrations are not applied here: `open(in:)` does that for a
     /// data home's database.
     public static func connect(_ path: String) throws -> Connection {
-        try Connection(path: path, configuration: .memoapp)
+        prepareProcess()
+        return try Connection(path: path, configuration: .memoapp)
     }
 
     /// Opens a database that must not be written (a backup's copy, a snapshot
     /// being checked).
     public static func connectReadingOnly(_ path: String) throws -> Connection {
-        try Connection(readingOnly: path)
+        prepareProcess()
+        return try Connection(readingOnly: path)
     }
 
     /// The data home's database, ready to use: the folder created (0700), the

@@ -86,6 +86,7 @@ public enum SchemaCheck {
         let known = Dictionary(Schema.migrator.migrations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var migrator = Migrator()
         migrator.register(applied.compactMap { known[$0] })
+        MemoDatabase.prepareProcess()
         let reference = try Connection.inMemory()
         if !applied.isEmpty { try migrator.apply(to: reference) }
         return try objects(in: reference)

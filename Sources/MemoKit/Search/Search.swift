@@ -21,13 +21,28 @@ public enum Search {
         public var isEmpty: Bool { notes.hits.isEmpty && voice.isEmpty }
     }
 
-    /// The best `limit` to-dos and memos of `kinds`, and (unless only memos
-    /// are asked for) up to `limit` voice memos, whose text holds `query`.
+    /// The first `limit` to-dos and memos of `kinds` (every one when nil),
+    /// and (unless only memos are asked for) up to `limit` voice memos, that
+    /// `query` matches.
     public static func run(_ query: SearchQuery, kinds: Set<ItemKind> = [.todo, .memo],
-                           limit: Int = NoteSearch.defaultLimit, in workspace: Workspace) throws -> Results {
+                           limit: Int? = NoteSearch.defaultLimit, in workspace: Workspace) throws -> Results {
         let notes = try NoteSearch(connection: workspace.database()).search(query, in: kinds, limit: limit)
-        let voice = kinds == [.memo] ? [] : try workspace.voiceStore().searchTitles(matching: query.text)
-            .prefix(limit).map { VoiceHit(memo: $0, title: MarkedText.marking(query.text, in: $0.title)) }
+        let voice = kinds == [.memo] ? [] : try voiceMemos(matching: query, in: workspace.voiceStore())
+            .prefix(limit ?? Int.max).map { VoiceHit(memo: $0, title: MarkedText.marking(query, in: $0.title)) }
         return Results(notes: notes, voice: Array(voice))
+    }
+
+    /// Voice memos whose titles `query` matches, newest first: the store finds
+    /// titles holding one word, the query decides on the rest.
+    static func voiceMemos(matching query: SearchQuery, in store: VoiceStore) throws -> [VoiceMemo] {
+        var seen = Set<Int64>()
+        var memos: [VoiceMemo] = []
+        for term in query.combination == .all ? [query.terms[0]] : query.terms {
+            for memo in try store.searchTitles(matching: term)
+            where query.isMatched(by: [memo.title]) && seen.insert(memo.id).inserted {
+                memos.append(memo)
+            }
+        }
+        return memos.sorted { ($0.importedAt, $0.id) > ($1.importedAt, $1.id) }
     }
 }

@@ -12,10 +12,12 @@ public struct MarkedText: Hashable, Sendable {
         self.marks = marks
     }
 
-    /// `text` with every place `query` occurs marked, folded the way search
-    /// matches (for marking hits found elsewhere, such as voice memo titles).
-    public static func marking(_ query: String, in text: String) -> MarkedText {
-        MarkedText(text: text, marks: TextMatcher(query).ranges(in: TextMatcher.folded(text)))
+    /// `text` with every place a word of `query` occurs marked, folded the
+    /// way search matches (for marking hits found elsewhere, such as voice
+    /// memo titles).
+    public static func marking(_ query: SearchQuery, in text: String) -> MarkedText {
+        let folded = TextMatcher.folded(text)
+        return MarkedText(text: text, marks: TextMatcher.union(query.terms.map { TextMatcher($0).ranges(in: folded) }))
     }
 
     /// The text with each marked part between `open` and `close`, e.g.
@@ -45,6 +47,17 @@ struct TextMatcher {
         needle = TextMatcher.folded(query)
     }
 
+    /// Whether `needle` occurs in `haystack` at all.
+    func occurs(in haystack: [UInt32]) -> Bool {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        let first = needle[0]
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start] == first && haystack[start..<(start + needle.count)].elementsEqual(needle) {
+            return true
+        }
+        return false
+    }
+
     /// Every place `needle` occurs in `haystack`, without overlaps.
     func ranges(in haystack: [UInt32]) -> [Range<Int>] {
         guard !needle.isEmpty, haystack.count >= needle.count else { return [] }
@@ -63,6 +76,19 @@ struct TextMatcher {
         return result
     }
 
+    /// Several words' ranges as marks: sorted, overlapping ones joined.
+    static func union(_ rangeLists: [[Range<Int>]]) -> [Range<Int>] {
+        var joined: [Range<Int>] = []
+        for range in rangeLists.joined().sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = joined.last, range.lowerBound < last.upperBound {
+                joined[joined.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                joined.append(range)
+            }
+        }
+        return joined
+    }
+
     /// The scalars of `text`, each lower-cased when it lower-cases to one scalar.
     static func folded(_ text: String) -> [UInt32] {
         var result: [UInt32] = []
@@ -74,10 +100,17 @@ struct TextMatcher {
     }
 
     static func fold(_ scalar: Unicode.Scalar) -> UInt32 {
-        let value = scalar.value
+        fold(scalar.value)
+    }
+
+    /// `fold` of a scalar value; the search tokenizer folds every character
+    /// of every indexed text through here, so the common scripts skip the
+    /// Unicode property lookup.
+    static func fold(_ value: UInt32) -> UInt32 {
         if value < 0x80 { return value >= 0x41 && value <= 0x5A ? value + 0x20 : value }
-        // Hangul, CJK and most other text never change; skip the mapping lookup.
-        guard scalar.properties.changesWhenLowercased else { return value }
+        // Kana, Hangul jamo, CJK ideographs and Hangul syllables have no case.
+        if (0x3040...0x9FFF).contains(value) || (0xAC00...0xD7A3).contains(value) { return value }
+        guard let scalar = Unicode.Scalar(value), scalar.properties.changesWhenLowercased else { return value }
         let lower = scalar.properties.lowercaseMapping.unicodeScalars
         return lower.count == 1 ? lower.first!.value : value
     }

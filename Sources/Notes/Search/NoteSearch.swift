@@ -2,8 +2,27 @@ import MemoCore
 import SQLite
 
 /// Full-text search over to-dos and memos (titles, text, notes, tags) that
-/// works for Korean as people type it: `민국` finds `대한민국`, and `회의` and
-/// `회의록` both find `주간회의록`. See `SearchQuery` for the two paths.
+/// works for Korean as people type it, at any length: `회` and `민국` find
+/// `대한민국 회의`, and `회의` and `회의록` both find `주간회의록`. Every query
+/// is answered from the indexes `NotesSchema` keeps (see `SearchTokenizer`),
+/// so its cost follows the page asked for, not the size of the data home.
+///
+/// The index finds candidates: each word is looked up by one token of it, one
+/// to three characters (see `SearchAnchors`), because FTS5 walks one token's
+/// doclist several times faster than it checks a phrase of many. Each
+/// candidate row is then checked against the whole words in Swift, with the
+/// same folding the index used, so results are exact; the check also gives
+/// the hit its tier (`SearchTier`).
+///
+/// Ranking reads no more than it shows, give or take a bounded window: the
+/// newest `rankedWindow` hits (to-dos and memos newest first by id within a
+/// kind, the two interleaved by when each item was added) are ordered by
+/// tier, title matches first, then tag matches, then the rest, newest first
+/// within each; every older hit follows, newest first. The index hands out
+/// candidates newest first, so the walk stops once the window and the page
+/// are full, however many items match. Only a query with fewer hits than
+/// that reads its words' whole doclists (a word that matches nothing ends it
+/// at once).
 public struct NoteSearch {
     /// A database with `NotesSchema.migrations` applied.
     public let connection: Connection
@@ -11,108 +30,107 @@ public struct NoteSearch {
     /// How many hits a search returns unless told otherwise.
     public static let defaultLimit = 20
 
+    /// How many of the newest hits are ordered by tier before the rest.
+    public static let rankedWindow = 100
+
     /// Search over `connection`.
     public init(connection: Connection) {
         self.connection = connection
     }
 
-    /// The best `limit` items of `kinds` that contain `query`, best first.
-    /// When both kinds are searched their scores are merged as they are; bm25
-    /// values of two tables are close enough in scale to interleave sensibly.
+    /// The first `limit` items of `kinds` that hold `query` (every one when
+    /// `limit` is nil), best first (see the type's description).
     public func search(_ query: SearchQuery, in kinds: Set<ItemKind> = [.todo, .memo],
-                       limit: Int = NoteSearch.defaultLimit) throws -> SearchResults {
-        let limit = max(1, limit)
-        let hits = try connection.readTransaction {
-            try ItemKind.allCases.filter(kinds.contains).flatMap { kind in
-                try rows(kind, query, limit: limit + 1).map { makeHit($0, kind: kind, query: query) }
-            }
+                       limit: Int? = NoteSearch.defaultLimit) throws -> SearchResults {
+        let limit = limit.map { max(1, $0) }
+        // The window, and one more than the page to know whether there is more.
+        let wanted = limit.map { max(NoteSearch.rankedWindow, $0 + 1) }
+        let kinds = ItemKind.allCases.filter(kinds.contains)
+        let matchers = query.terms.map(TextMatcher.init)
+        let newest = try connection.readTransaction {
+            try NoteSearch.newestFirst(kinds.map { kind in
+                let expression = try SearchAnchors.anchors(for: query.terms, of: kind, in: connection)
+                    .map(SearchPhrase.quoted).joined(separator: query.combination == .all ? " AND " : " OR ")
+                return try hits(kind, matching: expression, matchers: matchers, combination: query.combination,
+                                limit: wanted)
+            })
         }
-        let ordered = hits.sorted { a, b in
-            if a.score != b.score { return a.score < b.score }
-            if a.updatedAt != b.updatedAt { return a.updatedAt > b.updatedAt }
-            if a.kind != b.kind { return a.kind == .todo }
-            return a.id > b.id
-        }
-        return SearchResults(query: query, hits: Array(ordered.prefix(limit)), hasMore: ordered.count > limit)
+        let window = newest.prefix(NoteSearch.rankedWindow).enumerated().sorted { a, b in
+            (a.element.tier.rawValue, a.offset) < (b.element.tier.rawValue, b.offset)
+        }.map(\.element)
+        let ranked = window + newest.dropFirst(NoteSearch.rankedWindow)
+        let page = ranked.prefix(limit ?? ranked.count).map { makeHit($0, matchers: matchers) }
+        return SearchResults(query: query, hits: page, hasMore: limit.map { ranked.count > $0 } ?? false)
     }
 
     // MARK: - Private
 
-    /// A stored item as search reads it.
-    private struct Candidate {
+    /// A stored item as search reads it, with the tier its words put it in.
+    struct Candidate {
+        var kind: ItemKind
         var id: Int64
         var uid: String?
         var title: String?
         var body: String?
         var tags: String
         var flag: Bool
+        var createdAt: Double
         var updatedAt: Double
-        var score: Double
+        var tier: SearchTier
     }
 
-    private func rows(_ kind: ItemKind, _ query: SearchQuery, limit: Int) throws -> [Candidate] {
+    /// The items of `kind` that hold the query, newest (highest id) first, at
+    /// most `limit`: the rows `expression` matches, read as the index hands
+    /// them out, each kept when its words are really there.
+    private func hits(_ kind: ItemKind, matching expression: String, matchers: [TextMatcher],
+                      combination: SearchQuery.Combination, limit: Int?) throws -> [Candidate] {
         let (table, body, flag) = kind == .todo
             ? ("todos", "note", "done_at IS NOT NULL") : ("memos", "text", "is_pinned")
-        let sql: String
-        let arguments: [SQLiteValue]
-        switch query.path {
-        case .trigram:
-            // Rank and cut inside FTS first, then read only the rows kept: long
-            // texts of hits beyond the limit are never loaded. The tokenizer
-            // stops at a NUL character, so the few rows holding one (found by
-            // a partial index) are also scanned exactly, ranked after the rest.
-            let exactly = ["title", body, "tags"].map { "instr(lower(\($0)), ?3)" }.joined(separator: " OR ")
-            sql = """
-                SELECT t.id, t.title, t.\(body), t.tags, \(flag), t.updated_at, hits.score, t.uid
-                FROM (SELECT rowid AS id, bm25(\(table)_fts, 10.0, 1.0, 5.0) AS score FROM \(table)_fts
-                      WHERE \(table)_fts MATCH ?1
-                      UNION ALL
-                      SELECT id, 0.0 FROM \(table) WHERE has_nul AND (\(exactly))
-                          AND id NOT IN (SELECT rowid FROM \(table)_fts WHERE \(table)_fts MATCH ?1)
-                      ORDER BY score LIMIT ?2) AS hits
-                JOIN \(table) AS t ON t.id = hits.id
-                ORDER BY hits.score, t.updated_at DESC, t.id DESC
-                """
-            arguments = [.text(query.matchExpression), .integer(Int64(limit)), .text(query.exactNeedle)]
-        case .exact:
-            // A scan of every row, so it must be lean: a needle without ASCII
-            // letters has no case to fold and is found by `instr` on the raw
-            // bytes; one with letters uses `LIKE`, which folds ASCII case as it
-            // goes without copying the text (https://www.sqlite.org/lang_expr.html#like).
-            // LIKE stops at a NUL character, so rows holding one also get the
-            // exact, slower `instr(lower(...))`.
-            // A needle holding a NUL would cut the LIKE pattern short: it takes
-            // the slow path on every row.
-            let needsFolding = query.exactNeedle.utf8.contains { $0 >= 0x61 && $0 <= 0x7A }
-            let usesLike = needsFolding && !query.text.utf8.contains(0)
-            func contains(_ column: String) -> String {
-                if usesLike { return "(\(column) LIKE ?3 ESCAPE '\\' OR (has_nul AND instr(lower(\(column)), ?1)))" }
-                return needsFolding ? "instr(lower(\(column)), ?1)" : "instr(\(column), ?1)"
+        let sql = """
+            SELECT t.id, t.uid, t.title, t.\(body), t.tags, \(flag), t.created_at, t.updated_at
+            FROM \(table)_search AS hits JOIN \(table) AS t ON t.id = hits.rowid
+            WHERE \(table)_search MATCH ?1
+            ORDER BY hits.rowid DESC
+            """
+        var kept: [Candidate] = []
+        try connection.forEachRow(sql, arguments: [.text(expression)]) { row in
+            let title = row.optionalString(2)
+            let body = row.optionalString(3)
+            let tags = row.string(4)
+            if let tier = SearchTier.of(title: title.map(TextMatcher.folded), body: body.map(TextMatcher.folded),
+                                        tags: TextMatcher.folded(tags), matchers: matchers, combination: combination) {
+                kept.append(Candidate(kind: kind, id: row.int64(0), uid: row.optionalString(1), title: title,
+                                      body: body, tags: tags, flag: row.bool(5), createdAt: row.double(6),
+                                      updatedAt: row.double(7), tier: tier))
             }
-            let inTitle = contains("title")
-            let inTags = usesLike ? "tags LIKE ?3 ESCAPE '\\'" : needsFolding ? "instr(lower(tags), ?1)" : "instr(tags, ?1)"
-            let inBody = contains(body)
-            sql = """
-                SELECT t.id, t.title, t.\(body), t.tags, \(flag), t.updated_at, hits.score, t.uid
-                FROM (SELECT id, CASE WHEN \(inTitle) THEN 0 WHEN \(inTags) THEN 1 ELSE 2 END AS score
-                      FROM \(table) WHERE \(inTitle) OR \(inTags) OR \(inBody)
-                      ORDER BY score, updated_at DESC, id DESC LIMIT ?2) AS hits
-                JOIN \(table) AS t ON t.id = hits.id
-                ORDER BY hits.score, t.updated_at DESC, t.id DESC
-                """
-            arguments = [.text(query.exactNeedle), .integer(Int64(limit))]
-                + (usesLike ? [.text(query.likePattern)] : [])
+            return limit.map { kept.count < $0 } ?? true
         }
-        return try connection.query(sql, arguments: arguments) { row in
-            Candidate(id: row.int64(0), uid: row.optionalString(7), title: row.optionalString(1),
-                      body: row.optionalString(2), tags: row.string(3), flag: row.bool(4),
-                      updatedAt: row.double(5), score: row.double(6))
+        return kept
+    }
+
+    /// Lists each already newest first by id, merged into one: at each step
+    /// the head added last goes next (a tie: to-dos before memos).
+    static func newestFirst(_ lists: [[Candidate]]) -> [Candidate] {
+        var positions = [Int](repeating: 0, count: lists.count)
+        var merged: [Candidate] = []
+        merged.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+        while true {
+            var next: Int?
+            for (index, list) in lists.enumerated() where positions[index] < list.count {
+                guard let best = next else {
+                    next = index
+                    continue
+                }
+                if list[positions[index]].createdAt > lists[best][positions[best]].createdAt { next = index }
+            }
+            guard let index = next else { return merged }
+            merged.append(lists[index][positions[index]])
+            positions[index] += 1
         }
     }
 
-    private func makeHit(_ candidate: Candidate, kind: ItemKind, query: SearchQuery) -> SearchHit {
-        let matcher = TextMatcher(query.text)
-        let bodyField: SearchField = kind == .todo ? .note : .text
+    private func makeHit(_ candidate: Candidate, matchers: [TextMatcher]) -> SearchHit {
+        let bodyField: SearchField = candidate.kind == .todo ? .note : .text
         let fields: [(SearchField, String?)] = [(.title, candidate.title), (bodyField, candidate.body),
                                                 (.tags, candidate.tags)]
         var match: SearchMatch?
@@ -120,22 +138,18 @@ public struct NoteSearch {
         for (field, value) in fields {
             guard let value, !value.isEmpty else { continue }
             let folded = TextMatcher.folded(value)
-            let ranges = matcher.ranges(in: folded)
+            let ranges = TextMatcher.union(matchers.map { $0.ranges(in: folded) })
             guard let first = ranges.first else { continue }
             match = SearchMatch(field: field, start: first.lowerBound, length: first.count)
             snippet = Snippet.make(from: value, scalarCount: folded.count, around: first, marks: ranges)
             break
         }
-        if match == nil {
-            // Found by SQLite but not by our folding (a case SQLite folds
-            // differently): show the start of the item, unmarked.
-            let text = candidate.title ?? candidate.body ?? candidate.tags
-            snippet = Snippet.make(from: text, scalarCount: text.unicodeScalars.count, around: 0..<0, marks: [])
-        }
-        return SearchHit(kind: kind, id: candidate.id, uid: candidate.uid, title: candidate.title,
-                         isDone: kind == .todo && candidate.flag, isPinned: kind == .memo && candidate.flag,
-                         updatedAt: Timestamp(secondsSince1970: candidate.updatedAt), score: candidate.score,
-                         match: match, snippet: snippet)
+        return SearchHit(kind: candidate.kind, id: candidate.id, uid: candidate.uid, title: candidate.title,
+                         isDone: candidate.kind == .todo && candidate.flag,
+                         isPinned: candidate.kind == .memo && candidate.flag,
+                         createdAt: Timestamp(secondsSince1970: candidate.createdAt),
+                         updatedAt: Timestamp(secondsSince1970: candidate.updatedAt),
+                         score: Double(candidate.tier.rawValue), match: match, snippet: snippet)
     }
 }
 
@@ -171,3 +185,5 @@ enum Snippet {
         return MarkedText(text: excerpt, marks: kept)
     }
 }
+
+

@@ -36,11 +36,13 @@ public struct SearchHit: Sendable {
     public var isDone: Bool
     /// A pinned memo; always false for to-dos.
     public var isPinned: Bool
-    /// The item's last change; breaks ties.
+    /// When the item was added; within a tier, newer comes first.
+    public var createdAt: Timestamp
+    /// The item's last change.
     public var updatedAt: Timestamp
-    /// Lower is better. The trigram path gives FTS5's bm25 (title weighs 10,
-    /// tags 5, text or note 1); the exact path gives 0 for a title match, 1 for
-    /// a tag match, 2 for the rest, and ties go to the most recently changed.
+    /// The tier, lower is better: 0 when every word is in the title, 1 when
+    /// every word is in the title or the tags, 2 for the rest (with `.any`:
+    /// some word in the title, some in the tags, the rest).
     public var score: Double
     /// nil only if the matched text could not be found again for marking.
     public var match: SearchMatch?
