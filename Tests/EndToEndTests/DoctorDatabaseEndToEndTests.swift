@@ -178,7 +178,7 @@ final class DoctorDatabaseEndToEndTests: XCTestCase {
 
     func testForeignKeyViolationIsReportedWithTheRowsToRemove() throws {
         makeHomeWithData()
-        sqlite3(app.databasePath, "PRAGMA foreign_keys = OFF; DELETE FROM todos WHERE id IN (1, 4);")
+        memoappSQL(app.databasePath, "PRAGMA foreign_keys = OFF; DELETE FROM todos WHERE id IN (1, 4);")
         let outcome = app.doctor()
         XCTAssertEqual(outcome.status, 1)
         XCTAssertEqual(outcome.failingChecks, ["foreign_keys"])

@@ -42,17 +42,29 @@ extension Memoapp {
 }
 
 /// Runs the sqlite3 shell on a database (to damage it the way a user or
-/// another program could) and returns its output.
+/// another program could) and returns its output. The shell cannot write
+/// to-dos or memos: it lacks the search tokenizer (see `memoappSQL`).
 @discardableResult
 func sqlite3(_ database: String, _ sql: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+    runSQLTool("/usr/bin/sqlite3", database, sql, file: file, line: line)
+}
+
+/// Runs SQL through memoapp-sql, which has the search tokenizer: how a test
+/// writes to-dos and memos by hand.
+@discardableResult
+func memoappSQL(_ database: String, _ sql: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+    runSQLTool(Memoapp.sqlToolPath, database, sql, file: file, line: line)
+}
+
+private func runSQLTool(_ tool: String, _ database: String, _ sql: String, file: StaticString, line: UInt) -> String {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.executableURL = URL(fileURLWithPath: tool)
     process.arguments = [database, sql]
     let output = Pipe()
     process.standardOutput = output
     process.standardError = output
     do { try process.run() } catch {
-        XCTFail("cannot run sqlite3: \(error)", file: file, line: line)
+        XCTFail("cannot run \(tool): \(error)", file: file, line: line)
         return ""
     }
     let data = output.fileHandleForReading.readDataToEndOfFile()

@@ -178,6 +178,9 @@ final class NotesMemoEndToEndTests: XCTestCase {
         XCTAssertEqual(app.run("memo", "list", "--tag", "zzz").stdout, "No matching memos.\n")
         let text = app.run("memo", "list").stdout
         XCTAssertTrue(text.hasPrefix("2 * second"), text)
+        XCTAssertEqual(app.run("memo", "list", "--limit", "2", "--json").array().compactMap { $0["id"] as? Int }, [2, 3])
+        XCTAssertEqual(app.run("memo", "list", "--limit", "1").stdout, String(text.prefix { $0 != "\n" }) + "\n")
+        XCTAssertEqual(app.run("memo", "list", "--limit", "-1").status, 64)
         XCTAssertEqual(app.run("memo", "unpin", "2", "--json").object()["is_pinned"] as? Bool, false)
         XCTAssertEqual(app.run("memo", "list", "--json").array().compactMap { $0["id"] as? Int }, [3, 2, 1])
     }

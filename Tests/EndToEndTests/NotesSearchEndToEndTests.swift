@@ -30,8 +30,9 @@ final class NotesSearchEndToEndTests: XCTestCase {
         XCTAssertEqual(hits("memo", "search", "회의록"), ["memo2"])
         XCTAssertEqual(Set(hits("search", "회의")), ["memo2", "todo1"])
         XCTAssertEqual(hits("search", "장보"), ["todo2"], "tags are searched")
-        XCTAssertEqual(hits("search", "주간", "회의록"), [], "words are joined with a space")
+        XCTAssertEqual(hits("search", "회의록", "주간"), ["memo2"], "every word, in any order")
         XCTAssertEqual(hits("search", "이번", "주"), ["memo2"])
+        XCTAssertEqual(hits("search", "국"), ["memo1"], "one character")
     }
 
     func testEnglishIgnoresCaseAndSearchesNotes() {
@@ -41,7 +42,7 @@ final class NotesSearchEndToEndTests: XCTestCase {
     }
 
     func testSyntaxInAQueryIsSearchedAsWritten() {
-        for query in ["\"appendix\"", "(NEAR the end)", "*", "NEAR", "\"", "AND", "* -"] {
+        for query in ["\"appendix\"", "(NEAR the end)", "*", "NEAR", "\"", "AND", "* -", "\"(NEAR the\""] {
             XCTAssertEqual(hits("memo", "search", query), ["memo3"], query)
         }
         // A query that starts with a dash goes after `--`, as for any command.
@@ -53,6 +54,51 @@ final class NotesSearchEndToEndTests: XCTestCase {
             XCTAssertEqual(result.status, 0, "\(query): \(result.stderr)")
             XCTAssertEqual(result.stdout, "Nothing found for '\(query)'.\n")
         }
+    }
+
+    func testSeveralWordsPhrasesAndAny() {
+        XCTAssertEqual(hits("search", "report 준비"), ["todo1"], "words in the title and the note")
+        XCTAssertEqual(hits("search", "report 초안"), [])
+        XCTAssertEqual(Set(hits("search", "--any", "report 초안")), ["memo3", "todo1"])
+        XCTAssertEqual(Set(hits("search", "report the")), ["memo3", "todo1"])
+        XCTAssertEqual(Set(hits("search", "the report")), ["memo3", "todo1"], "the order of words does not matter")
+        XCTAssertEqual(hits("search", "\"the report\""), ["todo1"], "a phrase, found as written")
+        XCTAssertEqual(hits("search", "\"report the\""), [])
+        XCTAssertEqual(hits("memo", "search", "\\\"appendix\\\""), ["memo3"], "a backslash makes a quote plain text")
+        XCTAssertEqual(hits("memo", "search", "\"\"appendix\"\""), ["memo3"], "empty phrases around a word")
+        XCTAssertEqual(app.run("search", "report", "준비").stdout, "todo #1  회의 [준비]\n", "the title's match is shown")
+    }
+
+    func testAllShowsEveryHitAndLimitCutsIt() {
+        for index in 0..<25 { app.run("memo", "add", "반복 \(index)") }
+        XCTAssertEqual(hits("memo", "search", "반복").count, 20, "the default page")
+        XCTAssertEqual(hits("memo", "search", "반복", "--all").count, 25)
+        XCTAssertTrue(app.run("memo", "search", "반복").stdout.contains("(more results: use --limit N or --all)"))
+        XCTAssertFalse(app.run("memo", "search", "반복", "--all").stdout.contains("more results"))
+        XCTAssertEqual(hits("memo", "search", "반복", "--limit", "25").count, 25)
+        let both = app.run("memo", "search", "반복", "--all", "--limit", "3")
+        XCTAssertEqual(both.status, 64, both.stderr)
+        XCTAssertEqual(hits("memo", "search", "반복", "--all"), hits("memo", "search", "반복", "--limit", "1000"))
+    }
+
+    func testTheSqliteShellCannotWriteAToDoButMemoappSQLCan() {
+        let database = app.home + "/memoapp.db"
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [database, "INSERT INTO todos (title, created_at, updated_at) VALUES ('셸에서 추가', 0, 0)"]
+        let errors = Pipe()
+        shell.standardError = errors
+        XCTAssertNoThrow(try shell.run())
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        XCTAssertNotEqual(shell.terminationStatus, 0)
+        XCTAssertTrue(message.contains("no such tokenizer: memoapp_ngram_1"), message)
+        XCTAssertEqual(sqlite3(database, "SELECT count(*) FROM todos"), "2", "the failed insert changed nothing")
+        // Reading is fine; writing goes through memoapp-sql, which indexes the row as memoapp would.
+        memoappSQL(database, "INSERT INTO todos (title, created_at, updated_at) VALUES ('셸에서 추가', 0, 0)")
+        XCTAssertEqual(hits("search", "셸"), ["todo3"])
+        XCTAssertEqual(memoappSQL(database, "SELECT title FROM todos WHERE id = 3"), "셸에서 추가")
+        XCTAssertEqual(app.doctor().status, 0)
     }
 
     func testMatchesAreMarkedInTextAndLocatedInJSON() {
@@ -71,7 +117,7 @@ final class NotesSearchEndToEndTests: XCTestCase {
         let shown = app.run("memo", "show", "1", "--json").object()
         XCTAssertNotNil(hit["uid"] as? String)
         XCTAssertEqual(hit["uid"] as? String, shown["uid"] as? String)
-        // Exact path (1–2 characters) and trigram path both carry it.
+        // Longer queries carry it too.
         let long = app.run("memo", "search", "대한민국", "--json").array().first ?? [:]
         XCTAssertEqual(long["uid"] as? String, shown["uid"] as? String)
     }

@@ -30,7 +30,7 @@ final class UIDEndToEndTests: XCTestCase {
         let home = VoiceHome()
         let app = home.app
         app.run("todo", "add", "through memoapp")
-        _ = sqlite3(app.home + "/memoapp.db", "INSERT INTO todos (title, created_at, updated_at) VALUES ('by hand', 0, 0)")
+        memoappSQL(app.home + "/memoapp.db", "INSERT INTO todos (title, created_at, updated_at) VALUES ('by hand', 0, 0)")
         let before = app.run("todo", "list", "--json").array()
         XCTAssertTrue(before.contains { $0["title"] as? String == "by hand" && $0["uid"] is NSNull }, "\(before)")
         let exported = app.run("export")

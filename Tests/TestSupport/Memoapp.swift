@@ -63,6 +63,12 @@ public struct Memoapp {
         return runner.deletingLastPathComponent().appendingPathComponent("memoapp").path
     }
 
+    /// `memoapp-sql` beside the binary: SQL on a memoapp database with the
+    /// search tokenizer, which the sqlite3 shell lacks, for writes by hand.
+    public static var sqlToolPath: String {
+        URL(fileURLWithPath: binaryPath).deletingLastPathComponent().appendingPathComponent("memoapp-sql").path
+    }
+
     /// A memoapp with `home` as its data home, English messages and no colour.
     public init(home: String) {
         // A child that exits before reading its stdin must not kill the test runner.

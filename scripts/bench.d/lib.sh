@@ -5,6 +5,7 @@
 #
 # Globals the driver sets before sourcing a section:
 #   BENCH_BIN      the release memoapp binary
+#   BENCH_SQL      memoapp-sql: SQL on a data home with memoapp's search tokenizer
 #   BENCH_WORK     a temporary folder for this run (audio, results, the table)
 #   BENCH_HOMES    a temporary folder for the data homes (tmpfs unless --dir)
 #   BENCH_RUNS     timed runs per command and side (hyperfine, split into rounds)
@@ -25,11 +26,14 @@ bench_need() {
 }
 
 # bench_build: the release binary, with the Swift runtime linked in statically
-# (a dynamically linked Swift runtime costs several ms at every start).
+# (a dynamically linked Swift runtime costs several ms at every start), and
+# memoapp-sql, which fills data homes (see bench_fill_notes).
 bench_build() {
   bench_log "building memoapp (release, --static-swift-stdlib)..."
   swift build -c release --static-swift-stdlib --product memoapp >&2
+  swift build -c release --static-swift-stdlib --product memoapp-sql >&2
   BENCH_BIN="$PWD/.build/release/memoapp"
+  BENCH_SQL="$PWD/.build/release/memoapp-sql"
 }
 
 # bench_new_home DIR: a data home that passed onboarding, with memoapp's schema.
@@ -85,6 +89,24 @@ bench_max_rss_mb() {
   mkdir -p "$BENCH_WORK/results"
   /usr/bin/time -f '%M' -o "$out" "$@" >/dev/null 2>&1 || { bench_log "failed: $*"; "$@" >&2; exit 1; }
   awk '{ printf "%.1f", $1 / 1024 }' "$out"
+}
+
+# bench_first_line NAME COMMAND...: how long COMMAND takes to print its first
+# line, from before its start to that line's arrival (a bash read of a process
+# substitution; the command then dies of SIGPIPE at its next write, waited
+# for but not timed), BENCH_RUNS times after three untimed runs; appended to
+# NAME's times as bench_measure appends them.
+bench_first_line() {
+  local name="$1" run start end
+  shift
+  mkdir -p "$BENCH_WORK/results"
+  for run in $(seq 1 $((BENCH_RUNS + 3))); do
+    start=$EPOCHREALTIME
+    { IFS= read -r _ || bench_die "no line from: $*"; } < <(exec "$@" 2>/dev/null)
+    end=$EPOCHREALTIME
+    wait $! 2>/dev/null || true
+    [ "$run" -gt 3 ] && awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f\n", b - a }' >> "$BENCH_WORK/results/$name.times"
+  done
 }
 
 # --- the table ---------------------------------------------------------------
@@ -180,19 +202,66 @@ bench_print_table() {
 # The same rows, columns and order as `memoapp todo list` (TodoStore+List.swift).
 BENCH_LIST_SQL="SELECT id, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at, uid FROM todos \
 WHERE done_at IS NULL ORDER BY due_at IS NULL, due_at, priority IS NULL, priority DESC, id"
-# The row `memoapp todo add 'bench 할 일' --due tomorrow` writes, through the same triggers.
-# It names a random uid as memoapp does (32 hex digits, without the dashes of
-# memoapp's UUIDs).
-BENCH_INSERT_SQL="INSERT INTO todos (uid, title, due_at, due_has_time, tags, created_at, updated_at) \
+# The row `memoapp todo add 'bench 할 일' --due tomorrow` writes, and the memo
+# `memoapp memo add 'bench 메모 내용'` writes, for sqlite3 to insert beside
+# memoapp. The sqlite3 shell lacks memoapp's search tokenizer and cannot write
+# to-dos or memos, so it writes into copies of the tables (bench_peer_tables):
+# TABLE `indexed_TABLE`, kept in step with a full-text index of SQLite's own
+# (FTS5 trigram) by triggers, as memoapp's tables are with memoapp's index (the
+# same kind of work, the peer memoapp's `todo add` had before it had a
+# tokenizer of its own); `plain_TABLE`, without triggers, for scale. They name a
+# random uid as memoapp does (32 hex digits, without the dashes of memoapp's UUIDs).
+bench_insert_sql() {
+  echo "INSERT INTO $1_todos (uid, title, due_at, due_has_time, tags, created_at, updated_at) \
 VALUES (lower(hex(randomblob(16))), 'bench 할 일', unixepoch() + 86400, 0, '', unixepoch('now'), unixepoch('now'))"
+}
+bench_memo_insert_sql() {
+  echo "INSERT INTO $1_memos (uid, text, is_pinned, tags, created_at, updated_at) \
+VALUES (lower(hex(randomblob(16))), 'bench 메모 내용', 0, '', unixepoch('now'), unixepoch('now'))"
+}
+BENCH_INSERT_SQL=$(bench_insert_sql indexed)
+BENCH_MEMO_INSERT_SQL=$(bench_memo_insert_sql indexed)
+
+# bench_peer_tables DB: indexed_todos, indexed_memos, plain_todos and
+# plain_memos (see bench_insert_sql), each made from its table's own CREATE
+# statements, so it has every column, constraint and index memoapp's has, and
+# holding the same rows, so that its b-trees (and the indexed ones' full-text
+# index) are as deep. They live in memoapp.db itself: both sides open the same
+# file and read the same schema (which these tables lengthen for both alike).
+bench_peer_tables() {
+  local db="$1" table columns body copy
+  for copy in indexed plain; do
+    sqlite3 "$db" "SELECT replace(replace(sql, 'todos', '${copy}_todos'), 'memos', '${copy}_memos') || ';'
+      FROM sqlite_master WHERE tbl_name IN ('todos', 'memos') AND type IN ('table', 'index') AND sql IS NOT NULL" |
+      sqlite3 "$db"
+    for table in todos memos; do
+      # Every column but the generated ones, which SQLite computes itself.
+      columns=$(sqlite3 "$db" "SELECT group_concat(name, ', ') FROM pragma_table_xinfo('$table') WHERE hidden = 0")
+      sqlite3 "$db" "INSERT INTO ${copy}_$table ($columns) SELECT $columns FROM $table"
+    done
+  done
+  for table in todos memos; do
+    body=$([ "$table" = todos ] && echo note || echo text)
+    sqlite3 "$db" <<SQL
+CREATE VIRTUAL TABLE indexed_${table}_fts USING fts5(title, $body, tags, content = 'indexed_$table',
+  content_rowid = 'id', tokenize = 'trigram');
+INSERT INTO indexed_${table}_fts (indexed_${table}_fts) VALUES ('rebuild');
+INSERT INTO indexed_${table}_fts (indexed_${table}_fts) VALUES ('optimize');
+CREATE TRIGGER indexed_${table}_fts_insert AFTER INSERT ON indexed_$table BEGIN
+  INSERT INTO indexed_${table}_fts (rowid, title, $body, tags) VALUES (new.id, new.title, new.$body, new.tags);
+END;
+SQL
+  done
+}
 
 # bench_fill_notes DB COUNT: COUNT to-dos and COUNT memos of Korean, English and
-# mixed text, written by sqlite3 into memoapp's own schema, so the FTS triggers
+# mixed text, written in one transaction into memoapp's own schema by
+# memoapp-sql, which has memoapp's search tokenizer, so the search triggers
 # index every row exactly as memoapp's own writes would. Creation times spread
 # over the last 90 days whatever COUNT is.
 bench_fill_notes() {
   local db="$1" count="$2"
-  sqlite3 "$db" >/dev/null <<SQL
+  "$BENCH_SQL" "$db" >/dev/null <<SQL
 PRAGMA synchronous = OFF;
 BEGIN;
 CREATE TEMP TABLE ko(n INTEGER PRIMARY KEY, w TEXT);
@@ -241,16 +310,25 @@ SELECT
 FROM n;
 INSERT INTO memo_tags (memo_id, tag) SELECT id, tags FROM memos WHERE tags <> '';
 COMMIT;
+-- A load this large leaves the search indexes in many segments, which the next
+-- writes would merge a few pages at a time; memoapp's own migration to these
+-- indexes ends the same way (https://www.sqlite.org/fts5.html#the_optimize_command).
+INSERT INTO todos_search (todos_search) VALUES ('optimize');
+INSERT INTO memos_search (memos_search) VALUES ('optimize');
 PRAGMA wal_checkpoint(TRUNCATE);
 SQL
 }
 
-# bench_notes_home DIR COUNT: a data home at DIR holding COUNT to-dos and COUNT memos.
+# bench_notes_home DIR COUNT: a data home at DIR holding COUNT to-dos and COUNT
+# memos, and the peer tables (bench_peer_tables). BENCH_NOTES_BYTES is the size
+# of its database before the peer tables were added.
 bench_notes_home() {
   local home="$1" count="$2" started
   started=$EPOCHREALTIME
   bench_new_home "$home"
   bench_fill_notes "$home/memoapp.db" "$count"
+  BENCH_NOTES_BYTES=$(stat -c %s "$home/memoapp.db")
+  bench_peer_tables "$home/memoapp.db"
   bench_log "$(printf '%s: %s to-dos (%s open) and %s memos in %.1f s, %s' "$home" \
     "$(sqlite3 "$home/memoapp.db" 'SELECT count(*) FROM todos')" \
     "$(sqlite3 "$home/memoapp.db" 'SELECT count(*) FROM todos WHERE done_at IS NULL')" \

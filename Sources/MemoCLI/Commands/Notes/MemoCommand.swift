@@ -9,7 +9,7 @@ enum MemoCommand {
         Command(
             "memo",
             abstract: Localized(en: "text memos: add, list, search", ko: "메모: 추가, 목록, 검색"),
-            options: [onlyTag, pinnedOnly],
+            options: [onlyTag, pinnedOnly, listLimit],
             subcommands: [.later("add") { add }, .later("list") { list }, .later("show") { show },
                           .later("edit") { edit }, .later("pin") { pin }, .later("unpin") { unpin },
                           .later("rm") { remove }, .later("search") { SearchCommand.make(kinds: [.memo]) },
@@ -26,6 +26,7 @@ enum MemoCommand {
                                          help: Localized(en: "the text (words are joined); none: stdin, or $EDITOR on a terminal",
                                                          ko: "내용 (단어를 이어 붙임); 없으면 표준 입력, 터미널이면 $EDITOR"))
     static let onlyTag = NotesArguments.tag(Localized(en: "only with this tag", ko: "이 태그가 있는 것만"))
+    static let listLimit = NotesArguments.limit
     static let pinnedOnly = Flag("pinned", help: Localized(en: "pinned ones only", ko: "고정한 것만"))
     static let id = NotesArguments.id(help: Localized(en: "the memo's id", ko: "메모 id"))
     static let newText = OptionKey<String>("text", "TEXT", help: Localized(en: "new text", ko: "새 내용"))
@@ -42,7 +43,7 @@ enum MemoCommand {
 
     static let list = Command(
         "list", abstract: Localized(en: "list memos, pinned first, then newest", ko: "메모 목록 (고정 먼저, 최신 순)"),
-        options: [onlyTag, pinnedOnly],
+        options: [onlyTag, pinnedOnly, listLimit],
         body: { context, arguments in try runList(context, arguments) })
 
     static let show = Command(
@@ -106,12 +107,24 @@ enum MemoCommand {
     static func runList(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let tag = arguments[onlyTag]
         let pinnedOnly = arguments[MemoCommand.pinnedOnly]
-        let summaries = try context.memoStore().summaries(tag: tag, pinnedOnly: pinnedOnly)
+        let limit = arguments[listLimit]
+        let store = try context.memoStore()
         let empty = tag != nil || pinnedOnly
             ? context.text(en: "No matching memos.", ko: "조건에 맞는 메모가 없습니다.")
             : context.text(en: "No memos yet.", ko: "메모가 아직 없습니다.")
         let renderer = MemoRenderer(context: context)
-        try context.emit(json: .array(summaries.map(renderer.json)), text: renderer.lines(summaries, empty: empty))
+        guard !context.isJSON else {
+            let summaries = try store.summaries(tag: tag, pinnedOnly: pinnedOnly, limit: limit)
+            return try context.emit(json: .array(summaries.map(renderer.json)), text: "")
+        }
+        // Text is written as it is read, a line at a time.
+        let width = String(try store.largestID(tag: tag, pinnedOnly: pinnedOnly) ?? 0).count
+        var isEmpty = true
+        try store.forEachSummary(tag: tag, pinnedOnly: pinnedOnly, limit: limit) { summary in
+            isEmpty = false
+            try context.write(renderer.line(summary, idWidth: width) + "\n")
+        }
+        if isEmpty { try context.emit(json: .array([]), text: empty) }
     }
 
     static func runEdit(_ context: CommandContext, _ arguments: ParsedArguments) throws {

@@ -51,6 +51,10 @@ enum NotesArguments {
         OptionKey("tag", "T", help: help, decode: Tags.normalized(_:))
     }
 
+    /// `--limit N` on a list: the first N only.
+    static let limit = OptionKey<Int>("limit", "N", range: 1...Int(Int32.max),
+                                      help: Localized(en: "the first N only", ko: "앞의 N개만"))
+
     /// `--priority P` (high, medium, low and their synonyms).
     static func priority(_ help: Localized) -> OptionKey<Priority> {
         OptionKey("priority", "high|medium|low", help: help, decode: Priority.init(parsing:))

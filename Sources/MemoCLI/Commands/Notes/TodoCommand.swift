@@ -38,7 +38,8 @@ enum TodoCommand {
     static let onlyPriority = NotesArguments.priority(Localized(en: "only this priority", ko: "이 우선순위만"))
     static let sort = OptionKey<TodoQuery.Sort>("sort", "due|priority|created",
                                                 help: Localized(en: "order (default: due)", ko: "정렬 (기본: due)"))
-    static let listOptions: [any OptionDeclaration] = [all, doneOnly, onlyTag, dueWindow, onlyPriority, sort]
+    static let listLimit = NotesArguments.limit
+    static let listOptions: [any OptionDeclaration] = [all, doneOnly, onlyTag, dueWindow, onlyPriority, sort, listLimit]
     static let id = NotesArguments.id(help: Localized(en: "the to-do's id", ko: "할 일 id"))
     static let ids = NotesArguments.ids(help: Localized(en: "one or more ids; all or none change",
                                                         ko: "id 하나 이상; 모두 바뀌거나 하나도 안 바뀜"))
@@ -147,7 +148,8 @@ enum TodoCommand {
         query.sort = arguments[sort] ?? .due
         query.priority = arguments[onlyPriority]
         query.tag = arguments[onlyTag]
-        let todos = try context.todoStore().todos(matching: query)
+        query.limit = arguments[listLimit]
+        let store = try context.todoStore()
         let renderer = TodoRenderer(context)
         let isFiltered = query.tag != nil || query.due != nil || query.priority != nil
         let empty: String
@@ -157,7 +159,19 @@ enum TodoCommand {
         case (.open, false): empty = context.text(en: "No open to-dos.", ko: "진행 중인 할 일이 없습니다.")
         case (.all, false): empty = context.text(en: "No to-dos.", ko: "할 일이 없습니다.")
         }
-        try context.emit(json: renderer.json(todos), text: renderer.lines(todos, empty: empty))
+        guard !context.isJSON else {
+            let todos = try store.todos(matching: query)
+            return try context.emit(json: renderer.json(todos), text: "")
+        }
+        // Text is written as it is read: the first line comes at once and a
+        // list of any length takes no more memory than a line.
+        let width = String(try store.largestID(matching: query) ?? 0).count
+        var isEmpty = true
+        try store.forEachTodo(matching: query) { todo in
+            isEmpty = false
+            try context.write(renderer.line(todo, idWidth: width) + "\n")
+        }
+        if isEmpty { try context.emit(json: .array([]), text: empty) }
     }
 
     static func runEdit(_ context: CommandContext, _ arguments: ParsedArguments) throws {
