@@ -98,6 +98,9 @@ final class ValueRangesEndToEndTests: XCTestCase {
             UPDATE timers SET duration = 1e19 WHERE id = 1;
             UPDATE timer_spans SET start_boot = -9.3e18 WHERE timer_id = 2;
             UPDATE timer_laps SET elapsed = 1e300 WHERE timer_id = 2;
+            """)
+        // A title is indexed for search: only a program with memoapp's tokenizer writes it.
+        memoappSQL(app.databasePath, """
             UPDATE todos SET due_at = 9e999, created_at = -1e300, title = 'a' || char(10) || 'b';
             UPDATE memos SET updated_at = 1e300;
             """)

@@ -24,7 +24,6 @@ public struct App {
         self.environment = environment
         self.streams = streams
         self.clock = clock
-        // Before any connection opens: every one needs the search indexes' tokenizer.
     }
 
     /// Runs one command line given as the bytes of each argument (argv without
