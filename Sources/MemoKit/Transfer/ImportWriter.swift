@@ -36,44 +36,43 @@ public enum ImportWriter {
         report.isRestore = try NotesArchive.isEmpty(connection) && TimerArchive.isEmpty(connection)
             && VoiceArchive.isEmpty(connection)
         let keepingIDs = report.isRestore
-        for todo in document.todos {
-            if try NotesArchive.containsTodo(uid: todo.uid, in: connection) {
-                report.todos.alreadyPresent += 1
-            } else {
-                try NotesArchive.insert(todo, keepingID: keepingIDs, into: connection)
-                report.todos.added += 1
+        report.todos = try add(document.todos, isPresent: { try NotesArchive.containsTodo(uid: $0.uid, in: connection) },
+                               insert: { try NotesArchive.insert($0, keepingID: keepingIDs, into: connection); return true })
+        report.memos = try add(document.memos, isPresent: { try NotesArchive.containsMemo(uid: $0.uid, in: connection) },
+                               insert: { try NotesArchive.insert($0, keepingID: keepingIDs, into: connection); return true })
+        // A voice memo whose audio did not arrive is left out and named, never stored without its file.
+        var withoutAudio: [String] = []
+        report.voiceMemos = try add(document.voiceMemos, isPresent: { try VoiceArchive.contains(uid: $0.uid, in: connection) },
+                                    insert: { item in
+            guard audio.hasAudio(forUID: item.uid) else {
+                withoutAudio.append(item.title)
+                return false
             }
-        }
-        for memo in document.memos {
-            if try NotesArchive.containsMemo(uid: memo.uid, in: connection) {
-                report.memos.alreadyPresent += 1
-            } else {
-                try NotesArchive.insert(memo, keepingID: keepingIDs, into: connection)
-                report.memos.added += 1
-            }
-        }
-        for item in document.voiceMemos {
-            if try VoiceArchive.contains(uid: item.uid, in: connection) {
-                report.voiceMemos.alreadyPresent += 1
-            } else if audio.hasAudio(forUID: item.uid) {
-                try audio.insert(item, keepingID: keepingIDs, into: connection)
-                report.voiceMemos.added += 1
-            } else {
-                report.voiceMemosWithoutAudio.append(item.title)
-            }
-        }
-        for timer in document.timers {
-            if try TimerArchive.contains(uid: timer.uid, in: connection) {
-                report.timers.alreadyPresent += 1
-            } else {
-                try TimerArchive.insert(timer, keepingID: keepingIDs, into: connection)
-                report.timers.added += 1
-            }
-        }
+            try audio.insert(item, keepingID: keepingIDs, into: connection)
+            return true
+        })
+        report.voiceMemosWithoutAudio = withoutAudio
+        report.timers = try add(document.timers, isPresent: { try TimerArchive.contains(uid: $0.uid, in: connection) },
+                                insert: { try TimerArchive.insert($0, keepingID: keepingIDs, into: connection); return true })
         if report.isRestore {
             for (table, id) in document.lastIDs { try connection.raiseAutoincrementID(of: table, to: id) }
             try OnboardingArchive.restore(document.onboarding, into: connection)
         }
         return report
+    }
+
+    /// Inserts each item that `isPresent` does not find, counting both;
+    /// `insert` answers false for an item it leaves out.
+    private static func add<Item>(_ items: [Item], isPresent: (Item) throws -> Bool,
+                                  insert: (Item) throws -> Bool) throws -> DocumentImportReport.Counts {
+        var counts = DocumentImportReport.Counts()
+        for item in items {
+            if try isPresent(item) {
+                counts.alreadyPresent += 1
+            } else if try insert(item) {
+                counts.added += 1
+            }
+        }
+        return counts
     }
 }
