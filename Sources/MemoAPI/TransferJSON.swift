@@ -49,8 +49,9 @@ extension WireFormat {
     }
 
     /// `export -o FILE`'s summary: the file, its size and how many items of each kind.
-    public static func exportSummary(output: String, bytes: Int, document: JSON) -> JSON {
-        .object([("output", .string(output)), ("bytes", .int(bytes))] + ExportDocument.counts(of: document))
+    public static func exportSummary(output: String, bytes: Int, counts: ExportCounts) -> JSON {
+        .object([("output", .string(output)), ("bytes", .int(bytes)), ("todos", .int(counts.todos)),
+                 ("memos", .int(counts.memos)), ("voice_memos", .int(counts.voiceMemos)), ("timers", .int(counts.timers))])
     }
 
     /// A voice memo whose file is missing, damaged or changed, or a file no

@@ -10,7 +10,10 @@ extension JSON {
         return out
     }
 
-    private func writePretty(to out: inout String, indent: Int) {
+    /// Appends the value as `prettySerialized` writes it when it stands
+    /// `indent` spaces in (no leading spaces, no final newline): for
+    /// documents written a piece at a time.
+    public func writePretty(to out: inout String, indent: Int) {
         switch self {
         case let .array(items) where !items.isEmpty && !items.allSatisfy(\.isScalar):
             out += "[\n"

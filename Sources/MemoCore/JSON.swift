@@ -62,7 +62,8 @@ public indirect enum JSON: Equatable, Sendable {
         }
     }
 
-    static func writeEscaped(_ text: String, to out: inout String) {
+    /// Appends `text` as a JSON string, quotes included.
+    public static func writeEscaped(_ text: String, to out: inout String) {
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -34,7 +34,7 @@ final class NotesArchiveTests: NotesTestCase {
         clock.advance(0.000_123)
         _ = try store.markDone(ids: [full.id])
         let bare = try store.add(NewTodo(title: "bare"))
-        let exported = try NotesArchive.exportTodos(from: connection)
+        let exported = try gathered(NotesArchive.exportTodos, connection)
         XCTAssertEqual(exported.count, 2)
         let read = try exported.map { try NotesArchive.todo(from: try reparsed($0)) }
         XCTAssertEqual(read, [try store.todo(id: full.id), bare])
@@ -44,7 +44,7 @@ final class NotesArchiveTests: NotesTestCase {
         try other.writeTransaction {
             for todo in read { try NotesArchive.insert(todo, keepingID: true, into: other) }
         }
-        XCTAssertEqual(try NotesArchive.exportTodos(from: other), exported)
+        XCTAssertEqual(try gathered(NotesArchive.exportTodos, other), exported)
         let copied = TodoStore(connection: other, clock: clock, calendar: seoul)
         XCTAssertEqual(try copied.todos(matching: TodoQuery(status: .done, tag: "집")).map(\.id), [full.id])
         // The search index took the rows too.
@@ -57,12 +57,12 @@ final class NotesArchiveTests: NotesTestCase {
         let big = String(repeating: "한글 emoji 🎉 and NUL \0 ", count: 40_000)
         let first = try store.add(NewMemo(text: big, title: "큰 메모", tags: ["a", "B"], isPinned: true))
         let second = try store.add(NewMemo(text: "plain"))
-        let exported = try NotesArchive.exportMemos(from: connection)
+        let exported = try gathered(NotesArchive.exportMemos, connection)
         let read = try exported.map { try NotesArchive.memo(from: try reparsed($0)) }
         XCTAssertEqual(read, [first, second])
         let other = try otherDatabase()
         try other.writeTransaction { for memo in read { try NotesArchive.insert(memo, keepingID: true, into: other) } }
-        XCTAssertEqual(try NotesArchive.exportMemos(from: other), exported)
+        XCTAssertEqual(try gathered(NotesArchive.exportMemos, other), exported)
         XCTAssertEqual(Array(try MemoStore(connection: other).memo(id: first.id).text.utf8), Array(big.utf8))
     }
 
@@ -149,4 +149,12 @@ final class NotesArchiveTests: NotesTestCase {
         XCTAssertEqual(failure { _ = try NotesArchive.memo(from: try self.reparsed(.object(members), at: path)) },
                        "export.json: $.memos[2].text: a memo's text cannot be empty")
     }
+}
+
+/// Everything an export function hands over, gathered.
+private func gathered(_ export: (Connection, (JSON) throws -> Void) throws -> Void,
+                      _ connection: Connection) throws -> [JSON] {
+    var items: [JSON] = []
+    try export(connection) { items.append($0) }
+    return items
 }

@@ -15,7 +15,18 @@ public struct InputFile: Sendable {
     /// - Throws: `.noInput` (exit 66) when the file is missing, unreadable or
     ///   not a regular file.
     public static func read(_ path: String) throws -> InputFile {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let opened = try open(path)
+        defer { close(opened.descriptor) }
+        let bytes = try readAll(opened.descriptor, sizeHint: Int(opened.status.st_size), path: path)
+        let modified = opened.status.st_mtim
+        return InputFile(path: path, bytes: bytes,
+                         modifiedAt: Timestamp(secondsSince1970: Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9))
+    }
+
+    /// Opens `path` for reading as `read` does, checks included, for a file
+    /// read a piece at a time; the caller closes the descriptor.
+    public static func open(_ path: String) throws -> (descriptor: Int32, status: stat) {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             let failure = errno
             if failure == ENOENT {
@@ -23,17 +34,19 @@ public struct InputFile: Sendable {
             }
             throw cannotRead(path, failure)
         }
-        defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw cannotRead(path, errno) }
+        guard fstat(descriptor, &status) == 0 else {
+            let failure = errno
+            close(descriptor)
+            throw cannotRead(path, failure)
+        }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
             throw MemoError(.noInput, en: "\(path) is not a regular file", ko: "\(path)은(는) 일반 파일이 아닙니다")
         }
         // A regular file never blocks; clear the flag so reads behave as usual.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        let bytes = try readAll(descriptor, sizeHint: Int(status.st_size), path: path)
-        let modified = Timestamp(secondsSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
-        return InputFile(path: path, bytes: bytes, modifiedAt: modified)
+        return (descriptor, status)
     }
 
     /// Reads `descriptor` to its end (standard input, an opened file).

@@ -25,13 +25,14 @@ public struct DocumentImport {
         self.audioFolders = audioFolders
     }
 
-    /// Imports `bytes`, the document read from `source` (a path, or a name for
-    /// standard input used in messages). `besideFile`, when the document came
-    /// from a file, is that file's path: a `voice/` folder beside it is
-    /// searched last (a backup's `voice/` works).
+    /// Imports the document in `source`, named `name` in messages (the file's
+    /// path, or a name for standard input). `besideFile`, when the document
+    /// came from a file, is that file's path: a `voice/` folder beside it is
+    /// searched last (a backup's `voice/` works). The document is read as a
+    /// stream, checked whole before the write, so memory does not grow with it.
     /// - Throws: `.badInput` naming the JSON path when the document is malformed.
-    public func run(bytes: [UInt8], source: String, besideFile: String? = nil) throws -> DocumentImportReport {
-        let document = try ImportDocument(bytes: bytes, source: source)
+    public func run(_ source: JSONObjectStream.Source, name: String, besideFile: String? = nil) throws -> DocumentImportReport {
+        let document = try ImportDocument(JSONObjectStream(source, name: name))
         let connection = try workspace.database()
         var folders = audioFolders
         folders.append(workspace.home.voiceDirectory)

@@ -5,24 +5,41 @@ import SQLite
 import Timers
 import VoiceMemos
 
-/// An export (see `ExportDocument`) read and checked whole before anything
-/// is written: the format and its version, the schema, every item's fields
-/// (each module checks its own), and what no single item can check: ids and
-/// uids used twice, counters below an id. Any problem is bad input (exit 65)
+/// An export (see `ExportDocument`) checked whole before anything is
+/// written: the format and its version, the schema, every item's fields (each
+/// module checks its own), and what no single item can check: ids and uids
+/// used twice, counters below an id. Any problem is bad input (exit 65)
 /// naming the JSON path, or the line and column when the JSON itself is
 /// broken.
+///
+/// The document is read as a stream (`JSONObjectStream`), never held: a
+/// first pass reads everything but the item arrays, a second checks every
+/// item and keeps only what the checks need (ids and uids in compact form,
+/// and the voice memos, whose audio must be found before the write), and
+/// `forEachItem` reads the items a third time for the writer. An import of
+/// millions of items takes memory for their ids, not for the items.
 public struct ImportDocument {
     public var onboarding: OnboardingState
     public var lastIDs: [String: Int64]
-    public var todos: [Todo]
-    public var memos: [Memo]
     public var voiceMemos: [VoiceArchive.Item]
-    public var timers: [TimerRecord]
+    private let stream: JSONObjectStream
 
-    /// Reads the document in `bytes`; `source` (the file's name) starts every message.
-    public init(bytes: [UInt8], source: String) throws {
-        let root = try JSONReader(parsing: bytes, source: source)
-        _ = try root.members()
+    /// The arrays of items, streamed element by element.
+    private static let itemKeys: Set<String> = ["todos", "memos", "voice_memos", "timers"]
+
+    /// Reads and checks the document `stream` holds.
+    public init(_ stream: JSONObjectStream) throws {
+        self.stream = stream
+        var members: [(String, JSON)] = []
+        try stream.scan(streamedArrays: ImportDocument.itemKeys, parseElements: false) { event in
+            switch event {
+            case let .member(key, value): members.append((key, value.value))
+            // Its elements are checked by the next pass; here it is an array.
+            case let .arrayStarted(key): members.append((key, .array([])))
+            case .element: break
+            }
+        }
+        let root = JSONReader(.object(members), source: stream.name)
         let format = try root.nonNull("format")
         guard try format.string() == ExportDocument.format else {
             throw format.failure(en: "not a memoapp export (the format must be \"\(ExportDocument.format)\")",
@@ -42,19 +59,34 @@ public struct ImportDocument {
         }
         try ImportDocument.checkSchema(try root.nonNull("schema"))
         onboarding = try OnboardingArchive.state(from: try root.nonNull("onboarding"))
-        todos = try ImportDocument.items(root, "todos", NotesArchive.todo(from:), id: \.id, uid: \.uid)
-        memos = try ImportDocument.items(root, "memos", NotesArchive.memo(from:), id: \.id, uid: \.uid)
-        voiceMemos = try ImportDocument.items(root, "voice_memos", VoiceArchive.item(from:), id: \.id, uid: \.uid)
-        timers = try ImportDocument.items(root, "timers", TimerArchive.timer(from:), id: \.id, uid: \.uid)
-        let largest = ["todos": todos.map(\.id).max(), "memos": memos.map(\.id).max(),
-                       "voice_memos": voiceMemos.map(\.id).max()]
+        // Present, and arrays (a value of another kind is not streamed).
+        for key in ["todos", "memos", "voice_memos", "timers"] { _ = try root.elements(key) }
+
+        var identities = ["todos": ItemIdentities(key: "todos"), "memos": ItemIdentities(key: "memos"),
+                          "voice_memos": ItemIdentities(key: "voice_memos"), "timers": ItemIdentities(key: "timers")]
+        var voiceMemos: [VoiceArchive.Item] = []
+        try stream.scan(streamedArrays: ImportDocument.itemKeys) { event in
+            guard case let .element(key, reader) = event else { return }
+            let (id, uid): (Int64, String)
+            switch try ImportDocument.item(key, reader) {
+            case let .todo(todo): (id, uid) = (todo.id, todo.uid)
+            case let .memo(memo): (id, uid) = (memo.id, memo.uid)
+            case let .timer(timer): (id, uid) = (timer.id, timer.uid)
+            case let .voiceMemo(item):
+                (id, uid) = (item.id, item.uid)
+                voiceMemos.append(item)
+            }
+            try identities[key]?.note(id: id, uid: uid, at: reader)
+        }
+        self.voiceMemos = voiceMemos
+
         let counters = try root.nonNull("last_ids")
         lastIDs = [:]
         for table in ExportDocument.counterTables {
             // A counter bounds every id given after it, so it stays in the
             // range of ids themselves (`JSONReader.id`).
             let value = try counters.int(table, in: 0...JSONReader.largestExactInteger)
-            if let id = largest[table] ?? nil, value < id {
+            if let id = identities[table]?.largestID, value < id {
                 throw try counters.nonNull(table).failure(
                     en: "\(value) is below the largest id in \(table), \(id)",
                     ko: "\(value)이(가) \(table)의 가장 큰 id \(id)보다 작습니다")
@@ -63,8 +95,22 @@ public struct ImportDocument {
         }
     }
 
-    /// Every item, by the order of the document.
-    public var itemCount: Int { todos.count + memos.count + voiceMemos.count + timers.count }
+    /// One item of the document.
+    public enum Item {
+        case todo(Todo)
+        case memo(Memo)
+        case voiceMemo(VoiceArchive.Item)
+        case timer(TimerRecord)
+    }
+
+    /// Reads the document again and hands `body` each to-do, memo and timer,
+    /// in the document's order (voice memos are in `voiceMemos`).
+    public func forEachItem(_ body: (Item) throws -> Void) throws {
+        try stream.scan(streamedArrays: ["todos", "memos", "timers"]) { event in
+            guard case let .element(key, reader) = event else { return }
+            try body(try ImportDocument.item(key, reader))
+        }
+    }
 
     // MARK: - Private
 
@@ -84,16 +130,80 @@ public struct ImportDocument {
         }
     }
 
-    /// The array `key` read item by item, with no id or uid used twice.
-    private static func items<Item>(_ root: JSONReader, _ key: String, _ read: (JSONReader) throws -> Item,
-                                    id: KeyPath<Item, Int64>, uid: KeyPath<Item, String>) throws -> [Item] {
-        var ids = DuplicateCheck<Int64>(name: "id")
-        var uids = DuplicateCheck<String>(name: "uid")
-        return try root.elements(key).map { reader in
-            let item = try read(reader)
-            try ids.note(item[keyPath: id], at: try reader.nonNull("id"))
-            try uids.note(item[keyPath: uid], at: try reader.nonNull("uid"))
-            return item
+    private static func item(_ key: String, _ reader: JSONReader) throws -> Item {
+        switch key {
+        case "todos": return .todo(try NotesArchive.todo(from: reader))
+        case "memos": return .memo(try NotesArchive.memo(from: reader))
+        case "voice_memos": return .voiceMemo(try VoiceArchive.item(from: reader))
+        default: return .timer(try TimerArchive.timer(from: reader))
+        }
+    }
+}
+
+/// The ids and uids of one kind of item seen so far, kept small (a uid as
+/// its 128 bits, the first place as an index), for documents of millions.
+private struct ItemIdentities {
+    let key: String
+    private var ids: [Int64: Int32] = [:]
+    private var uids: [UIDBits: Int32] = [:]
+    private var count: Int32 = 0
+    private(set) var largestID: Int64?
+
+    init(key: String) {
+        self.key = key
+    }
+
+    /// Notes the item at `reader`; an error naming both places when its id
+    /// or uid was seen before.
+    mutating func note(id: Int64, uid: String, at reader: JSONReader) throws {
+        if let first = ids.updateValue(count, forKey: id) {
+            throw try reader.nonNull("id").failure(en: "the id \(id) is used twice (first at \(path(first, "id")))",
+                                                   ko: "id \(id)이(가) 두 번 쓰였습니다 (처음: \(path(first, "id")))")
+        }
+        if let first = uids.updateValue(count, forKey: UIDBits(uid)) {
+            throw try reader.nonNull("uid").failure(en: "the uid \(uid) is used twice (first at \(path(first, "uid")))",
+                                                    ko: "uid \(uid)이(가) 두 번 쓰였습니다 (처음: \(path(first, "uid")))")
+        }
+        largestID = max(largestID ?? id, id)
+        count += 1
+    }
+
+    private func path(_ index: Int32, _ field: String) -> JSONPath {
+        JSONPath.root.appending(key: key).appending(index: Int(index)).appending(key: field)
+    }
+}
+
+/// A well-formed uid (8-4-4-4-12 hex digits, as `JSONReader.uid` checks) as
+/// two numbers, or any other text hashed, for a set of millions.
+private struct UIDBits: Hashable {
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    var other: String?
+
+    init(_ uid: String) {
+        var digits = 0
+        for byte in uid.utf8 where byte != UInt8(ascii: "-") {
+            guard let value = UIDBits.hexValue(byte), digits < 32 else {
+                self = UIDBits()
+                other = uid
+                return
+            }
+            if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+            digits += 1
+        }
+        if digits != 32 {
+            self = UIDBits()
+            other = uid
+        }
+    }
+
+    private init() {}
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        default: return nil
         }
     }
 }

@@ -36,24 +36,40 @@ public enum ImportWriter {
         report.isRestore = try NotesArchive.isEmpty(connection) && TimerArchive.isEmpty(connection)
             && VoiceArchive.isEmpty(connection)
         let keepingIDs = report.isRestore
-        report.todos = try add(document.todos, isPresent: { try NotesArchive.containsTodo(uid: $0.uid, in: connection) },
-                               insert: { try NotesArchive.insert($0, keepingID: keepingIDs, into: connection); return true })
-        report.memos = try add(document.memos, isPresent: { try NotesArchive.containsMemo(uid: $0.uid, in: connection) },
-                               insert: { try NotesArchive.insert($0, keepingID: keepingIDs, into: connection); return true })
+        try document.forEachItem { item in
+            switch item {
+            case let .todo(todo):
+                try add(to: &report.todos, isPresent: try NotesArchive.containsTodo(uid: todo.uid, in: connection)) {
+                    try NotesArchive.insert(todo, keepingID: keepingIDs, into: connection)
+                    return true
+                }
+            case let .memo(memo):
+                try add(to: &report.memos, isPresent: try NotesArchive.containsMemo(uid: memo.uid, in: connection)) {
+                    try NotesArchive.insert(memo, keepingID: keepingIDs, into: connection)
+                    return true
+                }
+            case let .timer(timer):
+                try add(to: &report.timers, isPresent: try TimerArchive.contains(uid: timer.uid, in: connection)) {
+                    try TimerArchive.insert(timer, keepingID: keepingIDs, into: connection)
+                    return true
+                }
+            case .voiceMemo:
+                break
+            }
+        }
         // A voice memo whose audio did not arrive is left out and named, never stored without its file.
         var withoutAudio: [String] = []
-        report.voiceMemos = try add(document.voiceMemos, isPresent: { try VoiceArchive.contains(uid: $0.uid, in: connection) },
-                                    insert: { item in
-            guard audio.hasAudio(forUID: item.uid) else {
-                withoutAudio.append(item.title)
-                return false
+        for item in document.voiceMemos {
+            try add(to: &report.voiceMemos, isPresent: try VoiceArchive.contains(uid: item.uid, in: connection)) {
+                guard audio.hasAudio(forUID: item.uid) else {
+                    withoutAudio.append(item.title)
+                    return false
+                }
+                try audio.insert(item, keepingID: keepingIDs, into: connection)
+                return true
             }
-            try audio.insert(item, keepingID: keepingIDs, into: connection)
-            return true
-        })
+        }
         report.voiceMemosWithoutAudio = withoutAudio
-        report.timers = try add(document.timers, isPresent: { try TimerArchive.contains(uid: $0.uid, in: connection) },
-                                insert: { try TimerArchive.insert($0, keepingID: keepingIDs, into: connection); return true })
         if report.isRestore {
             for (table, id) in document.lastIDs { try connection.raiseAutoincrementID(of: table, to: id) }
             try OnboardingArchive.restore(document.onboarding, into: connection)
@@ -61,18 +77,14 @@ public enum ImportWriter {
         return report
     }
 
-    /// Inserts each item that `isPresent` does not find, counting both;
-    /// `insert` answers false for an item it leaves out.
-    private static func add<Item>(_ items: [Item], isPresent: (Item) throws -> Bool,
-                                  insert: (Item) throws -> Bool) throws -> DocumentImportReport.Counts {
-        var counts = DocumentImportReport.Counts()
-        for item in items {
-            if try isPresent(item) {
-                counts.alreadyPresent += 1
-            } else if try insert(item) {
-                counts.added += 1
-            }
+    /// Counts an item already present, or inserts it; `insert` answers
+    /// false for an item it leaves out.
+    private static func add(to counts: inout DocumentImportReport.Counts, isPresent: Bool,
+                            insert: () throws -> Bool) throws {
+        if isPresent {
+            counts.alreadyPresent += 1
+        } else if try insert() {
+            counts.added += 1
         }
-        return counts
     }
 }

@@ -14,21 +14,27 @@ public enum NotesArchive {
     /// The module's tables whose rows carry a uid.
     public static let tablesWithUIDs = ["todos", "memos"]
 
-    /// Every to-do, by id. Call inside a read transaction, so that the whole
-    /// document is one snapshot.
-    public static func exportTodos(from connection: Connection) throws -> [JSON] {
-        try connection.query(TodoStore.selectSQL + " ORDER BY id", map: TodoStore.todo).map(json)
+    /// Hands every to-do to `body`, by id, as its row is read: an export of
+    /// any size holds one item at a time. Call inside a read transaction, so
+    /// that the whole document is one snapshot.
+    public static func exportTodos(from connection: Connection, _ body: (JSON) throws -> Void) throws {
+        try connection.forEachRow(TodoStore.selectSQL + " ORDER BY id", arguments: []) { row in
+            try body(json(TodoStore.todo(row)))
+            return true
+        }
     }
 
-    /// Every memo, by id, text whole. Call inside a read transaction.
-    public static func exportMemos(from connection: Connection) throws -> [JSON] {
-        try connection.query(
-            "SELECT id, uid, title, text, is_pinned, tags, created_at, updated_at FROM memos ORDER BY id"
+    /// Hands every memo to `body`, by id, text whole, as its row is read.
+    /// Call inside a read transaction.
+    public static func exportMemos(from connection: Connection, _ body: (JSON) throws -> Void) throws {
+        try connection.forEachRow(
+            "SELECT id, uid, title, text, is_pinned, tags, created_at, updated_at FROM memos ORDER BY id", arguments: []
         ) { row in
-            json(Memo(id: row.int64(0), uid: row.string(1), title: row.optionalString(2), text: row.string(3),
-                      tags: Tags.split(row.string(5)), isPinned: row.bool(4),
-                      createdAt: Timestamp(secondsSince1970: row.double(6)),
-                      updatedAt: Timestamp(secondsSince1970: row.double(7))))
+            try body(json(Memo(id: row.int64(0), uid: row.string(1), title: row.optionalString(2), text: row.string(3),
+                               tags: Tags.split(row.string(5)), isPinned: row.bool(4),
+                               createdAt: Timestamp(secondsSince1970: row.double(6)),
+                               updatedAt: Timestamp(secondsSince1970: row.double(7)))))
+            return true
         }
     }
 

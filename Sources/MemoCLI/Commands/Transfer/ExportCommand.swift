@@ -40,17 +40,27 @@ enum ExportCommand {
         // give hand-inserted rows their uids): a refused one changes nothing.
         let destination = try OutputFile.choose(arguments[output] ?? "-", format: arguments[format], among: [.json],
                                                 home: context.home, mayReplace: arguments[force])
-        let document = try ExportDocument.make(from: context.workspace)
-        let text = document.prettySerialized
+        let workspace = context.workspace
+        let connection = try workspace.database()
+        let exportedAt = workspace.clock.now()
         guard !destination.isStandardOutput else {
             // The document is JSON already: --json changes nothing here.
-            try context.writeDocument(text)
+            try ExportDocument.write(connection: connection, exportedAt: exportedAt) { try context.writeDocument($0) }
             return
         }
-        let bytes = try destination.write(text: text)
-        if context.isJSON {
-            try context.emit(json: WireFormat.exportSummary(output: destination.given, bytes: Int(bytes), document: document),
-                         text: "")
+        var counts: ExportCounts?
+        let bytes = try destination.write { descriptor in
+            counts = try ExportDocument.write(connection: connection, exportedAt: exportedAt) { piece in
+                var piece = piece
+                try piece.withUTF8 { buffer in
+                    guard let start = buffer.baseAddress else { return }
+                    try FileSystem.writeAll(descriptor, start, count: buffer.count, path: destination.given)
+                }
+            }
+        }
+        if context.isJSON, let counts {
+            try context.emit(json: WireFormat.exportSummary(output: destination.given, bytes: Int(bytes), counts: counts),
+                             text: "")
         }
     }
 }

@@ -43,9 +43,15 @@ enum ImportCommand {
         let path = arguments[file]
         let importer = try DocumentImport(workspace: context.workspace, audioFolders: arguments[audioFolders])
         let isStandardInput = path == "-"
-        let bytes = isStandardInput ? context.readAllInput() : try InputFile.read(path).bytes
-        let source = isStandardInput ? context.text(en: "standard input", ko: "표준 입력") : path
-        let report = try importer.run(bytes: bytes, source: source, besideFile: isStandardInput ? nil : path)
+        let report: DocumentImportReport
+        if isStandardInput {
+            // Standard input cannot be read twice: it is held, the file is not.
+            report = try importer.run(.bytes(context.readAllInput()), name: context.text(en: "standard input", ko: "표준 입력"))
+        } else {
+            let file = try InputFile.open(path)
+            defer { close(file.descriptor) }
+            report = try importer.run(.file(descriptor: file.descriptor, path: path), name: path, besideFile: path)
+        }
         try emit(report, context)
     }
 
