@@ -43,8 +43,8 @@ public struct JSONObjectStream {
     /// Scans the top-level object once, front to back. Members whose key is in
     /// `streamedArrays` and whose value is an array come element by element
     /// (`parseElements` false: skipped unparsed, which is fast); the others
-    /// whole. A top-level array is streamed as the member key `""` when that
-    /// key is listed; any other top level is an error (an object was expected).
+    /// whole. When `streamedArrays` holds `""`, the top level must be an
+    /// array instead, streamed as the member key `""`.
     /// - Throws: `.badInput` naming the line and column of a syntax error,
     ///   the JSON path of a duplicate key; whatever `handle` throws.
     public func scan(streamedArrays: Set<String>, parseElements: Bool = true,
@@ -62,9 +62,19 @@ public struct JSONObjectStream {
     private func scan(_ scanner: inout ByteScanner, streamedArrays: Set<String>, parseElements: Bool,
                       _ handle: (Event) throws -> Void) throws {
         try scanner.skipWhitespace()
-        switch try scanner.peek() {
-        case UInt8(ascii: "[") where streamedArrays.contains(""):
-            try streamArray(&scanner, key: "", path: .root, parse: parseElements, handle)
+        let first = try scanner.peek()
+        if streamedArrays.contains("") {
+            switch first {
+            case UInt8(ascii: "["): try streamArray(&scanner, key: "", path: .root, parse: parseElements, handle)
+            // Not parsed: it may be huge, and only its kind matters for the message.
+            case UInt8(ascii: "{"): _ = try JSONReader(.object([]), source: name).elements()
+            default: _ = try JSONReader(try parseValue(&scanner), source: name).elements()
+            }
+            try scanner.skipWhitespace()
+            guard try scanner.peek() == nil else { throw scanner.syntaxError("end of file expected") }
+            return
+        }
+        switch first {
         case UInt8(ascii: "["):
             // Not parsed: it may be huge, and only its kind matters for the message.
             _ = try JSONReader(.array([]), source: name).members()
@@ -245,45 +255,75 @@ private struct ByteScanner {
 
     // MARK: - Private
 
-    private mutating func take(_ keeping: Bool) throws -> UInt8 {
-        guard let byte = try peek() else { throw syntaxError("premature end of input") }
-        if keeping { captured.append(byte) }
-        advance()
-        return byte
-    }
-
+    /// Where the value that starts here ends, found a buffer at a time (this
+    /// loop sees every byte of an import, so it keeps its state in locals).
     private mutating func walkValue(keeping: Bool) throws {
+        guard let first = try peek() else { throw syntaxError("premature end of input") }
+        switch first {
+        case UInt8(ascii: "]"), UInt8(ascii: "}"):
+            throw syntaxError("unexpected '\(Character(Unicode.Scalar(first)))'")
+        case _ where ByteScanner.endsScalar(first):
+            throw syntaxError("value expected")
+        default:
+            break
+        }
+        // A scalar (number, true, false, null: the parser judges its bytes)
+        // ends before the first byte that cannot be part of one; a string or
+        // a container after the byte that closes it.
+        let isScalar = first != UInt8(ascii: "\"") && first != UInt8(ascii: "[") && first != UInt8(ascii: "{")
         var depth = 0
-        repeat {
-            guard let first = try peek() else { throw syntaxError("premature end of input") }
-            switch first {
-            case UInt8(ascii: "\""):
-                _ = try take(keeping)
-                while true {
-                    let byte = try take(keeping)
-                    if byte == UInt8(ascii: "\\") { _ = try take(keeping) } else if byte == UInt8(ascii: "\"") { break }
-                }
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                _ = try take(keeping)
-                depth += 1
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                guard depth > 0 else { throw syntaxError("unexpected '\(Character(Unicode.Scalar(first)))'") }
-                _ = try take(keeping)
-                depth -= 1
-            case UInt8(ascii: ","), UInt8(ascii: ":"), 0x20, 0x0A, 0x0D, 0x09:
-                // Inside a container these belong to it; no value starts with one.
-                guard depth > 0 else { throw syntaxError("value expected") }
-                _ = try take(keeping)
-            default:
-                // A scalar (number, true, false, null) or, inside a container,
-                // any other byte: the parser judges it.
-                _ = try take(keeping)
-                if depth == 0 {
-                    while let next = try peek(), !ByteScanner.endsScalar(next) { _ = try take(keeping) }
-                    return
+        var isInString = false
+        var isEscaped = false
+        var isDone = false
+        while !isDone {
+            if position == end, try !refill() {
+                if isScalar { return }
+                throw syntaxError("premature end of input")
+            }
+            var index = position
+            var line = place.line
+            var column = place.column
+            buffer.withUnsafeBufferPointer { bytes in
+                while index < end {
+                    let byte = bytes[index]
+                    if isScalar {
+                        if ByteScanner.endsScalar(byte) {
+                            isDone = true
+                            return
+                        }
+                    } else if isInString {
+                        if isEscaped {
+                            isEscaped = false
+                        } else if byte == UInt8(ascii: "\\") {
+                            isEscaped = true
+                        } else if byte == UInt8(ascii: "\"") {
+                            isInString = false
+                            isDone = depth == 0
+                        }
+                    } else if byte == UInt8(ascii: "\"") {
+                        isInString = true
+                    } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                        depth += 1
+                    } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                        depth -= 1
+                        isDone = depth == 0
+                    }
+                    if byte == UInt8(ascii: "\n") {
+                        line += 1
+                        column = 0
+                    } else if byte & 0xC0 != 0x80 {
+                        column += 1
+                    }
+                    index += 1
+                    if isDone { return }
                 }
             }
-        } while depth > 0
+            if keeping { captured.append(contentsOf: buffer[position..<index]) }
+            place.offset += index - position
+            place.line = line
+            place.column = column
+            position = index
+        }
     }
 
     private static func endsScalar(_ byte: UInt8) -> Bool {

@@ -1,5 +1,8 @@
 import MemoCore
 import Notes
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Imports from other tools: to-dos from todo.txt or Taskwarrior's export,
 /// memos from Markdown or text files. Every file is read and parsed before
@@ -23,24 +26,44 @@ public enum ToolImport {
     /// Reads `paths` as `format` and adds their to-dos to the workspace's store.
     public static func importTodos(from paths: [String], format: TodoFormat, dryRun: Bool,
                                    into workspace: Workspace) throws -> Result {
-        let inputs = try paths.map(InputFile.read)
-        var todos: [ImportedTodo] = []
+        switch format {
+        case .todotxt:
+            let inputs = try paths.map(InputFile.read)
+            let todos = try nothingImported {
+                try inputs.flatMap { try TodoTxtReader(calendar: workspace.calendar).todos(in: $0.bytes, source: $0.path) }
+            }
+            let outcome = try workspace.todoStore().importTodos(todos, dryRun: dryRun)
+            return Result(outcome: outcome, skipped: nil, isDryRun: dryRun)
+        case .taskwarrior:
+            return try importTaskwarrior(from: paths, dryRun: dryRun, into: workspace)
+        }
+    }
+
+    /// Taskwarrior's exports, streamed: every task is read and checked in a
+    /// first pass, then read again and stored in one transaction, so a
+    /// million tasks are never held at once.
+    private static func importTaskwarrior(from paths: [String], dryRun: Bool, into workspace: Workspace) throws -> Result {
+        var files: [JSONObjectStream] = []
+        defer { for case let .file(descriptor, _) in files.map(\.source) { close(descriptor) } }
+        for path in paths {
+            let opened = try InputFile.open(path)
+            files.append(JSONObjectStream(.file(descriptor: opened.descriptor, path: path), name: path))
+        }
+        let reader = TaskwarriorReader(calendar: workspace.calendar)
         var skipped = 0
         try nothingImported {
-            for input in inputs {
-                switch format {
-                case .todotxt:
-                    todos += try TodoTxtReader(calendar: workspace.calendar).todos(in: input.bytes, source: input.path)
-                case .taskwarrior:
-                    let result = try TaskwarriorReader(calendar: workspace.calendar).tasks(in: input.bytes,
-                                                                                            source: input.path)
-                    todos += result.todos
-                    skipped += result.skipped
+            for file in files {
+                try reader.forEachTask(in: file) { todo in
+                    if let todo { try TodoStore.check(todo) } else { skipped += 1 }
                 }
             }
         }
-        let outcome = try workspace.todoStore().importTodos(todos, dryRun: dryRun)
-        return Result(outcome: outcome, skipped: format == .taskwarrior ? skipped : nil, isDryRun: dryRun)
+        let outcome = try workspace.todoStore().importTodos(dryRun: dryRun) { add in
+            for file in files {
+                try reader.forEachTask(in: file) { todo in if let todo { try add(todo) } }
+            }
+        }
+        return Result(outcome: outcome, skipped: skipped, isDryRun: dryRun)
     }
 
     /// Reads each of `paths` as one memo and adds those not there yet.

@@ -145,7 +145,7 @@ public struct ImportDocument {
 private struct ItemIdentities {
     let key: String
     private var ids: [Int64: Int32] = [:]
-    private var uids: [UIDBits: Int32] = [:]
+    private var uids: [UIDKey: Int32] = [:]
     private var count: Int32 = 0
     private(set) var largestID: Int64?
 
@@ -160,7 +160,7 @@ private struct ItemIdentities {
             throw try reader.nonNull("id").failure(en: "the id \(id) is used twice (first at \(path(first, "id")))",
                                                    ko: "id \(id)이(가) 두 번 쓰였습니다 (처음: \(path(first, "id")))")
         }
-        if let first = uids.updateValue(count, forKey: UIDBits(uid)) {
+        if let first = uids.updateValue(count, forKey: UIDKey(uid)) {
             throw try reader.nonNull("uid").failure(en: "the uid \(uid) is used twice (first at \(path(first, "uid")))",
                                                     ko: "uid \(uid)이(가) 두 번 쓰였습니다 (처음: \(path(first, "uid")))")
         }
@@ -170,40 +170,5 @@ private struct ItemIdentities {
 
     private func path(_ index: Int32, _ field: String) -> JSONPath {
         JSONPath.root.appending(key: key).appending(index: Int(index)).appending(key: field)
-    }
-}
-
-/// A well-formed uid (8-4-4-4-12 hex digits, as `JSONReader.uid` checks) as
-/// two numbers, or any other text hashed, for a set of millions.
-private struct UIDBits: Hashable {
-    var high: UInt64 = 0
-    var low: UInt64 = 0
-    var other: String?
-
-    init(_ uid: String) {
-        var digits = 0
-        for byte in uid.utf8 where byte != UInt8(ascii: "-") {
-            guard let value = UIDBits.hexValue(byte), digits < 32 else {
-                self = UIDBits()
-                other = uid
-                return
-            }
-            if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
-            digits += 1
-        }
-        if digits != 32 {
-            self = UIDBits()
-            other = uid
-        }
-    }
-
-    private init() {}
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        default: return nil
-        }
     }
 }

@@ -43,12 +43,20 @@ public struct TaskwarriorReader: Sendable {
 
     /// The tasks of the export `bytes` from the file `source` (its name for messages).
     public func tasks(in bytes: [UInt8], source: String) throws -> Result {
-        let document = try JSONReader(parsing: bytes, source: source)
         var result = Result(todos: [], skipped: 0)
-        for task in try document.elements() {
-            if let todo = try todo(task) { result.todos.append(todo) } else { result.skipped += 1 }
+        try forEachTask(in: JSONObjectStream(.bytes(bytes), name: source)) { todo in
+            if let todo { result.todos.append(todo) } else { result.skipped += 1 }
         }
         return result
+    }
+
+    /// Hands `body` each task of the export in `stream` as it is read (nil for
+    /// one skipped as deleted or a recurring template): an export of a million
+    /// tasks is never held whole.
+    public func forEachTask(in stream: JSONObjectStream, _ body: (ImportedTodo?) throws -> Void) throws {
+        try stream.scan(streamedArrays: [""]) { event in
+            if case let .element(_, task) = event { try body(try todo(task)) }
+        }
     }
 
     // MARK: - Private

@@ -11,18 +11,25 @@ extension TodoStore {
     /// time, when that is earlier); done without a time is done as of the last
     /// change; updated is the latest of the others.
     public func importTodos(_ todos: [ImportedTodo], dryRun: Bool = false) throws -> ImportOutcome {
-        for todo in todos {
-            try TodoStore.validate(title: todo.title)
-            _ = try UUID4.uid(todo.uid)
-        }
+        for todo in todos { try TodoStore.check(todo) }
+        return try importTodos(dryRun: dryRun) { add in try todos.forEach(add) }
+    }
+
+    /// The same for to-dos too many to hold: `produce` hands each to the
+    /// function it is given, inside the one transaction, and must produce only
+    /// to-dos that passed `check`.
+    public func importTodos(dryRun: Bool = false,
+                            _ produce: (_ add: (ImportedTodo) throws -> Void) throws -> Void) throws -> ImportOutcome {
         let now = clock.now()
         let body = { [self] () throws -> ImportOutcome in
             var outcome = ImportOutcome(addedIDs: [], addedCount: 0, alreadyPresent: 0)
-            var seen = Set<String>()
-            for todo in todos {
-                guard seen.insert(todo.uid).inserted, try !hasTodo(uid: todo.uid) else {
+            // Rows written earlier in this transaction are found by `hasTodo`;
+            // a dry run writes none, so it remembers the uids it counted.
+            var counted = Set<UIDKey>()
+            try produce { todo in
+                guard try !hasTodo(uid: todo.uid), !dryRun || counted.insert(UIDKey(todo.uid)).inserted else {
                     outcome.alreadyPresent += 1
-                    continue
+                    return
                 }
                 outcome.addedCount += 1
                 if !dryRun { outcome.addedIDs.append(try insert(todo, now: now)) }
@@ -30,6 +37,13 @@ extension TodoStore {
             return outcome
         }
         return try dryRun ? connection.readTransaction(body) : connection.writeTransaction(body)
+    }
+
+    /// Throws the error storing `todo` would meet: a title memoapp does not
+    /// take, a uid that is not a UUID.
+    public static func check(_ todo: ImportedTodo) throws {
+        try validate(title: todo.title)
+        _ = try UUID4.uid(todo.uid)
     }
 
     // MARK: - Private
