@@ -31,9 +31,11 @@ enum Access {
         route == ["health"] || route == ["openapi.json"]
     }
 
-    /// Routes that run before the onboarding is completed: the onboarding's own.
+    /// Routes that run before the onboarding is completed: the onboarding's
+    /// own, and the doctor (as `memoapp doctor` does: a broken home is
+    /// examined before anything else).
     static func isUngated(_ route: [String]) -> Bool {
-        route.first == "onboarding"
+        route.first == "onboarding" || route == ["doctor"]
     }
 
     // MARK: - Host
