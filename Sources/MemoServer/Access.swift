@@ -18,7 +18,7 @@ enum Access {
             try checkHost(request, services)
             guard request.path.starts(with: ["api", "v1"]) else { return nil }
             let route = Array(request.path.dropFirst(2))
-            if isPublic(route) { return nil }
+            if isPublic(route, request.method) { return nil }
             try authenticate(request, services)
             if isUngated(route) { return nil }
             try services.read { workspace in try OnboardingGate.check(workspace.database()) }
@@ -26,16 +26,17 @@ enum Access {
         }
     }
 
-    /// Routes anyone may call (they reveal nothing but that memoapp runs).
-    static func isPublic(_ route: [String]) -> Bool {
-        route == ["health"] || route == ["openapi.json"]
+    /// Routes anyone may call: they reveal nothing but that memoapp runs,
+    /// or (signing in) check a credential of their own.
+    static func isPublic(_ route: [String], _ method: Method) -> Bool {
+        route == ["health"] || route == ["openapi.json"] || (route == ["session"] && method == .post)
     }
 
     /// Routes that run before the onboarding is completed: the onboarding's
-    /// own, and the doctor (as `memoapp doctor` does: a broken home is
+    /// own, signing in and out, and the doctor (as `memoapp doctor` does: a broken home is
     /// examined before anything else).
     static func isUngated(_ route: [String]) -> Bool {
-        route.first == "onboarding" || route == ["doctor"]
+        route.first == "onboarding" || route == ["doctor"] || route == ["session"]
     }
 
     // MARK: - Host
@@ -55,8 +56,10 @@ enum Access {
 
     // MARK: - Credentials
 
-    /// Checks `Authorization: Bearer TOKEN` against the stored tokens (one
-    /// indexed read per request, so a revoked token is refused at once).
+    /// Checks the request's credential: `Authorization: Bearer TOKEN`
+    /// against the stored tokens, else the session cookie (and, for a
+    /// change, its `X-CSRF-Token`). One indexed read per request, so a
+    /// revoked token or an ended session is refused at once.
     static func authenticate(_ request: Request, _ services: ServerServices) throws {
         let address = hostPart(of: request.remoteAddress)
         let now = monotonicSeconds()
@@ -64,6 +67,24 @@ enum Access {
             throw unauthorized(retryAfter: Int(wait.rounded(.up)),
                                Localized(en: "too many failed attempts from this address; try again in \(Int(wait.rounded(.up))) s",
                                          ko: "이 주소에서 실패한 시도가 너무 많습니다. \(Int(wait.rounded(.up)))초 뒤에 다시 시도하세요"))
+        }
+        if request.headers["Authorization"] == nil, let secret = sessionSecret(request) {
+            guard let session = try services.read({ workspace in
+                try WebSessions(connection: workspace.database()).session(secret: secret, at: services.clock.now())
+            }) else {
+                services.throttle.recordFailure(from: address, now: now)
+                throw unauthorized(retryAfter: nil, Localized(en: "the session has ended; sign in again",
+                                                              ko: "세션이 끝났습니다. 다시 로그인하세요"))
+            }
+            services.throttle.recordSuccess(from: address)
+            if ![Method.get, .head, .options].contains(request.method) {
+                guard let given = request.headers["X-CSRF-Token"], try WebSessions.isCSRFToken(given, of: session) else {
+                    throw APIRefusal(status: 403, code: "csrf",
+                                     message: Localized(en: "a change made with the session cookie needs its X-CSRF-Token",
+                                                        ko: "세션 쿠키로 하는 변경에는 X-CSRF-Token이 필요합니다"))
+                }
+            }
+            return
         }
         guard let secret = bearerToken(request.headers["Authorization"]) else {
             throw unauthorized(retryAfter: nil, Localized(en: "this route needs 'Authorization: Bearer TOKEN' (memoapp token create NAME)",
@@ -85,6 +106,22 @@ enum Access {
         }
     }
 
+    /// The name of the web app's session cookie.
+    static let sessionCookie = "memoapp_session"
+
+    /// The session cookie's value, if the request carries one.
+    static func sessionSecret(_ request: Request) -> String? {
+        for header in request.headers.values(for: "Cookie") {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: " \t") == sessionCookie {
+                    return parts[1].trimmingCharacters(in: " \t")
+                }
+            }
+        }
+        return nil
+    }
+
     /// The token of an `Authorization: Bearer …` value (scheme in any case).
     static func bearerToken(_ value: String?) -> String? {
         guard let value else { return nil }
@@ -93,7 +130,7 @@ enum Access {
         return String(parts[1])
     }
 
-    private static func unauthorized(retryAfter: Int?, _ message: Localized) -> HTTPError {
+    static func unauthorized(retryAfter: Int?, _ message: Localized) -> HTTPError {
         var headers: Headers = ["WWW-Authenticate": "Bearer realm=\"memoapp\""]
         if let retryAfter { headers.set("Retry-After", String(max(1, retryAfter))) }
         return HTTPError(status: 401, message: message, headers: headers)

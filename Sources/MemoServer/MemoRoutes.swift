@@ -8,6 +8,7 @@ public enum MemoRoutes {
         var router = Router()
         router.beforeEach = Access.hook(services)
         addHealth(to: &router)
+        addSession(to: &router, services)
         addOnboarding(to: &router, services)
         addTodos(to: &router, services)
         addMemos(to: &router, services)

@@ -26,13 +26,15 @@ public final class MemoServer: @unchecked Sendable {
     /// envelope. `extraRoutes` lets a test add a route the API does not have,
     /// to check that the hook covers routes it has never seen.
     public init(home: DataHome, configuration: ServerConfiguration, clock: WallClock = SystemWallClock(),
+                maximumUpload: UInt64 = MemoServer.defaultMaximumUpload,
                 eventConfiguration: EventStream.Configuration = EventStream.Configuration(),
                 extraRoutes: (inout Router) -> Void = { _ in }) throws {
         self.home = home
         try home.checkUsable()
         let pool = try MemoDatabase.openPool(in: home, readers: max(2, configuration.threadCount))
         services = ServerServices(home: home, pool: pool, clock: clock,
-                                  isLoopback: MemoServer.isLoopback(configuration.address))
+                                  isLoopback: MemoServer.isLoopback(configuration.address), maximumUpload: maximumUpload)
+        services.usesTLS = configuration.tls != nil
         var configuration = configuration
         configuration.errorResponse = { error, request in
             if let stale = error as? StaleItem { return stale.response }
@@ -63,6 +65,19 @@ public final class MemoServer: @unchecked Sendable {
             throw error
         }
         services.boundPort.set(server.boundAddress?.port)
+    }
+
+    /// The largest audio upload unless told otherwise: an hour of
+    /// uncompressed CD audio is 635 MB; this leaves room for longer ones.
+    public static let defaultMaximumUpload: UInt64 = 4 << 30
+
+    /// A new single-use sign-in link for the web app (`#code=…`: a fragment
+    /// never reaches a server log or a Referer), valid for five minutes.
+    public func signInLink() throws -> String {
+        let code = try services.write { workspace in
+            try WebSessions(connection: workspace.database()).createCode(at: services.clock.now())
+        }
+        return url + "/#code=" + code
     }
 
     /// Every route the server answers.

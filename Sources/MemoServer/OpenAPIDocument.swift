@@ -20,6 +20,10 @@ enum OpenAPIDocument {
     static let operations: [Operation] = [
         Operation(method: "get", path: "/api/v1/health", summary: "Is it up; the version", success: 200, isPublic: true),
         Operation(method: "get", path: "/api/v1/openapi.json", summary: "This document", success: 200, isPublic: true),
+        Operation(method: "post", path: "/api/v1/session", summary: "Exchange a sign-in code for a session cookie",
+                  success: 200, body: .json, isPublic: true),
+        Operation(method: "get", path: "/api/v1/session", summary: "Who is asking; the CSRF token again", success: 200),
+        Operation(method: "delete", path: "/api/v1/session", summary: "Sign out", success: 204),
         Operation(method: "get", path: "/api/v1/onboarding", summary: "The onboarding state and its four pages", success: 200),
         Operation(method: "post", path: "/api/v1/onboarding/next", summary: "Next page", success: 200),
         Operation(method: "post", path: "/api/v1/onboarding/prev", summary: "Previous page", success: 200),

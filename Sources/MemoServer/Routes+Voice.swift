@@ -8,11 +8,8 @@ import VoiceMemos
 /// audio itself served by byte range.
 extension MemoRoutes {
     static let voiceWord = Localized(en: "voice memo", ko: "음성 메모")
-    /// The largest upload (`memoapp serve --max-upload` is not offered yet).
-    static let maximumUpload: UInt64 = 4 << 30
-
     static func addVoice(to router: inout Router, _ services: ServerServices) {
-        router.upload(.post, "/api/v1/voice", bodyLimit: maximumUpload) { request in
+        router.upload(.post, "/api/v1/voice", bodyLimit: services.maximumUpload) { request in
             try VoiceUpload(services: services, request: request)
         }
         router.route(.get, "/api/v1/voice") { request in
