@@ -48,6 +48,12 @@ public final class MemoServer: @unchecked Sendable {
                         router: MemoRoutes.make(services, events: events, extraRoutes: extraRoutes))
     }
 
+    deinit {
+        // A server dropped without `stop` must not leave its threads or its
+        // database open.
+        stop(gracePeriod: 0)
+    }
+
     /// Binds and starts serving.
     public func start() throws {
         try feed.prime()

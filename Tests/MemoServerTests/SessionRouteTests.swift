@@ -68,6 +68,17 @@ final class SessionRouteTests: XCTestCase {
         XCTAssertEqual(signIn(server, code: code).status, 200)
     }
 
+    func testGuessingCodesIsSlowedLikeGuessingTokens() throws {
+        let server = try APITestServer()
+        for _ in 0..<AuthenticationThrottle().freeFailures + 1 {
+            XCTAssertEqual(signIn(server, code: String(repeating: "b", count: 64)).status, 401)
+        }
+        // Even a good code is not checked while the address waits.
+        let refused = signIn(server, code: try code(server))
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertNotNil(refused.header("Retry-After"))
+    }
+
     func testATokenNeedsNoCSRFTokenAndSaysWhoItIs() throws {
         let server = try APITestServer()
         let who = server.curl("GET", "/api/v1/session")
