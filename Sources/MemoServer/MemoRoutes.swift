@@ -4,7 +4,7 @@ import MemoCore
 /// memoapp's API as a router: every route of docs/api.md, and the hook that
 /// checks the Host, the credentials and the onboarding gate before any of them.
 public enum MemoRoutes {
-    static func make(_ services: ServerServices, events: EventStream, extraRoutes: (inout Router) -> Void = { _ in }) -> Router {
+    static func make(_ services: ServerServices, feed: ChangeFeed, extraRoutes: (inout Router) -> Void = { _ in }) -> Router {
         var router = Router()
         router.beforeEach = Access.hook(services)
         addHealth(to: &router)
@@ -16,7 +16,7 @@ public enum MemoRoutes {
         addTimers(to: &router, services)
         addVoice(to: &router, services)
         addTransfer(to: &router, services)
-        addEvents(to: &router, events)
+        addEvents(to: &router, feed)
         addOpenAPI(to: &router)
         extraRoutes(&router)
         return router

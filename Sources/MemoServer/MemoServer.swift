@@ -45,7 +45,7 @@ public final class MemoServer: @unchecked Sendable {
         alarm = TimerAlarm(services: services, stream: events)
         watcher = try DataHomeWatcher(directory: home.path)
         server = Server(configuration: configuration,
-                        router: MemoRoutes.make(services, events: events, extraRoutes: extraRoutes))
+                        router: MemoRoutes.make(services, feed: feed, extraRoutes: extraRoutes))
     }
 
     deinit {
