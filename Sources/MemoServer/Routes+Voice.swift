@@ -15,10 +15,14 @@ extension MemoRoutes {
         router.route(.get, "/api/v1/voice") { request in
             let tag = request.queryValue("tag")
             let limit = try listLimit(request)
+            let after = try Paging.voiceAfter(request) ?? 0
             return try services.read { workspace in
                 let store = try workspace.voiceStore()
-                let memos = try store.memos(taggedWith: tag).prefix(limit)
-                return .json(.array(memos.map { WireFormat.voiceMemo($0, in: store) }))
+                // In id order, so the cursor is the last id. The store reads
+                // the whole list (voice memos number in the hundreds, not millions).
+                let memos = Array(try store.memos(taggedWith: tag).lazy.filter { $0.id > after }.prefix(limit))
+                return Paging.linking(.json(.array(memos.map { WireFormat.voiceMemo($0, in: store) })), request,
+                                      itemCount: memos.count, limit: limit) { memos.last.map { Paging.voiceCursor($0.id) } }
             }
         }
         router.route(.get, "/api/v1/voice/{id}") { request in
