@@ -16,6 +16,7 @@ enum Access {
     static func hook(_ services: ServerServices) -> Router.Hook {
         { request in
             try checkHost(request, services)
+            if let preflight = corsPreflight(request, services) { return preflight }
             guard request.path.starts(with: ["api", "v1"]) else { return nil }
             let route = Array(request.path.dropFirst(2))
             if isPublic(route, request.method) { return nil }
@@ -37,6 +38,25 @@ enum Access {
     /// examined before anything else).
     static func isUngated(_ route: [String]) -> Bool {
         route.first == "onboarding" || route == ["doctor"] || route == ["session"]
+    }
+
+    // MARK: - CORS
+
+    /// A browser's preflight (`OPTIONS` with `Origin`) from the one allowed
+    /// origin, answered before any credential is asked for (a preflight
+    /// carries none). Credentials (the cookie) are never allowed across
+    /// origins, so another origin's page can use a Bearer token only.
+    static func corsPreflight(_ request: Request, _ services: ServerServices) -> Response? {
+        guard request.method == .options, let allowed = services.allowedOrigin,
+              request.headers["Origin"] == allowed else { return nil }
+        return Response(status: 204, headers: [
+            "Access-Control-Allow-Origin": allowed,
+            "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE",
+            "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Last-Event-ID",
+            "Access-Control-Expose-Headers": "ETag, Location, Link, Retry-After",
+            "Access-Control-Max-Age": "600",
+            "Vary": "Origin",
+        ])
     }
 
     // MARK: - Host

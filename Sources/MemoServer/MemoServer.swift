@@ -26,7 +26,7 @@ public final class MemoServer: @unchecked Sendable {
     /// envelope. `extraRoutes` lets a test add a route the API does not have,
     /// to check that the hook covers routes it has never seen.
     public init(home: DataHome, configuration: ServerConfiguration, clock: WallClock = SystemWallClock(),
-                maximumUpload: UInt64 = MemoServer.defaultMaximumUpload,
+                maximumUpload: UInt64 = MemoServer.defaultMaximumUpload, allowedOrigin: String? = nil,
                 eventConfiguration: EventStream.Configuration = EventStream.Configuration(),
                 extraRoutes: (inout Router) -> Void = { _ in }) throws {
         self.home = home
@@ -36,6 +36,15 @@ public final class MemoServer: @unchecked Sendable {
                                   isLoopback: MemoServer.isLoopback(configuration.address), maximumUpload: maximumUpload)
         services.usesTLS = configuration.tls != nil
         var configuration = configuration
+        if let allowedOrigin {
+            try MemoServer.checkOrigin(allowedOrigin)
+            services.allowedOrigin = allowedOrigin
+            // Exact, never reflected: every response names the one origin
+            // (a browser compares it with its page's; no other page matches).
+            configuration.defaultHeaders.set("Access-Control-Allow-Origin", allowedOrigin)
+            configuration.defaultHeaders.set("Access-Control-Expose-Headers", "ETag, Location, Link, Retry-After")
+            configuration.defaultHeaders.set("Vary", "Origin")
+        }
         configuration.errorResponse = { error, request in
             if let stale = error as? StaleItem { return stale.response }
             return ErrorResponses.response(for: error, request: request)
@@ -107,6 +116,17 @@ public final class MemoServer: @unchecked Sendable {
         alarm.stop()
         services.pool.close()
         return unfinished
+    }
+
+    /// An origin is `scheme://host[:port]` exactly, http or https: never
+    /// `null`, `*`, or one with a path.
+    public static func checkOrigin(_ origin: String) throws {
+        let rest = origin.hasPrefix("https://") ? origin.dropFirst(8) : origin.hasPrefix("http://") ? origin.dropFirst(7) : nil
+        guard let rest, !rest.isEmpty, rest.count <= 253,
+              rest.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]".contains($0)) }) else {
+            throw MemoError(.usage, en: "'\(origin)' is not an origin; write it as https://host or http://host:port",
+                            ko: "'\(origin)'은(는) 출처(origin)가 아닙니다. https://host 또는 http://host:port로 쓰세요")
+        }
     }
 
     /// Whether `address` is a loopback one: 127.0.0.0/8 or ::1.

@@ -35,6 +35,9 @@ final class ServerServices: @unchecked Sendable {
         try pool.read { connection in try body(Workspace(home: home, connection: connection, clock: clock)) }
     }
 
+    /// The one other origin whose pages may call the API (CORS), or nil.
+    var allowedOrigin: String?
+
     /// Whether the server speaks HTTPS (the session cookie is then `Secure`).
     var usesTLS = false
 

@@ -16,7 +16,7 @@ enum ServeCommand {
             "serve",
             abstract: Localized(en: "serve the HTTP API (docs/api.md) on this data home",
                                 ko: "이 데이터 폴더로 HTTP API(docs/api.md) 제공"),
-            options: [listen, certificate, key, insecure, maximumUpload],
+            options: [listen, certificate, key, insecure, maximumUpload, allowOrigin],
             access: .alwaysRuns,
             discussion: Localized(
                 en: "Prints its URL, then one line per request on stderr (JSON lines with --json). Ctrl-C or SIGTERM stops "
@@ -39,6 +39,9 @@ enum ServeCommand {
     static let insecure = Flag("insecure", help: Localized(en: "allow plain HTTP on an address other than loopback",
                                                            ko: "루프백이 아닌 주소에서도 평문 HTTP 허용"))
 
+    static let allowOrigin = OptionKey<String>(
+        "allow-origin", "ORIGIN", help: Localized(en: "let pages from this one origin (https://host[:port]) call the API with a token",
+                                                  ko: "이 출처(https://host[:port])의 페이지가 토큰으로 API를 부르도록 허용"))
     static let maximumUpload = OptionKey<UInt64>(
         "max-upload", "SIZE", help: Localized(en: "the largest audio upload, e.g. 500M or 2G (default 4G)",
                                               ko: "가장 큰 오디오 업로드, 예: 500M, 2G (기본 4G)"),
@@ -86,7 +89,8 @@ enum ServeCommand {
         defer { pthread_sigmask(SIG_UNBLOCK, &signals, nil) }
 
         let server = try MemoServer(home: context.home, configuration: configuration, clock: context.clock,
-                                    maximumUpload: arguments[maximumUpload] ?? MemoServer.defaultMaximumUpload)
+                                    maximumUpload: arguments[maximumUpload] ?? MemoServer.defaultMaximumUpload,
+                                    allowedOrigin: arguments[allowOrigin])
         try server.start()
         let signIn = try server.signInLink()
         try context.emit(json: .object([("url", .string(server.url)), ("version", .string(Version.current)),
