@@ -13,6 +13,8 @@ public enum Schema {
         migrator.register(NotesSchema.migrations)
         migrator.register(TimerStore.migrations)
         migrator.register(VoiceStore.migrations)
+        migrator.register(AccessTokens.migrations)
+        migrator.register(WebSessions.migrations)
         return migrator
     }()
 }

@@ -1,0 +1,79 @@
+import CommandLineKit
+import MemoAPI
+import MemoCore
+import MemoKit
+
+/// `memoapp token …`: API tokens for programs that use `memoapp serve`.
+/// Runs before the onboarding (a client may do the onboarding itself).
+enum TokenCommand {
+    static func make() -> Command {
+        Command(
+            "token",
+            abstract: Localized(en: "API tokens for the HTTP server: create, list, revoke",
+                                ko: "HTTP 서버용 API 토큰: 만들기, 목록, 폐기"),
+            subcommands: [
+                Command("create", abstract: Localized(en: "make a token; it is shown once, only now",
+                                                      ko: "토큰 만들기; 지금 한 번만 보여 줍니다"),
+                        positionals: [name], body: create),
+                Command("list", abstract: Localized(en: "token names, when made and last used (never the tokens)",
+                                                    ko: "토큰 이름, 만든 때, 마지막 사용 (토큰 자체는 보이지 않음)"),
+                        body: list),
+                Command("revoke", abstract: Localized(en: "remove a token; a running server refuses it at once",
+                                                      ko: "토큰 폐기; 실행 중인 서버도 바로 거부합니다"),
+                        positionals: [name], body: revoke),
+                Command("link", abstract: Localized(en: "a new sign-in link for the web app (single use, 5 minutes)",
+                                                    ko: "웹 앱용 새 로그인 링크 (한 번만, 5분)"),
+                        options: [url], body: link),
+            ],
+            access: .alwaysRuns)
+    }
+
+    static let name = Argument<String>("NAME", help: Localized(en: "the token's name (letters, digits, - _ .)",
+                                                               ko: "토큰 이름 (영문자, 숫자, - _ .)"))
+
+    static let url = OptionKey<String>("url", "URL", help: Localized(en: "the server's URL (default http://127.0.0.1:8765)",
+                                                                    ko: "서버 URL (기본 http://127.0.0.1:8765)"))
+
+    static func link(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let code = try WebSessions(connection: context.workspace.database()).createCode(at: context.clock.now())
+        var base = arguments[url] ?? "http://127.0.0.1:8765"
+        while base.hasSuffix("/") { base.removeLast() }
+        let link = base + "/#code=" + code
+        try context.emit(json: .object([("url", .string(link))]),
+                         text: context.text(en: "Open this within 5 minutes to sign in (it works once):\n\(link)",
+                                            ko: "5분 안에 열어 로그인하세요 (한 번만 쓸 수 있습니다):\n\(link)"))
+    }
+
+    static func create(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let tokens = try AccessTokens(connection: context.workspace.database())
+        let (token, secret) = try context.parsingArgument(arguments) {
+            try tokens.create(name: arguments[name], at: context.clock.now())
+        }
+        try context.emit(
+            json: WireFormat.createdToken(token, secret: secret),
+            text: context.text(
+                en: "Token '\(token.name)' (shown only now; send it as 'Authorization: Bearer TOKEN'):\n\(secret)",
+                ko: "토큰 '\(token.name)' (지금만 보입니다. 'Authorization: Bearer TOKEN'으로 보내세요):\n\(secret)"))
+    }
+
+    static func list(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let tokens = try AccessTokens(connection: context.workspace.database()).list()
+        let never = context.text(en: "never", ko: "없음")
+        let text = tokens.isEmpty
+            ? context.text(en: "No tokens. Make one with 'memoapp token create NAME'.",
+                           ko: "토큰이 없습니다. 'memoapp token create NAME'으로 만드세요.")
+            : tokens.map { token in
+                context.text(en: "\(token.name)  created \(token.createdAt.localMinute)  last used \(token.lastUsedAt?.localMinute ?? never)",
+                             ko: "\(token.name)  만든 때 \(token.createdAt.localMinute)  마지막 사용 \(token.lastUsedAt?.localMinute ?? never)")
+            }.joined(separator: "\n")
+        try context.emit(json: .array(tokens.map(WireFormat.accessToken)), text: text)
+    }
+
+    static func revoke(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let token = try context.parsingArgument(arguments) {
+            try AccessTokens(connection: context.workspace.database()).revoke(name: arguments[name])
+        }
+        try context.emit(json: WireFormat.accessToken(token), text: context.text(en: "Revoked token '\(token.name)'.",
+                                                               ko: "토큰 '\(token.name)'을(를) 폐기했습니다."))
+    }
+}

@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HTTPServer
+import MemoCore
+import MemoKit
+
+/// The router's `beforeEach` hook: every request passes here before its
+/// route (and before any body is read), also requests no route matches, so
+/// a new route cannot forget a check and a refusal reveals no path.
+///
+/// In order: the Host check on loopback (DNS rebinding), credentials for
+/// everything under /api/v1 but the health check and the API document, then
+/// the onboarding gate for everything but those and the onboarding routes.
+enum Access {
+    static func hook(_ services: ServerServices) -> Router.Hook {
+        { request in
+            try checkHost(request, services)
+            if let preflight = corsPreflight(request, services) { return preflight }
+            guard request.path.starts(with: ["api", "v1"]) else { return nil }
+            let route = Array(request.path.dropFirst(2))
+            if isPublic(route, request.method) { return nil }
+            try authenticate(request, services)
+            if isUngated(route) { return nil }
+            try services.read { workspace in try OnboardingGate.check(workspace.database()) }
+            return nil
+        }
+    }
+
+    /// Routes anyone may call: they reveal nothing but that memoapp runs,
+    /// or (signing in) check a credential of their own.
+    static func isPublic(_ route: [String], _ method: Method) -> Bool {
+        route == ["health"] || route == ["openapi.json"] || (route == ["session"] && method == .post)
+    }
+
+    /// Routes that run before the onboarding is completed: the onboarding's
+    /// own, signing in and out, and the doctor (as `memoapp doctor` does: a broken home is
+    /// examined before anything else).
+    static func isUngated(_ route: [String]) -> Bool {
+        route.first == "onboarding" || route == ["doctor"] || route == ["session"]
+    }
+
+    // MARK: - CORS
+
+    /// A browser's preflight (`OPTIONS` with `Origin`) from the one allowed
+    /// origin, answered before any credential is asked for (a preflight
+    /// carries none). Credentials (the cookie) are never allowed across
+    /// origins, so another origin's page can use a Bearer token only.
+    static func corsPreflight(_ request: Request, _ services: ServerServices) -> Response? {
+        guard request.method == .options, let allowed = services.allowedOrigin,
+              request.headers["Origin"] == allowed else { return nil }
+        return Response(status: 204, headers: [
+            "Access-Control-Allow-Origin": allowed,
+            "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE",
+            "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Last-Event-ID",
+            "Access-Control-Expose-Headers": "ETag, Location, Link, Retry-After",
+            "Access-Control-Max-Age": "600",
+            "Vary": "Origin",
+        ])
+    }
+
+    // MARK: - Host
+
+    /// On a loopback address, only `localhost`, `127.0.0.1` or `[::1]` with
+    /// the server's port may be named: a page on another site whose name
+    /// resolves to 127.0.0.1 (DNS rebinding) names its own host, and gets 421.
+    static func checkHost(_ request: Request, _ services: ServerServices) throws {
+        guard services.isLoopback, let port = services.boundPort.current else { return }
+        let host = (request.headers["Host"] ?? "").lowercased()
+        let allowed = ["localhost", "127.0.0.1", "[::1]"].map { "\($0):\(port)" }
+        guard allowed.contains(host) || (port == 80 && ["localhost", "127.0.0.1", "[::1]"].contains(host)) else {
+            throw HTTPError(status: 421, en: "this server answers only to localhost, 127.0.0.1 or [::1] with its port",
+                            ko: "이 서버는 포트와 함께 localhost, 127.0.0.1, [::1]로만 응답합니다")
+        }
+    }
+
+    // MARK: - Credentials
+
+    /// Checks the request's credential: `Authorization: Bearer TOKEN`
+    /// against the stored tokens, else the session cookie (and, for a
+    /// change, its `X-CSRF-Token`). One indexed read per request, so a
+    /// revoked token or an ended session is refused at once.
+    static func authenticate(_ request: Request, _ services: ServerServices) throws {
+        let address = hostPart(of: request.remoteAddress)
+        let now = monotonicSeconds()
+        if let wait = services.throttle.remainingDelay(for: address, now: now) {
+            throw unauthorized(retryAfter: Int(wait.rounded(.up)),
+                               Localized(en: "too many failed attempts from this address; try again in \(Int(wait.rounded(.up))) s",
+                                         ko: "이 주소에서 실패한 시도가 너무 많습니다. \(Int(wait.rounded(.up)))초 뒤에 다시 시도하세요"))
+        }
+        if request.headers["Authorization"] == nil, let secret = sessionSecret(request) {
+            guard let session = try services.read({ workspace in
+                try WebSessions(connection: workspace.database()).session(secret: secret, at: services.clock.now())
+            }) else {
+                services.throttle.recordFailure(from: address, now: now)
+                throw unauthorized(retryAfter: nil, Localized(en: "the session has ended; sign in again",
+                                                              ko: "세션이 끝났습니다. 다시 로그인하세요"))
+            }
+            services.throttle.recordSuccess(from: address)
+            if ![Method.get, .head, .options].contains(request.method) {
+                guard let given = request.headers["X-CSRF-Token"], try WebSessions.isCSRFToken(given, of: session) else {
+                    throw APIRefusal(status: 403, code: "csrf",
+                                     message: Localized(en: "a change made with the session cookie needs its X-CSRF-Token",
+                                                        ko: "세션 쿠키로 하는 변경에는 X-CSRF-Token이 필요합니다"))
+                }
+            }
+            return
+        }
+        guard let secret = bearerToken(request.headers["Authorization"]) else {
+            throw unauthorized(retryAfter: nil, Localized(en: "this route needs 'Authorization: Bearer TOKEN' (memoapp token create NAME)",
+                                                          ko: "이 경로에는 'Authorization: Bearer TOKEN'이 필요합니다 (memoapp token create NAME)"))
+        }
+        let found = try services.read { workspace in try AccessTokens(connection: workspace.database()).verify(secret: secret) }
+        guard let (token, digest) = found else {
+            services.throttle.recordFailure(from: address, now: now)
+            throw unauthorized(retryAfter: nil, Localized(en: "the token is not valid (revoked, or mistyped)",
+                                                          ko: "토큰이 유효하지 않습니다 (폐기되었거나 잘못 입력됨)"))
+        }
+        services.throttle.recordSuccess(from: address)
+        let wallNow = services.clock.now()
+        if AccessTokens.needsUseRecorded(token, at: wallNow) {
+            // Best effort: a busy writer must not fail the request it is about.
+            try? services.pool.write { connection in
+                try AccessTokens(connection: connection).recordUse(digest: digest, at: wallNow)
+            }
+        }
+    }
+
+    /// The name of the web app's session cookie.
+    static let sessionCookie = "memoapp_session"
+
+    /// The session cookie's value, if the request carries one.
+    static func sessionSecret(_ request: Request) -> String? {
+        for header in request.headers.values(for: "Cookie") {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: " \t") == sessionCookie {
+                    return parts[1].trimmingCharacters(in: " \t")
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The token of an `Authorization: Bearer …` value (scheme in any case).
+    static func bearerToken(_ value: String?) -> String? {
+        guard let value else { return nil }
+        let parts = value.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1])
+    }
+
+    static func unauthorized(retryAfter: Int?, _ message: Localized) -> HTTPError {
+        var headers: Headers = ["WWW-Authenticate": "Bearer realm=\"memoapp\""]
+        if let retryAfter { headers.set("Retry-After", String(max(1, retryAfter))) }
+        return HTTPError(status: 401, message: message, headers: headers)
+    }
+
+    /// `127.0.0.1` of `127.0.0.1:53122`, `::1` of `[::1]:53122`: failures
+    /// count per address, not per connection.
+    static func hostPart(of remoteAddress: String) -> String {
+        if remoteAddress.hasPrefix("["), let close = remoteAddress.firstIndex(of: "]") {
+            return String(remoteAddress[remoteAddress.index(after: remoteAddress.startIndex)..<close])
+        }
+        if let colon = remoteAddress.lastIndex(of: ":") { return String(remoteAddress[..<colon]) }
+        return remoteAddress
+    }
+
+    static func monotonicSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}
