@@ -15,14 +15,17 @@ extension MemoRoutes {
         router.route(.get, "/api/v1/export") { _ in
             // A connection of its own: the export reads everything in one
             // snapshot, and may first give hand-inserted rows their uids (a write).
+            // Held as its text (the size of the file `memoapp export` writes),
+            // never as a tree of values.
             let workspace = try dedicatedWorkspace(services)
-            let document = try ExportDocument.make(from: workspace)
-            return .bytes(Array(document.prettySerialized.utf8), contentType: "application/json")
+            var text: [UInt8] = []
+            try ExportDocument.write(connection: workspace.database(), exportedAt: workspace.clock.now()) { text += $0.utf8 }
+            return .bytes(text, contentType: "application/json")
         }
         router.collect(.post, "/api/v1/import", bodyLimit: importLimit) { request, body in
             try services.idempotency.perform(request, body: body) {
                 let importer = try DocumentImport(workspace: try dedicatedWorkspace(services), audioFolders: [])
-                let report = try importer.run(bytes: body, source: "request body")
+                let report = try importer.run(.bytes(body), name: "request body")
                 services.afterCommit?()
                 return .json(WireFormat.documentImport(report))
             }
