@@ -67,6 +67,8 @@ final class SchemaCheckTests: XCTestCase {
     // MARK: - Helpers
 
     private func migrated() throws -> Connection {
+        // A plain connection: the search indexes' tokenizer must be there first.
+        MemoDatabase.prepareProcess()
         let connection = try Connection(path: folder.appending("memoapp.db"))
         try Schema.migrator.apply(to: connection)
         return connection
