@@ -40,6 +40,11 @@ final class ExportImportEndToEndTests: XCTestCase {
                        try FileManager.default.contentsOfDirectory(atPath: source.home + "/voice").sorted())
         XCTAssertEqual(target.run("search", "회의").status, 0)
         XCTAssertTrue(target.run("search", "회의", "--json").stdout.contains("회의 준비"), "the search index was filled")
+        // The index was built at the end of the restore; the triggers that keep
+        // it in step are back, as the migrations made them.
+        target.object("memo", "add", "새 메모 after the restore")
+        XCTAssertTrue(target.run("search", "메모 after", "--json").stdout.contains("the restore"), "a new memo is indexed")
+        XCTAssertEqual(target.run("doctor").status, 0, "the schema is what the migrations made")
 
         let again = target.object("import", file, "--audio", audio)
         XCTAssertEqual(again["restored"] as? Bool, false)

@@ -36,7 +36,11 @@ public enum ImportWriter {
         report.isRestore = try NotesArchive.isEmpty(connection) && TimerArchive.isEmpty(connection)
             && VoiceArchive.isEmpty(connection)
         let keepingIDs = report.isRestore
-        try document.forEachItem { item in
+        // Into an empty home, the search indexes are built once, at the end.
+        let writeItems = { (body: () throws -> Void) throws in
+            keepingIDs ? try NotesArchive.withSearchIndexedAtTheEnd(in: connection, body) : try body()
+        }
+        try writeItems { try document.forEachItem { item in
             switch item {
             case let .todo(todo):
                 try add(to: &report.todos, isPresent: try NotesArchive.containsTodo(uid: todo.uid, in: connection)) {
@@ -56,7 +60,7 @@ public enum ImportWriter {
             case .voiceMemo:
                 break
             }
-        }
+        } }
         // A voice memo whose audio did not arrive is left out and named, never stored without its file.
         var withoutAudio: [String] = []
         for item in document.voiceMemos {
