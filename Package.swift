@@ -25,6 +25,9 @@ let package = Package(
         // libmicrohttpd's header (Debian: libmicrohttpd-dev), not linked (LGPL, and only a
         // server needs it): HTTPServer loads libmicrohttpd.so.12 when a server first starts.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        // libsodium's header (Debian: libsodium-dev), not linked: MemoKit loads libsodium.so.23
+        // when API tokens are first made or checked (random bytes, SHA-256, constant-time compare).
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium", providers: [.apt(["libsodium-dev"])]),
         // Shared vocabulary: error kinds, localized text, the injectable clock, JSON values.
         .target(name: "MemoCore", dependencies: ["CJansson", "CXXHash"], path: "Sources/MemoCore"),
         // SQLite for any program: connections with a configuration, statements, typed errors,
@@ -51,19 +54,25 @@ let package = Package(
         // The application layer every front end shares: the data home, the schema, the
         // onboarding gate, error classification, and the use cases (backup, restore,
         // export, import, doctor, search across features). Nothing in it prints.
-        .target(name: "MemoKit", dependencies: ["MemoCore", "SQLite", "Onboarding", "Notes", "VoiceMemos", "Timers"],
+        .target(name: "MemoKit", dependencies: ["MemoCore", "SQLite", "Onboarding", "Notes", "VoiceMemos", "Timers",
+                                                "CSodium"],
                 path: "Sources/MemoKit"),
         // The wire format: the JSON of every item, list, result and error, as pure
         // functions. The CLI's --json and the server's bodies are these documents.
         .target(name: "MemoAPI", dependencies: ["MemoCore", "MemoKit", "Onboarding", "Notes", "VoiceMemos", "Timers"],
                 path: "Sources/MemoAPI"),
+        // The memoapp HTTP API over HTTPServer: routes, access (tokens), the gate in the
+        // router's hook, error kinds to statuses, events. The CLI's `serve` starts it.
+        .target(name: "MemoServer", dependencies: ["HTTPServer", "MemoCore", "SQLite", "MemoKit", "MemoAPI", "Onboarding",
+                                                   "Notes", "VoiceMemos", "Timers"],
+                path: "Sources/MemoServer"),
         // A command-line framework that knows no feature: commands as declarations,
         // typed argument keys, parsing, help. Depends on MemoCore for its vocabulary.
         .target(name: "CommandLineKit", dependencies: ["MemoCore"], path: "Sources/CommandLineKit"),
         // The command line: parse, call the application layer, render text or the wire
         // format, map error kinds to exit codes; terminal handling.
-        .target(name: "MemoCLI", dependencies: ["CommandLineKit", "MemoCore", "MemoKit", "MemoAPI", "Onboarding", "Notes", "VoiceMemos",
-                                                "Timers"],
+        .target(name: "MemoCLI", dependencies: ["CommandLineKit", "MemoCore", "MemoKit", "MemoAPI", "MemoServer", "Onboarding",
+                                                "Notes", "VoiceMemos", "Timers"],
                 path: "Sources/MemoCLI"),
         // The executable: a few lines that hand argv to MemoCLI.
         .executableTarget(name: "memoapp", dependencies: ["MemoCLI"], path: "Sources/memoapp"),
@@ -92,6 +101,7 @@ let package = Package(
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "WebAppTests", dependencies: ["WebApp", "HTTPServer"]),
+        .testTarget(name: "MemoServerTests", dependencies: ["MemoServer", "HTTPServer", "MemoKit", "TestSupport"]),
         .testTarget(name: "MemoCLITests", dependencies: ["MemoCLI", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ]

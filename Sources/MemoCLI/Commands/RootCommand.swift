@@ -24,6 +24,8 @@ enum RootCommand {
                 .later("import", ImportCommand.make),
                 .later("backup", BackupCommand.make),
                 .later("restore", RestoreCommand.make),
+                .later("token", TokenCommand.make),
+                .later("serve", ServeCommand.make),
             ],
             access: .alwaysRuns,
             body: MainScreen.run)

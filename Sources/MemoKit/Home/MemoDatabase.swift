@@ -41,4 +41,16 @@ public enum MemoDatabase {
         try Schema.migrator.apply(to: connection)
         return connection
     }
+
+    /// The data home's database for a program serving many threads at once
+    /// (the HTTP server): one writer and up to `readers` WAL readers, every
+    /// module's migrations applied on the writer before any reader opens.
+    public static func openPool(in home: DataHome, readers: Int = 8) throws -> DatabasePool {
+        try home.create()
+        try home.createDatabaseFile()
+        prepareProcess()
+        let pool = try DatabasePool(path: home.databasePath, configuration: .memoapp, maximumReaderCount: readers)
+        try pool.writeWithoutTransaction { try Schema.migrator.apply(to: $0) }
+        return pool
+    }
 }

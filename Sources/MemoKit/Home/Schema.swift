@@ -13,6 +13,7 @@ public enum Schema {
         migrator.register(NotesSchema.migrations)
         migrator.register(TimerStore.migrations)
         migrator.register(VoiceStore.migrations)
+        migrator.register(AccessTokens.migrations)
         return migrator
     }()
 }

@@ -21,6 +21,15 @@ public final class Workspace {
         self.clock = clock
     }
 
+    /// A workspace over a connection someone else opened and holds (a
+    /// server's pooled reader or writer, for the span of one request), so
+    /// the use cases run on it unchanged.
+    public init(home: DataHome, connection: Connection, clock: WallClock = SystemWallClock()) {
+        self.home = home
+        self.clock = clock
+        self.openedDatabase = connection
+    }
+
     /// The database, opened once with every module's migrations applied.
     /// Creates the data home (0700) and the database file (0600).
     public func database() throws -> Connection {

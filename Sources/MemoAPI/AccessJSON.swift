@@ -1,0 +1,15 @@
+import MemoCore
+import MemoKit
+
+extension WireFormat {
+    /// An API token as listed: `{"name", "created_at", "last_used_at"}`, never the token.
+    public static func accessToken(_ token: AccessToken) -> JSON {
+        .object([("name", .string(token.name)), ("created_at", .time(token.createdAt)),
+                 ("last_used_at", .optional(token.lastUsedAt))])
+    }
+
+    /// A token just made: `{"name", "token", "created_at"}`, the only time the token is shown.
+    public static func createdToken(_ token: AccessToken, secret: String) -> JSON {
+        .object([("name", .string(token.name)), ("token", .string(secret)), ("created_at", .time(token.createdAt))])
+    }
+}

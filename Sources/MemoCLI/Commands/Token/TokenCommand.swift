@@ -1,0 +1,63 @@
+import CommandLineKit
+import MemoAPI
+import MemoCore
+import MemoKit
+
+/// `memoapp token …`: API tokens for programs that use `memoapp serve`.
+/// Runs before the onboarding (a client may do the onboarding itself).
+enum TokenCommand {
+    static func make() -> Command {
+        Command(
+            "token",
+            abstract: Localized(en: "API tokens for the HTTP server: create, list, revoke",
+                                ko: "HTTP 서버용 API 토큰: 만들기, 목록, 폐기"),
+            subcommands: [
+                Command("create", abstract: Localized(en: "make a token; it is shown once, only now",
+                                                      ko: "토큰 만들기; 지금 한 번만 보여 줍니다"),
+                        positionals: [name], body: create),
+                Command("list", abstract: Localized(en: "token names, when made and last used (never the tokens)",
+                                                    ko: "토큰 이름, 만든 때, 마지막 사용 (토큰 자체는 보이지 않음)"),
+                        body: list),
+                Command("revoke", abstract: Localized(en: "remove a token; a running server refuses it at once",
+                                                      ko: "토큰 폐기; 실행 중인 서버도 바로 거부합니다"),
+                        positionals: [name], body: revoke),
+            ],
+            access: .alwaysRuns)
+    }
+
+    static let name = Argument<String>("NAME", help: Localized(en: "the token's name (letters, digits, - _ .)",
+                                                               ko: "토큰 이름 (영문자, 숫자, - _ .)"))
+
+    static func create(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let tokens = try AccessTokens(connection: context.workspace.database())
+        let (token, secret) = try context.parsingArgument(arguments) {
+            try tokens.create(name: arguments[name], at: context.clock.now())
+        }
+        try context.emit(
+            json: WireFormat.createdToken(token, secret: secret),
+            text: context.text(
+                en: "Token '\(token.name)' (shown only now; send it as 'Authorization: Bearer TOKEN'):\n\(secret)",
+                ko: "토큰 '\(token.name)' (지금만 보입니다. 'Authorization: Bearer TOKEN'으로 보내세요):\n\(secret)"))
+    }
+
+    static func list(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let tokens = try AccessTokens(connection: context.workspace.database()).list()
+        let never = context.text(en: "never", ko: "없음")
+        let text = tokens.isEmpty
+            ? context.text(en: "No tokens. Make one with 'memoapp token create NAME'.",
+                           ko: "토큰이 없습니다. 'memoapp token create NAME'으로 만드세요.")
+            : tokens.map { token in
+                context.text(en: "\(token.name)  created \(token.createdAt.localMinute)  last used \(token.lastUsedAt?.localMinute ?? never)",
+                             ko: "\(token.name)  만든 때 \(token.createdAt.localMinute)  마지막 사용 \(token.lastUsedAt?.localMinute ?? never)")
+            }.joined(separator: "\n")
+        try context.emit(json: .array(tokens.map(WireFormat.accessToken)), text: text)
+    }
+
+    static func revoke(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let token = try context.parsingArgument(arguments) {
+            try AccessTokens(connection: context.workspace.database()).revoke(name: arguments[name])
+        }
+        try context.emit(json: WireFormat.accessToken(token), text: context.text(en: "Revoked token '\(token.name)'.",
+                                                               ko: "토큰 '\(token.name)'을(를) 폐기했습니다."))
+    }
+}

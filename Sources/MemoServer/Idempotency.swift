@@ -1,0 +1,74 @@
+import HTTPServer
+import MemoCore
+
+/// `Idempotency-Key` on a POST: the first request with a key is done and its
+/// answer kept; a retry with the same key and the same body gets that answer
+/// again without doing anything; the same key with another body is refused
+/// (422); the same key while the first is still running is refused (409).
+///
+/// Kept in memory for the server's life, per credential, at most `capacity`
+/// answers (the oldest forgotten first): a retry comes within seconds.
+final class IdempotencyCache: @unchecked Sendable {
+    let capacity = 1024
+
+    private enum Entry {
+        case running(body: [UInt8])
+        case done(body: [UInt8], response: Response)
+    }
+
+    private let mutex = Mutex()
+    private var entries: [String: Entry] = [:]
+    private var order: [String] = []
+
+    /// Runs `work` once per key: see the type's description.
+    func perform(_ request: Request, body: [UInt8], _ work: () throws -> Response) throws -> Response {
+        guard let key = request.headers["Idempotency-Key"] else { return try work() }
+        guard (1...255).contains(key.utf8.count) else {
+            throw MemoError(.usage, en: "an Idempotency-Key is 1 to 255 characters", ko: "Idempotency-Key는 1~255자입니다")
+        }
+        // Per credential and route: one client's key never answers another's request.
+        let scope = (request.headers["Authorization"] ?? "") + "\n" + request.target + "\n" + key
+        let cached = try mutex.locked { () throws -> Response? in
+            switch entries[scope] {
+            case .running(let first)?:
+                throw first == body ? MemoError(.invalidState, en: "a request with this Idempotency-Key is still running",
+                                                ko: "이 Idempotency-Key의 요청이 아직 처리 중입니다")
+                                    : reused()
+            case .done(let first, let response)?:
+                guard first == body else { throw reused() }
+                return response
+            case nil:
+                entries[scope] = .running(body: body)
+                order.append(scope)
+                return nil
+            }
+        }
+        if let cached { return cached }
+        do {
+            let response = try work()
+            mutex.locked {
+                entries[scope] = .done(body: body, response: response)
+                trim()
+            }
+            return response
+        } catch {
+            // A failure is not an answer to keep: the client may retry it.
+            mutex.locked {
+                entries[scope] = nil
+                order.removeAll { $0 == scope }
+            }
+            throw error
+        }
+    }
+
+    private func reused() -> MemoError {
+        MemoError(.badInput, en: "this Idempotency-Key was used with another body", ko: "이 Idempotency-Key는 다른 본문에 쓰였습니다")
+    }
+
+    private func trim() {
+        while order.count > capacity {
+            let oldest = order.removeFirst()
+            if case .done? = entries[oldest] { entries[oldest] = nil } else { order.append(oldest); break }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import HTTPServer
+import MemoCore
+
+/// memoapp's API as a router: every route of docs/api.md, and the hook that
+/// checks the Host, the credentials and the onboarding gate before any of them.
+public enum MemoRoutes {
+    static func make(_ services: ServerServices, extraRoutes: (inout Router) -> Void = { _ in }) -> Router {
+        var router = Router()
+        router.beforeEach = Access.hook(services)
+        addHealth(to: &router)
+        addOnboarding(to: &router, services)
+        addTodos(to: &router, services)
+        addMemos(to: &router, services)
+        addSearch(to: &router, services)
+        addTimers(to: &router, services)
+        extraRoutes(&router)
+        return router
+    }
+}

@@ -1,0 +1,70 @@
+import HTTPServer
+import MemoCore
+import MemoKit
+import SQLite
+
+/// memoapp's HTTP API on one data home: the routes of docs/api.md over
+/// HTTPServer, the database through a pool so that requests on different
+/// threads read at once, beside any `memoapp` command on the same home.
+///
+///     let server = try MemoServer(home: home, configuration: configuration)
+///     try server.start()
+///     print(server.url)
+///     ...
+///     server.stop()
+public final class MemoServer: @unchecked Sendable {
+    public let home: DataHome
+    private let services: ServerServices
+    private let server: Server
+
+    /// Opens (creating and migrating) the data home's database. The
+    /// configuration's `errorResponse` is replaced by the API's error
+    /// envelope. `extraRoutes` lets a test add a route the API does not have,
+    /// to check that the hook covers routes it has never seen.
+    public init(home: DataHome, configuration: ServerConfiguration, clock: WallClock = SystemWallClock(),
+                extraRoutes: (inout Router) -> Void = { _ in }) throws {
+        self.home = home
+        try home.checkUsable()
+        let pool = try MemoDatabase.openPool(in: home, readers: max(2, configuration.threadCount))
+        services = ServerServices(home: home, pool: pool, clock: clock,
+                                  isLoopback: MemoServer.isLoopback(configuration.address))
+        var configuration = configuration
+        configuration.errorResponse = { error, request in
+            if let stale = error as? StaleItem { return stale.response }
+            return ErrorResponses.response(for: error, request: request)
+        }
+        server = Server(configuration: configuration, router: MemoRoutes.make(services, extraRoutes: extraRoutes))
+    }
+
+    /// Binds and starts serving.
+    public func start() throws {
+        try server.start()
+        services.boundPort.set(server.boundAddress?.port)
+    }
+
+    /// Where it listens (with the port the system chose for port 0).
+    public var boundAddress: ListenAddress? { server.boundAddress }
+
+    /// `http://127.0.0.1:8765` (https under TLS), for people and tests.
+    public var url: String {
+        guard let address = server.boundAddress else { return "" }
+        let scheme = server.configuration.tls == nil ? "http" : "https"
+        return "\(scheme)://\(address)"
+    }
+
+    /// Stops gracefully (see `Server.stop`) and closes the database.
+    @discardableResult
+    public func stop(gracePeriod: Double = 5) -> Int {
+        let unfinished = server.stop(gracePeriod: gracePeriod)
+        services.pool.close()
+        return unfinished
+    }
+
+    /// Whether `address` is a loopback one: 127.0.0.0/8 or ::1.
+    public static func isLoopback(_ address: ListenAddress) -> Bool {
+        switch address.family {
+        case .ipv4: return address.host.hasPrefix("127.")
+        case .ipv6: return address.host == "::1"
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import HTTPServer
+import MemoCore
+
+/// Reading what a request carries (path ids, query values, JSON bodies),
+/// range-checked before anything is stored or queried.
+extension Request {
+    /// The `{id}` of the path as a positive id; a path naming no item that
+    /// can exist is answered 404 like a missing one.
+    func itemID(_ what: Localized = Localized(en: "item", ko: "항목")) throws -> Int64 {
+        guard let text = parameters["id"], text.count <= 19, text.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let id = Int64(text), id >= 1 else {
+            throw MemoError(.notFound, en: "no \(what.en) with that id", ko: "그 id의 \(what.ko)이(가) 없습니다")
+        }
+        return id
+    }
+
+    /// The query item `name` as a whole number in `range`, or nil when absent.
+    func queryInt(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = queryValue(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw MemoError(.usage, en: "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound)",
+                            ko: "'\(name)' 값은 \(range.lowerBound)에서 \(range.upperBound) 사이의 정수여야 합니다")
+        }
+        return value
+    }
+
+    /// The query item `name` as one of `Value`'s raw values, or nil when absent.
+    func queryChoice<Value: RawRepresentable & CaseIterable>(_ name: String, _ type: Value.Type) throws -> Value?
+    where Value.RawValue == String {
+        guard let text = queryValue(name) else { return nil }
+        guard let value = Value(rawValue: text) else {
+            let choices = Value.allCases.map(\.rawValue).joined(separator: ", ")
+            throw MemoError(.usage, en: "'\(name)' must be one of \(choices)", ko: "'\(name)' 값은 \(choices) 중 하나여야 합니다")
+        }
+        return value
+    }
+
+    /// `true` or `false` (or absent: `defaultValue`).
+    func queryBool(_ name: String, default defaultValue: Bool = false) throws -> Bool {
+        guard let text = queryValue(name) else { return defaultValue }
+        switch text {
+        case "true", "1", "": return true
+        case "false", "0": return false
+        default:
+            throw MemoError(.usage, en: "'\(name)' must be true or false", ko: "'\(name)' 값은 true 또는 false여야 합니다")
+        }
+    }
+}
+
+/// A request's JSON body: one object, whose keys must all be known (a
+/// misspelt key is refused rather than silently ignored).
+enum JSONBody {
+    /// The most bytes a JSON body may have.
+    static let limit: UInt64 = 1 << 20
+
+    static func object(_ bytes: [UInt8], allowedKeys: Set<String>) throws -> JSONReader {
+        guard !bytes.isEmpty else {
+            throw MemoError(.badInput, en: "the request needs a JSON object as its body",
+                            ko: "요청 본문에 JSON 객체가 필요합니다")
+        }
+        let reader = try JSONReader(parsing: bytes, source: "request body")
+        for member in try reader.members() where !allowedKeys.contains(member.key) {
+            throw reader.failure(en: "unknown key '\(member.key)'; known: \(allowedKeys.sorted().joined(separator: ", "))",
+                                 ko: "알 수 없는 키 '\(member.key)'; 가능한 키: \(allowedKeys.sorted().joined(separator: ", "))")
+        }
+        return reader
+    }
+}
+
+extension JSONReader {
+    /// The member `key`: absent (nil), null (`.some(nil)`), or a value.
+    func change(_ key: String) throws -> JSONReader?? {
+        guard case let .object(pairs) = value else { return try member(key).map { .some($0) } }
+        guard let item = pairs.first(where: { $0.0 == key })?.1 else { return nil }
+        return item == .null ? .some(nil) : .some(JSONReader(item, path: path.appending(key: key), source: source))
+    }
+
+    /// An array of strings under `key` (absent: empty).
+    func strings(_ key: String) throws -> [String] {
+        try optionalElements(key).map { try $0.string() }
+    }
+}

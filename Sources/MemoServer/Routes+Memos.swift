@@ -1,0 +1,82 @@
+import HTTPServer
+import MemoAPI
+import MemoCore
+import MemoKit
+import Notes
+
+/// `/api/v1/memos`: the command line's `memo` commands as routes.
+extension MemoRoutes {
+    static let memoWord = Localized(en: "memo", ko: "메모")
+
+    static func addMemos(to router: inout Router, _ services: ServerServices) {
+        router.route(.get, "/api/v1/memos") { request in
+            let tag = request.queryValue("tag")
+            let pinnedOnly = try request.queryBool("pinned")
+            let limit = try listLimit(request)
+            let summaries = try services.read { try $0.memoStore().summaries(tag: tag, pinnedOnly: pinnedOnly, limit: limit) }
+            return .json(.array(summaries.map(WireFormat.memo)))
+        }
+        router.collect(.post, "/api/v1/memos", bodyLimit: JSONBody.limit) { request, body in
+            try services.idempotency.perform(request, body: body) {
+                let document = try JSONBody.object(body, allowedKeys: ["text", "title", "tags", "pinned"])
+                let new = NewMemo(text: try document.string("text"), title: try document.optionalString("title"),
+                                  tags: try Tags.normalized(document.strings("tags")),
+                                  isPinned: try document.optionalBool("pinned") ?? false)
+                let memo = try services.write { try $0.memoStore().add(new) }
+                var response = Items.response(WireFormat.memo(memo), for: request, status: 201)
+                response.headers.set("Location", "/api/v1/memos/\(memo.id)")
+                return response
+            }
+        }
+        router.route(.get, "/api/v1/memos/{id}") { request in
+            let id = try request.itemID(memoWord)
+            let memo = try services.read { try $0.memoStore().memo(id: id) }
+            return Items.response(WireFormat.memo(memo), for: request)
+        }
+        router.collect(.patch, "/api/v1/memos/{id}", bodyLimit: JSONBody.limit) { request, body in
+            let id = try request.itemID(memoWord)
+            let document = try JSONBody.object(body, allowedKeys: ["text", "title"])
+            let text = try document.optionalString("text")
+            // null or "" removes the title, as an empty title does on the command line.
+            let title = try document.change("title").map { try $0?.string() ?? "" }
+            guard text != nil || title != nil else {
+                throw MemoError(.usage, en: "nothing to change: give text or title", ko: "바꿀 것이 없습니다: text 또는 title을 주세요")
+            }
+            let memo = try services.write { workspace -> Memo in
+                let store = try workspace.memoStore()
+                try Items.checkPrecondition(request, current: WireFormat.memo(store.memo(id: id)))
+                return try store.edit(id: id, text: text, title: title)
+            }
+            return Items.response(WireFormat.memo(memo), for: request)
+        }
+        router.route(.delete, "/api/v1/memos/{id}") { request in
+            let id = try request.itemID(memoWord)
+            let removed = try services.write { workspace -> [Memo] in
+                let store = try workspace.memoStore()
+                try Items.checkPrecondition(request, current: WireFormat.memo(store.memo(id: id)))
+                return try store.remove(ids: [id])
+            }
+            return .json(WireFormat.removed(removed.map(WireFormat.memo)))
+        }
+        for (name, isPinned) in [("pin", true), ("unpin", false)] {
+            router.route(.post, "/api/v1/memos/{id}/\(name)") { request in
+                let id = try request.itemID(memoWord)
+                let memo = try services.write { try $0.memoStore().setPinned(isPinned, id: id) }
+                return Items.response(WireFormat.memo(memo), for: request)
+            }
+        }
+    }
+
+    static func addSearch(to router: inout Router, _ services: ServerServices) {
+        router.route(.get, "/api/v1/search") { request in
+            guard let text = request.queryValue("q") else {
+                throw MemoError(.usage, en: "search needs 'q'", ko: "검색에는 'q'가 필요합니다")
+            }
+            let query = try SearchQuery(text, combination: request.queryValue("any") == "true" ? .any : .all)
+            let limit = try listLimit(request)
+            let results = try services.read { try Search.run(query, limit: limit, in: $0) }
+            return .json(.array(results.notes.hits.map(WireFormat.searchHit)
+                + results.voice.map { WireFormat.searchHit(voice: $0.memo, title: $0.title) }))
+        }
+    }
+}

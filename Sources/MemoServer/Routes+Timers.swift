@@ -1,0 +1,61 @@
+import HTTPServer
+import MemoAPI
+import MemoCore
+import MemoKit
+import Timers
+
+/// `/api/v1/timers`: the command line's `timer` commands as routes. Every
+/// route runs on the writer: reading a timer that ended unobserved settles
+/// it (writes its end), as `timer list` does.
+extension MemoRoutes {
+    static let timerWord = Localized(en: "timer", ko: "타이머")
+
+    static func addTimers(to router: inout Router, _ services: ServerServices) {
+        router.route(.get, "/api/v1/timers") { request in
+            let includingEnded = try request.queryBool("all")
+            let snapshots = try services.write { try $0.timerStore().snapshots(includingEnded: includingEnded) }
+            return .json(.array(snapshots.map(WireFormat.timer)))
+        }
+        router.collect(.post, "/api/v1/timers", bodyLimit: JSONBody.limit) { request, body in
+            try services.idempotency.perform(request, body: body) {
+                let document = try JSONBody.object(body, allowedKeys: ["duration", "label"])
+                let duration = try timerDuration(document)
+                let label = try TimerRecord.label(from: document.optionalString("label"))
+                let snapshot = try services.write { try $0.timerStore().start(duration: duration, label: label) }
+                var response = Items.response(WireFormat.timer(snapshot), for: request, status: 201)
+                response.headers.set("Location", "/api/v1/timers/\(snapshot.timer.id)")
+                return response
+            }
+        }
+        router.route(.get, "/api/v1/timers/{id}") { request in
+            let id = try request.itemID(timerWord)
+            let snapshot = try services.write { try $0.timerStore().snapshot(ofTimer: id) }
+            return Items.response(WireFormat.timer(snapshot), for: request)
+        }
+        router.route(.delete, "/api/v1/timers/{id}") { request in
+            let id = try request.itemID(timerWord)
+            let snapshot = try services.write { try $0.timerStore().apply(.cancel, toTimer: id) }
+            return Items.response(WireFormat.timer(snapshot), for: request)
+        }
+        for action in [TimerAction.pause, .resume, .lap, .stop] {
+            router.route(.post, "/api/v1/timers/{id}/\(action.rawValue)") { request in
+                let id = try request.itemID(timerWord)
+                let snapshot = try services.write { try $0.timerStore().apply(action, toTimer: id) }
+                return Items.response(WireFormat.timer(snapshot), for: request)
+            }
+        }
+    }
+
+    /// `duration`: seconds as a number, the command line's words (`25m`), or
+    /// absent for a stopwatch.
+    static func timerDuration(_ document: JSONReader) throws -> Double? {
+        guard let value = try document.member("duration") else { return nil }
+        if case .string(let words) = value.value { return try DurationParser.seconds(in: words) }
+        let seconds = try value.double()
+        guard seconds.isFinite, seconds > 0, seconds <= DurationParser.maximumSeconds else {
+            throw value.failure(en: "a duration is more than 0 and at most \(Int(DurationParser.maximumSeconds)) seconds",
+                                ko: "길이는 0초보다 길고 \(Int(DurationParser.maximumSeconds))초 이하여야 합니다")
+        }
+        return seconds
+    }
+}

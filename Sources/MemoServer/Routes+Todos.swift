@@ -1,0 +1,119 @@
+import HTTPServer
+import MemoAPI
+import MemoCore
+import MemoKit
+import Notes
+
+/// `/api/v1/todos`: the command line's `todo` commands as routes.
+extension MemoRoutes {
+    static let todoWord = Localized(en: "to-do", ko: "할 일")
+
+    static func addTodos(to router: inout Router, _ services: ServerServices) {
+        router.route(.get, "/api/v1/todos") { request in
+            let query = try todoQuery(request)
+            let todos = try services.read { try $0.todoStore().todos(matching: query) }
+            return .json(encoder(services).json(todos))
+        }
+        router.collect(.post, "/api/v1/todos", bodyLimit: JSONBody.limit) { request, body in
+            try services.idempotency.perform(request, body: body) {
+                let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "tags", "due"])
+                let now = services.clock.now()
+                let new = NewTodo(title: try document.string("title"), note: try document.optionalString("note"),
+                                  priority: try document.optionalString("priority").map { try Priority(parsing: $0) },
+                                  tags: try Tags.normalized(document.strings("tags")),
+                                  due: try document.optionalString("due").map {
+                                      try DueDateParser(now: now, calendar: SystemLocalCalendar()).parse($0)
+                                  })
+                let todo = try services.write { try $0.todoStore().add(new) }
+                var response = Items.response(encoder(services).json(todo), for: request, status: 201)
+                response.headers.set("Location", "/api/v1/todos/\(todo.id)")
+                return response
+            }
+        }
+        router.route(.get, "/api/v1/todos/{id}") { request in
+            let id = try request.itemID(todoWord)
+            let todo = try services.read { try $0.todoStore().todo(id: id) }
+            return Items.response(encoder(services).json(todo), for: request)
+        }
+        router.collect(.patch, "/api/v1/todos/{id}", bodyLimit: JSONBody.limit) { request, body in
+            let id = try request.itemID(todoWord)
+            let changes = try todoChanges(body, now: services.clock.now())
+            let todo = try services.write { workspace -> Todo in
+                let store = try workspace.todoStore()
+                try Items.checkPrecondition(request, current: encoder(services).json(store.todo(id: id)))
+                return try store.edit(id: id, changes)
+            }
+            return Items.response(encoder(services).json(todo), for: request)
+        }
+        router.route(.delete, "/api/v1/todos/{id}") { request in
+            let id = try request.itemID(todoWord)
+            let removed = try services.write { workspace -> [Todo] in
+                let store = try workspace.todoStore()
+                try Items.checkPrecondition(request, current: encoder(services).json(store.todo(id: id)))
+                return try store.remove(ids: [id])
+            }
+            return .json(WireFormat.removed(removed.map(encoder(services).json)))
+        }
+        router.route(.post, "/api/v1/todos/{id}/done") { request in
+            let id = try request.itemID(todoWord)
+            let todos = try services.write { try $0.todoStore().markDone(ids: [id]) }
+            return Items.response(encoder(services).json(todos[0]), for: request)
+        }
+        router.route(.post, "/api/v1/todos/{id}/undo") { request in
+            let id = try request.itemID(todoWord)
+            let todos = try services.write { try $0.todoStore().reopen(ids: [id]) }
+            return Items.response(encoder(services).json(todos[0]), for: request)
+        }
+    }
+
+    /// To-dos as JSON for this moment in the server's time zone (`TZ`).
+    static func encoder(_ services: ServerServices) -> WireFormat.TodoEncoder {
+        WireFormat.TodoEncoder(now: services.clock.now(), calendar: SystemLocalCalendar())
+    }
+
+    /// The list's filters: the command line's `todo list` options as query items.
+    static func todoQuery(_ request: Request) throws -> TodoQuery {
+        var query = TodoQuery()
+        switch request.queryValue("status") {
+        case nil, "open"?: query.status = .open
+        case "done"?: query.status = .done
+        case "all"?: query.status = .all
+        default:
+            throw MemoError(.usage, en: "'status' must be one of open, done, all", ko: "'status' 값은 open, done, all 중 하나여야 합니다")
+        }
+        query.tag = request.queryValue("tag")
+        query.due = try request.queryChoice("due", TodoQuery.DueWindow.self)
+        query.priority = try request.queryValue("priority").map { try Priority(parsing: $0) }
+        query.sort = try request.queryChoice("sort", TodoQuery.Sort.self) ?? .due
+        query.limit = try listLimit(request)
+        return query
+    }
+
+    /// `limit`: 50 unless given, at most 500.
+    static func listLimit(_ request: Request) throws -> Int {
+        try request.queryInt("limit", in: 1...500) ?? 50
+    }
+
+    /// A PATCH body as the changes of `todo edit`: null removes a field.
+    static func todoChanges(_ body: [UInt8], now: Timestamp) throws -> TodoChanges {
+        let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "due", "add_tags", "remove_tags"])
+        var changes = TodoChanges(title: try document.optionalString("title"),
+                                  addedTags: try document.strings("add_tags"), removedTags: try document.strings("remove_tags"))
+        if let note = try document.change("note") {
+            let text = try note?.string() ?? ""
+            changes.note = text.isEmpty ? .remove : .set(text)
+        }
+        if let priority = try document.change("priority") {
+            changes.priority = try priority.map { .set(try Priority(parsing: $0.string())) } ?? .remove
+        }
+        if let due = try document.change("due") {
+            changes.due = try due.map { .set(try DueDateParser(now: now, calendar: SystemLocalCalendar()).parse($0.string())) }
+                ?? .remove
+        }
+        guard !changes.isEmpty else {
+            throw MemoError(.usage, en: "nothing to change: give at least one of title, note, priority, due, add_tags, remove_tags",
+                            ko: "바꿀 것이 없습니다: title, note, priority, due, add_tags, remove_tags 중 하나 이상을 주세요")
+        }
+        return changes
+    }
+}

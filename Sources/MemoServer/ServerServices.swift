@@ -1,0 +1,61 @@
+import HTTPServer
+import MemoCore
+import MemoKit
+import SQLite
+
+/// What every route shares for as long as the server runs: the data home,
+/// its database as a pool (one writer, WAL readers for the other threads),
+/// the clock, and the state kept across requests.
+final class ServerServices: @unchecked Sendable {
+    let home: DataHome
+    let pool: DatabasePool
+    // A clock reads the time and holds nothing a thread could change.
+    let clock: WallClock
+    let throttle = AuthenticationThrottle()
+    let idempotency = IdempotencyCache()
+    /// The port the server listens on, known once it has started (port 0
+    /// asks the system); the Host check compares with it.
+    let boundPort = LockedValue<UInt16?>(nil)
+    /// Whether the listen address is a loopback one (the Host check applies).
+    let isLoopback: Bool
+
+    init(home: DataHome, pool: DatabasePool, clock: WallClock, isLoopback: Bool) {
+        self.home = home
+        self.pool = pool
+        self.clock = clock
+        self.isLoopback = isLoopback
+    }
+
+    /// Runs `body` on a reader: a snapshot of the last commit, beside other
+    /// readers and the writer.
+    func read<T>(_ body: (Workspace) throws -> T) throws -> T {
+        try pool.read { connection in try body(Workspace(home: home, connection: connection, clock: clock)) }
+    }
+
+    /// Runs `body` in one write transaction (committed when it returns).
+    func write<T>(_ body: (Workspace) throws -> T) throws -> T {
+        try pool.write { connection in try body(Workspace(home: home, connection: connection, clock: clock)) }
+    }
+}
+
+/// A value many threads read and write under a lock.
+final class LockedValue<Value>: @unchecked Sendable {
+    private let lock = Mutex()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    var current: Value {
+        lock.locked { value }
+    }
+
+    func set(_ newValue: Value) {
+        lock.locked { value = newValue }
+    }
+
+    func update<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        try lock.locked { try body(&value) }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import HTTPServer
+import MemoKit
+@testable import MemoServer
+import TestSupport
+import XCTest
+
+/// The hook every request passes: credentials, the Host check, the gate.
+final class AccessTests: XCTestCase {
+    func testHealthNeedsNoTokenAndSaysTheVersion() throws {
+        let server = try APITestServer()
+        let result = server.curl("GET", "/api/v1/health", authorized: false)
+        XCTAssertEqual(result.status, 200, result.text)
+        XCTAssertEqual(result.object["status"] as? String, "ok")
+        XCTAssertEqual(result.object["version"] as? String, Version.current)
+        XCTAssertEqual(result.header("X-Content-Type-Options"), "nosniff")
+    }
+
+    func testEveryOtherRouteNeedsABearerToken() throws {
+        let server = try APITestServer()
+        for path in ["/api/v1/todos", "/api/v1/onboarding", "/api/v1/no-such-route"] {
+            let result = server.curl("GET", path, authorized: false)
+            XCTAssertEqual(result.status, 401, path)
+            XCTAssertEqual(result.errorCode, "unauthorized", path)
+            XCTAssertNotNil(result.header("WWW-Authenticate"))
+        }
+        let wrong = server.curl("GET", "/api/v1/onboarding", authorized: false,
+                                headers: ["Authorization: Bearer " + String(repeating: "0", count: 64)])
+        XCTAssertEqual(wrong.status, 401)
+        XCTAssertEqual(server.curl("GET", "/api/v1/onboarding").status, 200)
+    }
+
+    func testARevokedTokenIsRefusedAtOnceByTheRunningServer() throws {
+        let server = try APITestServer()
+        XCTAssertEqual(server.curl("GET", "/api/v1/onboarding").status, 200)
+        try AccessTokens(connection: MemoDatabase.open(in: server.home)).revoke(name: "test")
+        let result = server.curl("GET", "/api/v1/onboarding")
+        XCTAssertEqual(result.status, 401)
+        XCTAssertEqual(result.errorCode, "unauthorized")
+    }
+
+    func testATokenIsStoredOnlyAsItsDigestAndItsUseIsRecorded() throws {
+        let server = try APITestServer()
+        XCTAssertEqual(server.curl("GET", "/api/v1/onboarding").status, 200)
+        let connection = try MemoDatabase.open(in: server.home)
+        let stored = try connection.query("SELECT hash FROM api_tokens") { $0.blob(0) }
+        XCTAssertEqual(stored.count, 1)
+        XCTAssertEqual(stored[0].count, 32)
+        XCTAssertFalse(String(decoding: stored[0], as: UTF8.self).contains(server.token))
+        XCTAssertNotNil(try AccessTokens(connection: connection).list().first?.lastUsedAt)
+    }
+
+    func testRepeatedFailuresFromOneAddressAreRefusedUncheckedForAWhile() throws {
+        let server = try APITestServer()
+        let throttle = AuthenticationThrottle()
+        for _ in 0..<throttle.freeFailures + 1 {
+            _ = server.curl("GET", "/api/v1/todos", authorized: false,
+                            headers: ["Authorization: Bearer " + String(repeating: "1", count: 64)])
+        }
+        // Even the right token is not checked during the wait.
+        let refused = server.curl("GET", "/api/v1/onboarding")
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertNotNil(refused.header("Retry-After"))
+    }
+
+    func testTheThrottleDelayGrowsAndIsBounded() {
+        let throttle = AuthenticationThrottle()
+        XCTAssertEqual(throttle.delay(after: throttle.freeFailures), 0)
+        XCTAssertEqual(throttle.delay(after: throttle.freeFailures + 1), throttle.firstDelay)
+        XCTAssertEqual(throttle.delay(after: throttle.freeFailures + 2), throttle.firstDelay * 2)
+        XCTAssertEqual(throttle.delay(after: 1000), throttle.maximumDelay)
+        throttle.recordFailure(from: "a", now: 100)
+        XCTAssertNil(throttle.remainingDelay(for: "a", now: 100))
+        for _ in 0..<throttle.freeFailures { throttle.recordFailure(from: "a", now: 100) }
+        XCTAssertEqual(throttle.remainingDelay(for: "a", now: 100), throttle.firstDelay)
+        XCTAssertNil(throttle.remainingDelay(for: "a", now: 100 + throttle.firstDelay))
+        XCTAssertNil(throttle.remainingDelay(for: "b", now: 100))
+        throttle.recordSuccess(from: "a")
+        XCTAssertNil(throttle.remainingDelay(for: "a", now: 100))
+    }
+
+    func testAForeignHostIsMisdirectedOnLoopback() throws {
+        let server = try APITestServer()
+        let port = server.server.boundAddress!.port
+        for host in ["evil.example:\(port)", "127.0.0.1:1", "localhost.evil.example:\(port)"] {
+            let result = server.curl("GET", "/api/v1/health", headers: ["Host: \(host)"])
+            XCTAssertEqual(result.status, 421, host)
+        }
+        for host in ["localhost:\(port)", "127.0.0.1:\(port)", "LOCALHOST:\(port)"] {
+            XCTAssertEqual(server.curl("GET", "/api/v1/health", headers: ["Host: \(host)"]).status, 200, host)
+        }
+    }
+
+    func testTheGateHoldsForARouteOnlyThisTestRegisters() throws {
+        let server = try APITestServer { router in
+            router.route(.get, "/api/v1/test-only") { _ in .text("ran") }
+        }
+        let closed = server.curl("GET", "/api/v1/test-only")
+        XCTAssertEqual(closed.status, 403)
+        XCTAssertEqual(closed.errorCode, "onboarding_required")
+        XCTAssertTrue((closed.object["error"] as? [String: Any])?["message"].map { "\($0)" }?.contains("onboarding") ?? false)
+        server.onboard()
+        let open = server.curl("GET", "/api/v1/test-only")
+        XCTAssertEqual(open.status, 200)
+        XCTAssertEqual(open.text, "ran")
+        // Reset closes it again.
+        XCTAssertEqual(server.curl("POST", "/api/v1/onboarding/reset").status, 200)
+        XCTAssertEqual(server.curl("GET", "/api/v1/test-only").status, 403)
+    }
+
+    func testErrorKindsMapToStatusesInOnePlace() {
+        XCTAssertEqual(ErrorResponses.status(for: .usage), 400)
+        XCTAssertEqual(ErrorResponses.status(for: .unauthorized), 401)
+        XCTAssertEqual(ErrorResponses.status(for: .onboardingRequired), 403)
+        XCTAssertEqual(ErrorResponses.status(for: .notFound), 404)
+        XCTAssertEqual(ErrorResponses.status(for: .invalidState), 409)
+        XCTAssertEqual(ErrorResponses.status(for: .duplicate), 409)
+        XCTAssertEqual(ErrorResponses.status(for: .badInput), 422)
+        XCTAssertEqual(ErrorResponses.status(for: .tooLarge), 413)
+        XCTAssertEqual(ErrorResponses.status(for: .storage), 503)
+        XCTAssertEqual(ErrorResponses.status(for: .internalFailure), 500)
+    }
+}

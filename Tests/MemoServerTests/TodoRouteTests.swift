@@ -1,0 +1,107 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `/api/v1/todos`: the list's filters, creation, validators, idempotency, limits.
+final class TodoRouteTests: XCTestCase {
+    func testCreateReadListChangeFinishAndRemove() throws {
+        let server = try APITestServer()
+        server.onboard()
+        let created = server.curl("POST", "/api/v1/todos",
+                                  json: #"{"title": "buy milk", "priority": "high", "tags": ["Home"], "due": "2026-12-04"}"#)
+        XCTAssertEqual(created.status, 201, created.text)
+        let id = created.object["id"] as? Int ?? 0
+        XCTAssertEqual(created.header("Location"), "/api/v1/todos/\(id)")
+        XCTAssertEqual(created.object["tags"] as? [String], ["Home"])
+        XCTAssertEqual(created.object["due_local"] as? String, "2026-12-04")
+        XCTAssertNotNil(created.header("ETag"))
+
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos/\(id)").object["title"] as? String, "buy milk")
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos").array.count, 1)
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos?tag=home&priority=high").array.count, 1)
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos?tag=work").array.count, 0)
+
+        let changed = server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"title": "buy oat milk", "due": null, "add_tags": ["shop"]}"#)
+        XCTAssertEqual(changed.status, 200, changed.text)
+        XCTAssertEqual(changed.object["title"] as? String, "buy oat milk")
+        XCTAssertTrue(changed.object["due_at"] is NSNull)
+        XCTAssertEqual(changed.object["tags"] as? [String], ["Home", "shop"])
+
+        XCTAssertEqual(server.curl("POST", "/api/v1/todos/\(id)/done").object["is_done"] as? Bool, true)
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos").array.count, 0)
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos?status=done").array.count, 1)
+        XCTAssertEqual(server.curl("POST", "/api/v1/todos/\(id)/undo").object["is_done"] as? Bool, false)
+
+        let removed = server.curl("DELETE", "/api/v1/todos/\(id)")
+        XCTAssertEqual(removed.status, 200)
+        XCTAssertEqual((removed.object["removed"] as? [[String: Any]])?.first?["id"] as? Int, id)
+        let gone = server.curl("GET", "/api/v1/todos/\(id)")
+        XCTAssertEqual(gone.status, 404)
+        XCTAssertEqual(gone.errorCode, "not_found")
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos/abc").status, 404)
+    }
+
+    func testBadValuesAreRefusedWithTheirStatus() throws {
+        let server = try APITestServer()
+        server.onboard()
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos?limit=0").status, 400)
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos?limit=501").status, 400)
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos?sort=sideways").status, 400)
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos?status=maybe").errorCode, "usage")
+        XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": ""}"#).status / 100, 4)
+        XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": 5}"#).status, 422)
+        XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": "x", "colour": "red"}"#).status, 422)
+        XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: "not json").errorCode, "bad_input")
+        XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/1", json: "{}").status, 400)
+        let huge = "{\"title\": \"" + String(repeating: "a", count: 1 << 20) + "\"}"
+        let tooLarge = server.curl("POST", "/api/v1/todos", json: huge)
+        XCTAssertEqual(tooLarge.status, 413)
+        XCTAssertEqual(tooLarge.errorCode, "too_large")
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos").array.count, 0)
+    }
+
+    func testETagsAnswer304AndAStaleIfMatchGets412WithTheCurrentItem() throws {
+        let server = try APITestServer()
+        server.onboard()
+        let created = server.curl("POST", "/api/v1/todos", json: #"{"title": "first"}"#)
+        let id = created.object["id"] as? Int ?? 0
+        let tag = try XCTUnwrap(created.header("ETag"))
+        let fresh = server.curl("GET", "/api/v1/todos/\(id)", headers: ["If-None-Match: \(tag)"])
+        XCTAssertEqual(fresh.status, 304)
+        XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"title": "second"}"#,
+                                   headers: ["If-Match: \(tag)"]).status, 200)
+        let stale = server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"title": "third"}"#, headers: ["If-Match: \(tag)"])
+        XCTAssertEqual(stale.status, 412)
+        XCTAssertEqual(stale.object["title"] as? String, "second")
+        XCTAssertNotEqual(stale.header("ETag"), tag)
+        XCTAssertEqual(server.curl("DELETE", "/api/v1/todos/\(id)", headers: ["If-Match: \(tag)"]).status, 412)
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos/\(id)").object["title"] as? String, "second")
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos/\(id)", headers: ["If-None-Match: \(tag)"]).status, 200)
+    }
+
+    func testAnIdempotencyKeyDoesAPostOnce() throws {
+        let server = try APITestServer()
+        server.onboard()
+        let first = server.curl("POST", "/api/v1/todos", json: #"{"title": "once"}"#, headers: ["Idempotency-Key: k1"])
+        let again = server.curl("POST", "/api/v1/todos", json: #"{"title": "once"}"#, headers: ["Idempotency-Key: k1"])
+        XCTAssertEqual(first.status, 201)
+        XCTAssertEqual(again.status, 201)
+        XCTAssertEqual(first.object["id"] as? Int, again.object["id"] as? Int)
+        let other = server.curl("POST", "/api/v1/todos", json: #"{"title": "twice"}"#, headers: ["Idempotency-Key: k1"])
+        XCTAssertEqual(other.status, 422)
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos").array.count, 1)
+        XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": "once"}"#, headers: ["Idempotency-Key: k2"]).status, 201)
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos").array.count, 2)
+    }
+
+    func testTheCommandLineAndTheServerSeeEachOthersWrites() throws {
+        let server = try APITestServer()
+        server.onboard()
+        let memoapp = Memoapp(home: server.home.path)
+        XCTAssertEqual(memoapp.run("todo", "add", "from", "the", "terminal").status, 0)
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos").array.first?["title"] as? String, "from the terminal")
+        XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": "from the server"}"#).status, 201)
+        let listed = memoapp.run("--json", "todo", "list", "--sort", "created").array()
+        XCTAssertEqual(listed.map { $0["title"] as? String }, ["from the terminal", "from the server"])
+    }
+}
