@@ -64,7 +64,7 @@ let package = Package(
         // The memoapp HTTP API over HTTPServer: routes, access (tokens), the gate in the
         // router's hook, error kinds to statuses, events. The CLI's `serve` starts it.
         .target(name: "MemoServer", dependencies: ["HTTPServer", "MemoCore", "SQLite", "MemoKit", "MemoAPI", "Onboarding",
-                                                   "Notes", "VoiceMemos", "Timers"],
+                                                   "Notes", "VoiceMemos", "Timers", "WebApp"],
                 path: "Sources/MemoServer"),
         // A command-line framework that knows no feature: commands as declarations,
         // typed argument keys, parsing, help. Depends on MemoCore for its vocabulary.

@@ -18,7 +18,7 @@ enum Access {
             try checkHost(request, services)
             guard request.path.starts(with: ["api", "v1"]) else { return nil }
             let route = Array(request.path.dropFirst(2))
-            if isPublic(route) { return nil }
+            if isPublic(route) || (route == ["session"] && request.method == .post) { return nil }
             try authenticate(request, services)
             if isUngated(route) { return nil }
             try services.read { workspace in try OnboardingGate.check(workspace.database()) }
@@ -63,6 +63,10 @@ enum Access {
                                Localized(en: "too many failed attempts from this address; try again in \(Int(wait.rounded(.up))) s",
                                          ko: "이 주소에서 실패한 시도가 너무 많습니다. \(Int(wait.rounded(.up)))초 뒤에 다시 시도하세요"))
         }
+        if request.headers["Authorization"] == nil, let secret = MemoRoutes.sessionSecret(request) {
+            try authenticateSession(secret, request, services, address: address, now: now)
+            return
+        }
         guard let secret = bearerToken(request.headers["Authorization"]) else {
             throw unauthorized(retryAfter: nil, Localized(en: "this route needs 'Authorization: Bearer TOKEN' (memoapp token create NAME)",
                                                           ko: "이 경로에는 'Authorization: Bearer TOKEN'이 필요합니다 (memoapp token create NAME)"))
@@ -80,6 +84,30 @@ enum Access {
             try? services.pool.write { connection in
                 try AccessTokens(connection: connection).recordUse(digest: digest, at: wallNow)
             }
+        }
+    }
+
+    /// The web page's session cookie: a live session, and on every request
+    /// that changes something its CSRF token in `X-CSRF-Token` (a form on
+    /// another site can send the cookie, never the header).
+    static func authenticateSession(_ secret: String, _ request: Request, _ services: ServerServices,
+                                    address: String, now: Double) throws {
+        let session = try services.read { workspace in
+            try WebSessions(connection: workspace.database()).session(secret: secret, at: workspace.clock.now())
+        }
+        guard let session else {
+            services.throttle.recordFailure(from: address, now: now)
+            throw unauthorized(retryAfter: nil, Localized(en: "the session has ended; open a new sign-in link (memoapp token link)",
+                                                          ko: "세션이 끝났습니다. 새 로그인 링크를 여세요 (memoapp token link)"))
+        }
+        services.throttle.recordSuccess(from: address)
+        guard [.get, .head].contains(request.method) || request.method.rawValue == "OPTIONS" else {
+            guard let given = request.headers["X-CSRF-Token"], try WebSessions.isCSRFToken(given, of: session) else {
+                throw CodedRefusal(status: 403, code: "csrf",
+                                   message: Localized(en: "this request needs the session's X-CSRF-Token header",
+                                                      ko: "이 요청에는 세션의 X-CSRF-Token 헤더가 필요합니다"))
+            }
+            return
         }
     }
 

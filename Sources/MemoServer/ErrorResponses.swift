@@ -45,6 +45,9 @@ enum ErrorResponses {
     /// the server's own refusals).
     static func response(for error: any Error, request: Request?) -> Response {
         let language = request?.language ?? .en
+        if let refusal = error as? CodedRefusal {
+            return envelope(status: refusal.status, code: refusal.code, message: refusal.message.text(in: language))
+        }
         if let failure = error as? HTTPError {
             var response = envelope(status: failure.status, code: code(forStatus: failure.status),
                                     message: failure.message.text(in: language))

@@ -1,5 +1,6 @@
 import HTTPServer
 import MemoCore
+import WebApp
 
 /// memoapp's API as a router: every route of docs/api.md, and the hook that
 /// checks the Host, the credentials and the onboarding gate before any of them.
@@ -8,6 +9,8 @@ public enum MemoRoutes {
         var router = Router()
         router.beforeEach = Access.hook(services)
         addHealth(to: &router)
+        addSession(to: &router, services)
+        WebApp.addRoutes(to: &router)
         addOnboarding(to: &router, services)
         addTodos(to: &router, services)
         addMemos(to: &router, services)

@@ -27,7 +27,7 @@ public final class MemoServer: @unchecked Sendable {
         try home.checkUsable()
         let pool = try MemoDatabase.openPool(in: home, readers: max(2, configuration.threadCount))
         services = ServerServices(home: home, pool: pool, clock: clock,
-                                  isLoopback: MemoServer.isLoopback(configuration.address))
+                                  isLoopback: MemoServer.isLoopback(configuration.address), usesTLS: configuration.tls != nil)
         var configuration = configuration
         configuration.errorResponse = { error, request in
             if let stale = error as? StaleItem { return stale.response }
@@ -50,6 +50,13 @@ public final class MemoServer: @unchecked Sendable {
         guard let address = server.boundAddress else { return "" }
         let scheme = server.configuration.tls == nil ? "http" : "https"
         return "\(scheme)://\(address)"
+    }
+
+    /// A link that signs a browser in once, within five minutes: the page
+    /// with a new one-time code in its fragment (`WebSessions`).
+    public func makeSignInLink() throws -> String {
+        let code = try services.write { workspace in try WebSessions(connection: workspace.database()).makeCode(at: workspace.clock.now()) }
+        return "\(url)/#code=\(code)"
     }
 
     /// Stops gracefully (see `Server.stop`) and closes the database.

@@ -18,12 +18,15 @@ final class ServerServices: @unchecked Sendable {
     let boundPort = LockedValue<UInt16?>(nil)
     /// Whether the listen address is a loopback one (the Host check applies).
     let isLoopback: Bool
+    /// Whether it serves HTTPS (the session cookie is then `Secure`).
+    let usesTLS: Bool
 
-    init(home: DataHome, pool: DatabasePool, clock: WallClock, isLoopback: Bool) {
+    init(home: DataHome, pool: DatabasePool, clock: WallClock, isLoopback: Bool, usesTLS: Bool = false) {
         self.home = home
         self.pool = pool
         self.clock = clock
         self.isLoopback = isLoopback
+        self.usesTLS = usesTLS
     }
 
     /// Runs `body` on a reader: a snapshot of the last commit, beside other

@@ -14,6 +14,7 @@ public enum Schema {
         migrator.register(TimerStore.migrations)
         migrator.register(VoiceStore.migrations)
         migrator.register(AccessTokens.migrations)
+        migrator.register(WebSessions.migrations)
         return migrator
     }()
 }

@@ -64,9 +64,11 @@ enum ServeCommand {
 
         let server = try MemoServer(home: context.home, configuration: configuration, clock: context.clock)
         try server.start()
-        try context.emit(json: .object([("url", .string(server.url)), ("version", .string(Version.current))]),
-                         text: context.text(en: "Listening on \(server.url)  (Ctrl-C stops)",
-                                            ko: "\(server.url)에서 수신 중  (Ctrl-C로 멈춤)"))
+        let link = try server.makeSignInLink()
+        try context.emit(json: .object([("url", .string(server.url)), ("sign_in_url", .string(link)),
+                                        ("version", .string(Version.current))]),
+                         text: context.text(en: "Listening on \(server.url)  (Ctrl-C stops)\nOpen in a browser (once, within 5 minutes): \(link)",
+                                            ko: "\(server.url)에서 수신 중  (Ctrl-C로 멈춤)\n브라우저에서 여세요 (한 번, 5분 안에): \(link)"))
         try context.flush()
 
         var received: Int32 = 0
