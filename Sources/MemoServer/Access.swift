@@ -31,9 +31,10 @@ enum Access {
         route == ["health"] || route == ["openapi.json"]
     }
 
-    /// Routes that run before the onboarding is completed: the onboarding's own.
+    /// Routes that run before the onboarding is completed: the onboarding's
+    /// own, and the session's (a page reloaded mid-onboarding signs in again).
     static func isUngated(_ route: [String]) -> Bool {
-        route.first == "onboarding"
+        route.first == "onboarding" || route == ["session"]
     }
 
     // MARK: - Host
