@@ -23,6 +23,7 @@ MEMOAPP = os.environ.get("MEMOAPP_BIN", str(ROOT / ".build" / "debug" / "memoapp
 # scripts/screenshots sets these: where to save pictures, and the viewport.
 SHOTS = os.environ.get("MEMOAPP_SCREENSHOTS")
 VIEWPORT = os.environ.get("MEMOAPP_VIEWPORT", "1280x800")
+SCHEME = os.environ.get("MEMOAPP_SCHEME", "light")
 TIMEOUT = 10
 
 
@@ -92,6 +93,7 @@ def make_driver(language="en-US"):
     # The viewport exactly, whatever the window's frame takes.
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": int(width), "height": int(height), "deviceScaleFactor": 1, "mobile": int(width) < 600})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": SCHEME}]})
     return driver
 
 
@@ -168,7 +170,8 @@ class BrowserTest(unittest.TestCase):
     def shot(self, name):
         if SHOTS:
             Path(SHOTS).mkdir(parents=True, exist_ok=True)
-            self.driver.save_screenshot(str(Path(SHOTS) / f"{name}-{VIEWPORT}.png"))
+            suffix = "" if SCHEME == "light" else "-" + SCHEME
+            self.driver.save_screenshot(str(Path(SHOTS) / f"{name}-{VIEWPORT}{suffix}.png"))
 
     def complete_onboarding(self):
         self.open_signed_in()

@@ -51,8 +51,6 @@ function startOnboarding(state, tour = false) {
   const view = showOnboarding(root, state, { tour, done: () => showMain() });
   screen = { kind: tour ? 'tour' : 'onboarding', view, close: () => view.close() };
   document.body.dataset.screen = 'onboarding';
-  const first = root.querySelector('.ob-dot[aria-selected="true"]');
-  if (first && !tour) first.focus({ preventScroll: true });
 }
 
 const features = [

@@ -54,15 +54,18 @@ export function mountTimers(panel) {
   const duration = h('input', { name: 'duration', autocomplete: 'off' });
   const label = h('input', { name: 'label', autocomplete: 'off', maxlength: '200' });
   const startButton = h('button', { type: 'submit', class: 'primary' });
-  const form = h('form', { class: 'card add-form timer-form', onsubmit: start }, duration, label, startButton);
+  const durationLabel = h('span', { class: 'label' });
+  const labelLabel = h('span', { class: 'label' });
+  const form = h('form', { class: 'card add-form timer-form', onsubmit: start },
+    h('label', { class: 'field' }, durationLabel, duration), h('label', { class: 'field' }, labelLabel, label), startButton);
   const list = h('ul', { class: 'list timer-list' });
   const empty = h('p', { class: 'empty' });
   let timers = [];
   let frame = 0;
 
   function relabel() {
-    duration.placeholder = t('duration'); duration.setAttribute('aria-label', t('duration'));
-    label.placeholder = t('label'); label.setAttribute('aria-label', t('label'));
+    durationLabel.textContent = t('duration'); duration.placeholder = '25m';
+    labelLabel.textContent = t('label');
     startButton.textContent = t('startTimer');
     empty.textContent = t('noTimers');
     load();
@@ -122,7 +125,7 @@ export function mountTimers(panel) {
           h('span', { class: 'title', text: item.label || t(item.kind) }),
           h('span', { class: 'clock', 'data-live': '', text: clock(seconds(entry)) }),
           item.state !== 'running' ? h('span', { class: 'meta', text: t(item.state) }) : null,
-          laps.length ? h('ol', { class: 'laps' }, laps) : null),
+          laps.length ? h('ul', { class: 'laps' }, laps) : null),
         h('div', { class: 'row-actions' }, buttons));
     }));
     empty.hidden = timers.length > 0;
