@@ -5,7 +5,7 @@ import WebApp
 /// memoapp's API as a router: every route of docs/api.md, and the hook that
 /// checks the Host, the credentials and the onboarding gate before any of them.
 public enum MemoRoutes {
-    static func make(_ services: ServerServices, extraRoutes: (inout Router) -> Void = { _ in }) -> Router {
+    static func make(_ services: ServerServices, events: EventStream, extraRoutes: (inout Router) -> Void = { _ in }) -> Router {
         var router = Router()
         router.beforeEach = Access.hook(services)
         addHealth(to: &router)
@@ -16,6 +16,7 @@ public enum MemoRoutes {
         addMemos(to: &router, services)
         addSearch(to: &router, services)
         addTimers(to: &router, services)
+        addEvents(to: &router, events)
         extraRoutes(&router)
         return router
     }

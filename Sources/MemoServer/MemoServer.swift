@@ -16,12 +16,17 @@ public final class MemoServer: @unchecked Sendable {
     public let home: DataHome
     private let services: ServerServices
     private let server: Server
+    private let events: EventStream
+    private let feed: ChangeFeed
+    private let alarm: TimerAlarm
+    private let watcher: DataHomeWatcher
 
     /// Opens (creating and migrating) the data home's database. The
     /// configuration's `errorResponse` is replaced by the API's error
     /// envelope. `extraRoutes` lets a test add a route the API does not have,
     /// to check that the hook covers routes it has never seen.
     public init(home: DataHome, configuration: ServerConfiguration, clock: WallClock = SystemWallClock(),
+                eventConfiguration: EventStream.Configuration = EventStream.Configuration(),
                 extraRoutes: (inout Router) -> Void = { _ in }) throws {
         self.home = home
         try home.checkUsable()
@@ -33,12 +38,30 @@ public final class MemoServer: @unchecked Sendable {
             if let stale = error as? StaleItem { return stale.response }
             return ErrorResponses.response(for: error, request: request)
         }
-        server = Server(configuration: configuration, router: MemoRoutes.make(services, extraRoutes: extraRoutes))
+        events = EventStream(eventConfiguration)
+        feed = ChangeFeed(services: services, stream: events)
+        alarm = TimerAlarm(services: services, stream: events)
+        watcher = try DataHomeWatcher(directory: home.path)
+        server = Server(configuration: configuration,
+                        router: MemoRoutes.make(services, events: events, extraRoutes: extraRoutes))
     }
 
     /// Binds and starts serving.
     public func start() throws {
-        try server.start()
+        try feed.prime()
+        let (feed, alarm, watcher) = (self.feed, self.alarm, self.watcher)
+        feed.onTimersChanged = { alarm.poke() }
+        services.afterCommit = { watcher.poke() }
+        // A scan that fails (a busy database) is made good by the next one.
+        watcher.start { try? feed.scan() }
+        alarm.start()
+        do {
+            try server.start()
+        } catch {
+            watcher.stop()
+            alarm.stop()
+            throw error
+        }
         services.boundPort.set(server.boundAddress?.port)
     }
 
@@ -63,6 +86,8 @@ public final class MemoServer: @unchecked Sendable {
     @discardableResult
     public func stop(gracePeriod: Double = 5) -> Int {
         let unfinished = server.stop(gracePeriod: gracePeriod)
+        watcher.stop()
+        alarm.stop()
         services.pool.close()
         return unfinished
     }

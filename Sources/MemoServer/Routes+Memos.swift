@@ -13,8 +13,12 @@ extension MemoRoutes {
             let tag = request.queryValue("tag")
             let pinnedOnly = try request.queryBool("pinned")
             let limit = try listLimit(request)
-            let summaries = try services.read { try $0.memoStore().summaries(tag: tag, pinnedOnly: pinnedOnly, limit: limit) }
-            return .json(.array(summaries.map(WireFormat.memo)))
+            let after = try Paging.memoPosition(request)
+            let summaries = try services.read {
+                try $0.memoStore().summaries(tag: tag, pinnedOnly: pinnedOnly, limit: limit, after: after)
+            }
+            return Paging.linking(.json(.array(summaries.map(WireFormat.memo))), request, itemCount: summaries.count,
+                                  limit: limit) { summaries.last.map(Paging.memoCursor) }
         }
         router.collect(.post, "/api/v1/memos", bodyLimit: JSONBody.limit) { request, body in
             try services.idempotency.perform(request, body: body) {

@@ -12,7 +12,8 @@ extension MemoRoutes {
         router.route(.get, "/api/v1/todos") { request in
             let query = try todoQuery(request)
             let todos = try services.read { try $0.todoStore().todos(matching: query) }
-            return .json(encoder(services).json(todos))
+            return Paging.linking(.json(encoder(services).json(todos)), request, itemCount: todos.count,
+                                  limit: query.limit ?? 0) { todos.last.map { Paging.todoCursor($0, sort: query.sort) } }
         }
         router.collect(.post, "/api/v1/todos", bodyLimit: JSONBody.limit) { request, body in
             try services.idempotency.perform(request, body: body) {
@@ -86,6 +87,7 @@ extension MemoRoutes {
         query.priority = try request.queryValue("priority").map { try Priority(parsing: $0) }
         query.sort = try request.queryChoice("sort", TodoQuery.Sort.self) ?? .due
         query.limit = try listLimit(request)
+        query.after = try Paging.todoPosition(request, sort: query.sort)
         return query
     }
 

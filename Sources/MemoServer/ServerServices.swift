@@ -35,9 +35,15 @@ final class ServerServices: @unchecked Sendable {
         try pool.read { connection in try body(Workspace(home: home, connection: connection, clock: clock)) }
     }
 
+    /// Told after each commit of `write` (the event feed looks at once
+    /// instead of waiting for inotify). Set before the server starts.
+    var afterCommit: (@Sendable () -> Void)?
+
     /// Runs `body` in one write transaction (committed when it returns).
     func write<T>(_ body: (Workspace) throws -> T) throws -> T {
-        try pool.write { connection in try body(Workspace(home: home, connection: connection, clock: clock)) }
+        let result = try pool.write { connection in try body(Workspace(home: home, connection: connection, clock: clock)) }
+        afterCommit?()
+        return result
     }
 }
 

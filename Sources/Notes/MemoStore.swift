@@ -62,18 +62,26 @@ public final class MemoStore {
 
     /// Memos pinned first, then newest first; only those with `tag`, or only
     /// pinned ones, when asked.
-    public func summaries(tag: String? = nil, pinnedOnly: Bool = false, limit: Int? = nil) throws -> [MemoSummary] {
+    public func summaries(tag: String? = nil, pinnedOnly: Bool = false, limit: Int? = nil,
+                          after: MemoPosition? = nil) throws -> [MemoSummary] {
         var summaries: [MemoSummary] = []
-        try forEachSummary(tag: tag, pinnedOnly: pinnedOnly, limit: limit) { summaries.append($0) }
+        try forEachSummary(tag: tag, pinnedOnly: pinnedOnly, limit: limit, after: after) { summaries.append($0) }
         return summaries
     }
 
     /// Hands each memo of `summaries(tag:pinnedOnly:limit:)` to `body` in
     /// order, as it is read (the index `memos_by_pin_and_age` holds that
     /// order), so a list of any length is printed without being held.
+    /// `after` starts the list right after that memo (keyset paging: the
+    /// next page, stable while memos are added).
     public func forEachSummary(tag: String? = nil, pinnedOnly: Bool = false, limit: Int? = nil,
-                               _ body: (MemoSummary) throws -> Void) throws {
+                               after: MemoPosition? = nil, _ body: (MemoSummary) throws -> Void) throws {
         var (selection, arguments) = try MemoStore.selection(tag: tag, pinnedOnly: pinnedOnly)
+        if let after {
+            // Every term of the order is descending, so "after" is "less than".
+            selection += (selection.isEmpty ? " WHERE " : " AND ") + "(is_pinned, created_at, id) < (?, ?, ?)"
+            arguments += [.integer(after.isPinned ? 1 : 0), .real(after.createdAt), .integer(after.id)]
+        }
         // The preview needs the first line only; substr keeps a 1 MB memo from
         // being read whole for it (a first line longer than this is cut anyway).
         var sql = "SELECT id, title, substr(text, 1, 400), tags, is_pinned, created_at, updated_at, uid FROM memos"
@@ -192,5 +200,23 @@ public final class MemoStore {
     static func storedTitle(_ title: String?) -> String? {
         guard let title, title.contains(where: { !$0.isWhitespace }) else { return nil }
         return title
+    }
+}
+
+/// Where a page of memos ended: the values the list sorts by.
+public struct MemoPosition: Sendable, Equatable {
+    public var isPinned: Bool
+    /// Seconds since 1970, as stored.
+    public var createdAt: Double
+    public var id: Int64
+
+    public init(isPinned: Bool, createdAt: Double, id: Int64) {
+        self.isPinned = isPinned
+        self.createdAt = createdAt
+        self.id = id
+    }
+
+    public init(_ summary: MemoSummary) {
+        self.init(isPinned: summary.isPinned, createdAt: summary.createdAt.secondsSince1970, id: summary.id)
     }
 }

@@ -42,6 +42,10 @@ public struct TodoQuery: Sendable {
     public var sort: Sort
     /// At most this many.
     public var limit: Int?
+    /// Only the to-dos after this one in the query's order: the next page of
+    /// a list read a page at a time (keyset paging, stable while to-dos are
+    /// added or removed, unlike an offset).
+    public var after: TodoPosition?
 
     /// A query; by default every open to-do, soonest due first.
     public init(status: Status = .open, tag: String? = nil, due: DueWindow? = nil, priority: Priority? = nil,
@@ -132,6 +136,26 @@ extension TodoStore {
             conditions.append("priority = ?")
             arguments.append(.integer(Int64(priority.rawValue)))
         }
+        if let after = query.after {
+            // Row values compared in the order's own terms (NULLs last, priority
+            // descending as its negation), so the page starts right after `after`.
+            let due = "due_at IS NULL, coalesce(due_at, 0)"
+            let priority = "priority IS NULL, -coalesce(priority, 0)"
+            let dueValues: [SQLiteValue] = [.integer(after.dueAt == nil ? 1 : 0), .real(after.dueAt ?? 0)]
+            let priorityValues: [SQLiteValue] = [.integer(after.priority == nil ? 1 : 0),
+                                                 .integer(-Int64(after.priority ?? 0))]
+            switch query.sort {
+            case .due:
+                conditions.append("(\(due), \(priority), id) > (?, ?, ?, ?, ?)")
+                arguments += dueValues + priorityValues + [.integer(after.id)]
+            case .priority:
+                conditions.append("(\(priority), \(due), id) > (?, ?, ?, ?, ?)")
+                arguments += priorityValues + dueValues + [.integer(after.id)]
+            case .created:
+                conditions.append("id > ?")
+                arguments.append(.integer(after.id))
+            }
+        }
         if let window = query.due {
             let (start, end) = bounds(of: window)
             if let start {
@@ -142,5 +166,25 @@ extension TodoStore {
             arguments.append(.real(end.secondsSince1970))
         }
         return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), arguments)
+    }
+}
+
+/// Where a page of to-dos ended: the values the list's orders sort by.
+public struct TodoPosition: Sendable, Equatable {
+    /// The due instant in seconds since 1970, nil when none.
+    public var dueAt: Double?
+    /// The priority's raw value, nil when none.
+    public var priority: Int?
+    public var id: Int64
+
+    public init(dueAt: Double?, priority: Int?, id: Int64) {
+        self.dueAt = dueAt
+        self.priority = priority
+        self.id = id
+    }
+
+    /// The position of `todo`, as stored.
+    public init(_ todo: Todo) {
+        self.init(dueAt: todo.due?.instant.secondsSince1970, priority: todo.priority?.rawValue, id: todo.id)
     }
 }

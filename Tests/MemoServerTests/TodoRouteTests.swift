@@ -105,3 +105,52 @@ final class TodoRouteTests: XCTestCase {
         XCTAssertEqual(listed.map { $0["title"] as? String }, ["from the terminal", "from the server"])
     }
 }
+
+/// Keyset paging: `limit`, an opaque `cursor`, `Link: rel="next"`.
+final class PagingTests: XCTestCase {
+    func testPagesOfToDosInEveryOrderCoverTheListOnceWhileItemsAreAdded() throws {
+        let server = try APITestServer()
+        server.onboard()
+        let bodies = [#"{"title": "a", "due": "2026-12-05", "priority": "low"}"#, #"{"title": "b"}"#,
+                      #"{"title": "c", "due": "2026-12-05", "priority": "high"}"#, #"{"title": "d", "priority": "high"}"#,
+                      #"{"title": "e", "due": "2026-12-01"}"#, #"{"title": "f"}"#, #"{"title": "g", "due": "2026-12-05"}"#]
+        for body in bodies { XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: body).status, 201) }
+        for sort in ["due", "priority", "created"] {
+            let whole = server.curl("GET", "/api/v1/todos?sort=\(sort)").array.map { $0["title"] as? String ?? "" }
+            XCTAssertEqual(whole.count, bodies.count)
+            var paged: [String] = []
+            var next: String? = "/api/v1/todos?sort=\(sort)&limit=2"
+            while let path = next {
+                let page = server.curl("GET", path)
+                XCTAssertEqual(page.status, 200, page.text)
+                paged += page.array.map { $0["title"] as? String ?? "" }
+                next = page.header("Link").flatMap { link in
+                    link.range(of: "<").flatMap { open in link.range(of: ">").map { String(link[open.upperBound..<$0.lowerBound]) } }
+                }
+                XCTAssertLessThanOrEqual(paged.count, bodies.count + 1, "paging does not end")
+                if paged.count > bodies.count + 1 { break }
+                if paged.count == 4 && sort == "created" {
+                    // Added while paging: comes last in creation order, and is seen once.
+                    XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": "h"}"#).status, 201)
+                }
+            }
+            XCTAssertEqual(paged, sort == "created" ? whole + ["h"] : whole, sort)
+        }
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos?cursor=nonsense").status, 400)
+    }
+
+    func testPagesOfMemos() throws {
+        let server = try APITestServer()
+        server.onboard()
+        for index in 1...5 { XCTAssertEqual(server.curl("POST", "/api/v1/memos", json: #"{"text": "memo \#(index)"}"#).status, 201) }
+        XCTAssertEqual(server.curl("POST", "/api/v1/memos/3/pin").status, 200)
+        let whole = server.curl("GET", "/api/v1/memos").array.map { $0["id"] as? Int ?? 0 }
+        XCTAssertEqual(whole, [3, 5, 4, 2, 1])
+        let first = server.curl("GET", "/api/v1/memos?limit=3")
+        let link = try XCTUnwrap(first.header("Link"))
+        let path = String(link.dropFirst().prefix { $0 != ">" })
+        let second = server.curl("GET", path)
+        XCTAssertEqual((first.array + second.array).map { $0["id"] as? Int ?? 0 }, whole)
+        XCTAssertNil(second.header("Link"))
+    }
+}
