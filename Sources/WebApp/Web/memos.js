@@ -46,7 +46,7 @@ export function mountMemos(panel) {
   function relabel() {
     mTitle.placeholder = t('memoTitle'); mTitle.setAttribute('aria-label', t('memoTitle'));
     text.placeholder = t('text'); text.setAttribute('aria-label', t('text'));
-    tags.placeholder = t('tags'); tags.setAttribute('aria-label', t('tags'));
+    tags.placeholder = `${t('tags')}: ${t('tagsPlaceholder')}`; tags.setAttribute('aria-label', t('tags'));
     pinLabel.textContent = t('pin');
     addButton.textContent = t('add');
     search.placeholder = t('search'); search.setAttribute('aria-label', t('search'));
@@ -100,7 +100,7 @@ export function mountMemos(panel) {
     const li = h('li', { class: 'item memo' + (memo.is_pinned ? ' is-pinned' : ''), 'data-id': String(memo.id) },
       h('div', { class: 'body' },
         memo.title ? h('span', { class: 'title', text: memo.title }) : null,
-        h('p', { class: 'preview', text: memo.preview }),
+        h('p', { class: memo.title ? 'preview' : 'preview untitled', text: memo.preview }),
         h('div', { class: 'meta' },
           memo.is_pinned ? h('span', { class: 'pinned', text: t('pinned') }) : null,
           memo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag })),

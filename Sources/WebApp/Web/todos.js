@@ -45,6 +45,8 @@ export function mountTodos(panel) {
     const labels = form.querySelectorAll('.label');
     labels[0].textContent = t('title'); labels[1].textContent = t('due');
     labels[2].textContent = t('priority'); labels[3].textContent = t('tags');
+    due.placeholder = t('duePlaceholder');
+    tags.placeholder = t('tagsPlaceholder');
     datePicker.setAttribute('aria-label', t('pickDate'));
     priority.replaceChildren(...priorityOptions(priority.value));
     addButton.textContent = t('add');
