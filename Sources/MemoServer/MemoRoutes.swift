@@ -16,6 +16,7 @@ public enum MemoRoutes {
         addMemos(to: &router, services)
         addSearch(to: &router, services)
         addTimers(to: &router, services)
+        addVoice(to: &router, services)
         addEvents(to: &router, events)
         extraRoutes(&router)
         return router

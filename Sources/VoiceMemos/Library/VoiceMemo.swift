@@ -82,12 +82,17 @@ public struct ImportOptions: Sendable {
     public var allowDuplicate: Bool
     /// The memo's identity, for importers that carry one; a new random UUID when nil.
     public var uid: String?
+    /// The name the audio had where it came from, when the file read is not
+    /// it (an upload spooled to a temporary file); nil: the file's own name.
+    public var originalName: String?
 
-    public init(title: String? = nil, tags: [String] = [], allowDuplicate: Bool = false, uid: String? = nil) {
+    public init(title: String? = nil, tags: [String] = [], allowDuplicate: Bool = false, uid: String? = nil,
+                originalName: String? = nil) {
         self.title = title
         self.tags = tags
         self.allowDuplicate = allowDuplicate
         self.uid = uid
+        self.originalName = originalName
     }
 }
 

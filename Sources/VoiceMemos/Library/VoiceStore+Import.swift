@@ -20,19 +20,20 @@ extension VoiceStore {
         let tags = try VoiceStore.validTags(options.tags)
         let uid = try UUID4.uid(options.uid)
         let source = try FileByteSource(path: path)
+        let name = options.originalName ?? path
         try prepareDirectory()
         try removeLeftovers()
         let copy = try TemporaryFile(in: directory, purpose: "import")
         let audio: ScannedAudio
         do {
-            audio = try AudioScanner.scan(source, name: VoiceStore.baseName(path), copyTo: copy.descriptor,
+            audio = try AudioScanner.scan(source, name: VoiceStore.baseName(name), copyTo: copy.descriptor,
                                           progress: progress)
         } catch {
             copy.discard()
             throw error
         }
-        return try insert(copy, audio: audio, title: title ?? audio.titleTag ?? VoiceStore.defaultTitle(path),
-                          originalName: VoiceStore.baseName(path), tags: tags,
+        return try insert(copy, audio: audio, title: title ?? audio.titleTag ?? VoiceStore.defaultTitle(name),
+                          originalName: VoiceStore.baseName(name), tags: tags,
                           allowDuplicate: options.allowDuplicate, uid: uid)
     }
 

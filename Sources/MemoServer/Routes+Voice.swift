@@ -1,0 +1,115 @@
+import HTTPServer
+import MemoAPI
+import MemoCore
+import MemoKit
+import VoiceMemos
+
+/// `/api/v1/voice`: the command line's `voice` commands as routes, with the
+/// audio itself served by byte range.
+extension MemoRoutes {
+    static let voiceWord = Localized(en: "voice memo", ko: "음성 메모")
+    /// The largest upload (`memoapp serve --max-upload` is not offered yet).
+    static let maximumUpload: UInt64 = 4 << 30
+
+    static func addVoice(to router: inout Router, _ services: ServerServices) {
+        router.upload(.post, "/api/v1/voice", bodyLimit: maximumUpload) { request in
+            try VoiceUpload(services: services, request: request)
+        }
+        router.route(.get, "/api/v1/voice") { request in
+            let tag = request.queryValue("tag")
+            let limit = try listLimit(request)
+            return try services.read { workspace in
+                let store = try workspace.voiceStore()
+                let memos = try store.memos(taggedWith: tag).prefix(limit)
+                return .json(.array(memos.map { WireFormat.voiceMemo($0, in: store) }))
+            }
+        }
+        router.route(.get, "/api/v1/voice/{id}") { request in
+            let id = try request.itemID(voiceWord)
+            return try services.read { workspace in
+                let store = try workspace.voiceStore()
+                return Items.response(WireFormat.voiceMemo(try store.memo(id: id), in: store), for: request)
+            }
+        }
+        router.collect(.patch, "/api/v1/voice/{id}", bodyLimit: JSONBody.limit) { request, body in
+            let id = try request.itemID(voiceWord)
+            let document = try JSONBody.object(body, allowedKeys: ["title"])
+            let title = try document.string("title")
+            return try services.write { workspace in
+                let store = try workspace.voiceStore()
+                try Items.checkPrecondition(request, current: WireFormat.voiceMemo(store.memo(id: id), in: store))
+                return Items.response(WireFormat.voiceMemo(try store.rename(id: id, title: title), in: store), for: request)
+            }
+        }
+        router.route(.delete, "/api/v1/voice/{id}") { request in
+            let id = try request.itemID(voiceWord)
+            return try services.write { workspace in
+                let store = try workspace.voiceStore()
+                try Items.checkPrecondition(request, current: WireFormat.voiceMemo(store.memo(id: id), in: store))
+                let removed = try store.remove(ids: [id])
+                return .json(WireFormat.removed(removed.map { WireFormat.voiceMemo($0, in: store) }))
+            }
+        }
+        router.route(.get, "/api/v1/voice/{id}/audio") { request in
+            let id = try request.itemID(voiceWord)
+            let (memo, path) = try services.read { workspace -> (VoiceMemo, String) in
+                let store = try workspace.voiceStore()
+                let memo = try store.memo(id: id)
+                return (memo, store.path(of: memo))
+            }
+            let tag = "\"" + memo.checksum + "\""
+            if let wanted = request.headers["If-None-Match"], Items.matches(wanted, tag) {
+                return Response(status: 304, headers: ["ETag": tag])
+            }
+            var response = Response.file(try OpenFile(path: path), contentType: audioType(memo.container), for: request)
+            response.headers.set("ETag", tag)
+            return response
+        }
+        router.route(.get, "/api/v1/voice/{id}/peaks") { request in
+            let id = try request.itemID(voiceWord)
+            let width = try request.queryInt("width", in: 1...10_000_000)
+            let document = try services.read { workspace -> PeaksDocument in
+                let store = try workspace.voiceStore()
+                let memo = try store.memo(id: id)
+                let stored = try store.peaks(id: id)
+                let peaks = width.map { stored.resampled(toWidth: $0) } ?? stored.resampled(toSamplesPerPixel: 256)
+                return PeaksDocument(peaks: peaks, sampleRate: memo.sampleRate)
+            }
+            return .bytes(Array(document.jsonText.utf8), contentType: "application/json")
+        }
+        router.route(.get, "/api/v1/voice/{id}/waveform.svg") { request in
+            let id = try request.itemID(voiceWord)
+            let width = try request.queryInt("width", in: WaveformPicture.widths) ?? 1200
+            let height = try request.queryInt("height", in: WaveformPicture.heights) ?? 200
+            let svg = try services.read { try $0.voiceStore().waveformPicture(id: id, width: width, height: height) }
+            var response = Response.text(svg, contentType: "image/svg+xml")
+            // A picture of the user's data, never a document that runs anything.
+            response.headers.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+            return response
+        }
+        router.collect(.post, "/api/v1/voice/{id}/trim", bodyLimit: JSONBody.limit) { request, body in
+            let id = try request.itemID(voiceWord)
+            let document = try JSONBody.object(body, allowedKeys: ["start", "end"])
+            let start = try document.double("start")
+            let end = try document.double("end")
+            // Its own connection, as an upload: the audio is rewritten before the commit.
+            let connection = try MemoDatabase.connect(services.home.databasePath)
+            let store = try Workspace(home: services.home, connection: connection, clock: services.clock).voiceStore()
+            let memo = try store.trim(id: id, start: start, end: end)
+            services.afterCommit?()
+            return Items.response(WireFormat.voiceMemo(memo, in: store), for: request)
+        }
+    }
+
+    /// The media type of a stored container.
+    static func audioType(_ container: String) -> String {
+        switch container.lowercased() {
+        case "wav": return "audio/wav"
+        case "flac": return "audio/flac"
+        case "ogg", "opus": return "audio/ogg"
+        case "mp3", "mpeg": return "audio/mpeg"
+        case "aiff": return "audio/aiff"
+        default: return "application/octet-stream"
+        }
+    }
+}

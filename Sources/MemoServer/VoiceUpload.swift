@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HTTPServer
+import MemoAPI
+import MemoCore
+import MemoKit
+import VoiceMemos
+
+/// `POST /api/v1/voice`: the raw audio body, written to a temporary file in
+/// the data home as it comes off the socket (never held in memory), then
+/// imported by the same one-pass scan as `voice import` once complete. An
+/// upload that is cut off, refused or too large stores nothing: its
+/// temporary (in the library folder) is removed, and one a crash leaves is
+/// held by no writer's lock, so the next import's sweep removes it.
+///
+/// The body is spooled rather than handed to libsndfile as it arrives
+/// because libsndfile reads by offset (it seeks, e.g. to a WAV's chunks).
+final class VoiceUpload: RequestBodyReceiver {
+    private let services: ServerServices
+    private let request: Request
+    private let options: ImportOptions
+    private var spool: TemporaryFile?
+
+    init(services: ServerServices, request: Request) throws {
+        self.services = services
+        self.request = request
+        let name = request.queryValue("filename").map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        options = ImportOptions(title: request.queryValue("title"), tags: request.queryValues("tag"),
+                                allowDuplicate: try request.queryBool("allow_duplicate"),
+                                originalName: (name?.isEmpty ?? true) ? "upload" : name)
+        // In the library folder, whose sweep of abandoned temporaries (by
+        // their lock, see `TemporaryFile`) removes one a crash left.
+        let directory = services.home.voiceDirectory
+        if !FileSystem.isDirectory(directory) { try FileSystem.makeDirectory(directory) }
+        spool = try TemporaryFile(in: directory, purpose: "upload")
+    }
+
+    func receive(_ chunk: UnsafeRawBufferPointer) throws {
+        guard let spool, let base = chunk.baseAddress, chunk.count > 0 else { return }
+        try FileSystem.writeAll(spool.descriptor, base, count: chunk.count, path: spool.path)
+    }
+
+    func finish() throws -> Response {
+        guard let spool else { throw HTTPError(status: 500, en: "the upload was already finished", ko: "업로드가 이미 끝났습니다") }
+        defer {
+            spool.discard()
+            self.spool = nil
+        }
+        // A connection of its own: the scan takes as long as the audio is
+        // long, and must not hold the pool's writer (every other change) meanwhile.
+        let connection = try MemoDatabase.connect(services.home.databasePath)
+        let workspace = Workspace(home: services.home, connection: connection, clock: services.clock)
+        let store = try workspace.voiceStore()
+        let memo = try store.importFile(at: spool.path, options: options)
+        services.afterCommit?()
+        var response = Items.response(WireFormat.voiceMemo(memo, in: store), for: request, status: 201)
+        response.headers.set("Location", "/api/v1/voice/\(memo.id)")
+        return response
+    }
+
+    func abandon(_ reason: BodyFailure) {
+        spool?.discard()
+        spool = nil
+    }
+}
