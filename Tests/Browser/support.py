@@ -83,7 +83,10 @@ def make_driver(language="en-US"):
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     f"--lang={language}", "--force-device-scale-factor=1", "--hide-scrollbars"):
+                     f"--lang={language}", "--force-device-scale-factor=1", "--hide-scrollbars",
+                     # A microphone that plays a beep, granted without asking: recording is tested.
+                     "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+                     "--autoplay-policy=no-user-gesture-required"):
         options.add_argument(argument)
     width, height = VIEWPORT.split("x")
     options.add_argument(f"--window-size={width},{height}")

@@ -38,6 +38,30 @@ export async function request(method, path, body, extraHeaders = {}) {
   return data;
 }
 
+export const csrf = () => csrfToken;
+
+// An upload with progress (fetch has none for request bodies): the raw body,
+// as POST /api/v1/voice takes it. Resolves with the created item.
+export function upload(path, body, contentType, onProgress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/v1' + path);
+    xhr.setRequestHeader('Content-Type', contentType || 'application/octet-stream');
+    xhr.setRequestHeader('Accept-Language', lang());
+    if (csrfToken) xhr.setRequestHeader('X-CSRF-Token', csrfToken);
+    xhr.upload.addEventListener('progress', event => { if (event.lengthComputable) onProgress(event.loaded / event.total); });
+    xhr.addEventListener('load', () => {
+      let data = null;
+      try { data = JSON.parse(xhr.responseText); } catch { /* none */ }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(data);
+      else reject(new ApiError(xhr.status, data && data.error ? data.error.code : 'http',
+        data && data.error ? data.error.message : `HTTP ${xhr.status}`));
+    });
+    xhr.addEventListener('error', () => reject(new ApiError(0, 'offline', t('offline'))));
+    xhr.send(body);
+  });
+}
+
 export const get = path => request('GET', path);
 export const post = (path, body) => request('POST', path, body);
 export const put = (path, body) => request('PUT', path, body);

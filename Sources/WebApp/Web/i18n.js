@@ -23,6 +23,9 @@ const texts = {
     offline: 'Cannot reach memoapp. Is `memoapp serve` running?', reconnecting: 'Connection lost, reconnecting…',
     signInTitle: 'Sign in', signInHelp: 'Open the link that `memoapp serve` prints, or run `memoapp token link` for a new one.',
     codeRefused: 'This sign-in link was already used or has expired.',
+    audioFile: 'Audio file', upload: 'Upload', record: 'Record', stopRecording: 'Stop recording', uploading: 'Uploading',
+    noVoice: 'No voice memos yet.', waveform: 'Waveform: click to seek, drag to select', trim: 'Trim to selection',
+    rename: 'Rename', voiceRemoved: 'Voice memo deleted.', noMicrophone: 'No microphone could be opened.',
     mainTitle: 'memoapp', overdueCount: n => `${n} overdue`,
   },
   ko: {
@@ -46,6 +49,9 @@ const texts = {
     offline: 'memoapp에 연결할 수 없습니다. `memoapp serve`가 실행 중인가요?', reconnecting: '연결이 끊겼습니다. 다시 연결하는 중…',
     signInTitle: '로그인', signInHelp: '`memoapp serve`가 출력한 링크를 여세요. 새 링크는 `memoapp token link`로 만듭니다.',
     codeRefused: '이미 사용했거나 만료된 로그인 링크입니다.',
+    audioFile: '오디오 파일', upload: '올리기', record: '녹음', stopRecording: '녹음 멈추기', uploading: '올리는 중',
+    noVoice: '음성메모가 없습니다.', waveform: '파형: 눌러서 이동, 끌어서 구간 선택', trim: '선택 구간만 남기기',
+    rename: '이름 바꾸기', voiceRemoved: '음성메모를 삭제했습니다.', noMicrophone: '마이크를 열 수 없습니다.',
     mainTitle: 'memoapp', overdueCount: n => `지난 할일 ${n}개`,
   },
 };

@@ -8,6 +8,7 @@ import { showOnboarding } from './onboarding.js';
 import { mountTodos } from './todos.js';
 import { mountMemos } from './memos.js';
 import { mountTimers } from './timers.js';
+import { mountVoice } from './voice.js';
 
 const root = document.getElementById('root');
 let screen = null; // { kind: 'onboarding'|'main'|'signin', ... }
@@ -56,6 +57,7 @@ function startOnboarding(state, tour = false) {
 const features = [
   { id: 'todos', icon: 'todo', mount: mountTodos },
   { id: 'memos', icon: 'memo', mount: mountMemos },
+  { id: 'voice', icon: 'voice', mount: mountVoice },
   { id: 'timers', icon: 'timer', mount: mountTimers },
 ];
 
