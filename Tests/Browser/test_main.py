@@ -129,6 +129,27 @@ class MainScreenTests(BrowserTest):
         self.css(".timer.countdown .cancel").click()
         self.wait(lambda d: len(self.all(".timer.countdown")) == 0)
 
+    def test_a_finished_countdown_rings_and_says_so(self):
+        self.open_tab("timers")
+        self.css('input[name="duration"]').send_keys("1s")
+        self.css('input[name="label"]').send_keys("tea")
+        self.css(".timer-form button[type=submit]").click()
+        self.wait(lambda d: "Time is up: tea" in self.css("#toast").text, timeout=10)
+        self.wait(lambda d: len(self.all(".timer.countdown")) == 0)
+
+    def test_edit_a_memo(self):
+        self.server.memoapp("memo", "add", "first draft")
+        self.open_tab("memos")
+        self.wait(lambda d: len(self.all(".memo-list .memo")) == 1)
+        self.css(".memo .edit").click()
+        self.wait(lambda d: len(self.all(".editor textarea")) == 1)
+        text = self.css(".editor textarea")
+        text.clear()
+        text.send_keys("second draft")
+        self.css(".editor button[type=submit]").click()
+        self.wait(lambda d: self.css(".memo .preview").text == "second draft")
+        self.assertEqual(self.server.memoapp("memo", "show", "1")["text"], "second draft")
+
 
 class SignInTests(BrowserTest):
     def test_a_used_code_is_refused(self):
@@ -163,6 +184,15 @@ class SignInTests(BrowserTest):
         self.open_signed_in(link)
         self.assertEqual(self.screen(), "signin")
         self.assertIn("already used or has expired", self.css(".error-text").text)
+
+    def test_sign_out_ends_the_session(self):
+        self.complete_onboarding()
+        self.css(".sign-out").click()
+        self.wait(lambda d: self.screen() == "signin")
+        self.allowed_console.append("/api/v1/session - Failed to load resource: the server responded with a status of 401")
+        self.driver.refresh()
+        self.wait(lambda d: self.css("body").get_attribute("data-ready") == "true")
+        self.assertEqual(self.screen(), "signin")
 
     def test_a_new_link_signs_in(self):
         self.open_signed_in(self.server.new_link())

@@ -33,6 +33,7 @@ export async function request(method, path, body, extraHeaders = {}) {
   if (!response.ok) {
     const error = data && data.error;
     if (error && error.code === 'onboarding_required') window.dispatchEvent(new Event('memoapp:gate'));
+    if (response.status === 401 && path !== '/session') window.dispatchEvent(new Event('memoapp:signedout'));
     throw new ApiError(response.status, error ? error.code : 'http', error ? error.message : `HTTP ${response.status}`);
   }
   return data;

@@ -68,14 +68,21 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   const nav = h('nav', { class: 'tabs', 'aria-label': 'memoapp' });
   const tourLink = h('button', { type: 'button', class: 'link tour-link' });
   const langButton = h('button', { type: 'button', class: 'lang-switch', onclick: () => setLang(lang() === 'ko' ? 'en' : 'ko') });
+  const signOutButton = h('button', { type: 'button', class: 'link sign-out', onclick: async () => {
+    try { await api.signOut(); } catch (error) { errorToast(error.message); return; }
+    if (screen && screen.close) screen.close();
+    events.disconnect();
+    showSignIn(false);
+  } });
   const header = h('header', { class: 'topbar' }, h('h1', { class: 'brand', text: 'memoapp' }),
-    h('div', { class: 'top-actions' }, tourLink, langButton));
+    h('div', { class: 'top-actions' }, tourLink, signOutButton, langButton));
   const shell = h('div', { class: 'main' }, header, nav, h('main', { class: 'content' }, panel));
   let current = null;
   let active = tab;
 
   function renderChrome() {
     tourLink.textContent = t('tour');
+    signOutButton.textContent = t('signOut');
     langButton.textContent = t('language');
     langButton.setAttribute('aria-label', t('languageName'));
     nav.replaceChildren(...features.map(f => h('button', {
@@ -118,7 +125,8 @@ function showSignIn(refused) {
     refused ? h('p', { class: 'error-text', role: 'alert', text: t('codeRefused') }) : null,
     h('p', { text: t('signInHelp') }),
     h('button', { type: 'button', class: 'lang-switch', text: t('language'), onclick: () => setLang(lang() === 'ko' ? 'en' : 'ko') })));
-  onLangChange(render);
+  const off = onLangChange(render);
+  screen = { kind: 'signin', close: off };
   render();
   document.body.dataset.ready = 'true';
 }
@@ -144,6 +152,14 @@ window.addEventListener('memoapp:gate', async () => {
   if (screen && screen.kind === 'main') {
     try { startOnboarding(await api.get('/onboarding')); } catch (error) { errorToast(error.message); }
   }
+});
+
+// The session ended (signed out elsewhere, expired): back to the sign-in screen.
+window.addEventListener('memoapp:signedout', () => {
+  if (screen && screen.close) screen.close();
+  screen = null;
+  events.disconnect();
+  showSignIn(false);
 });
 
 // A sign-in link opened on the page already open changes only the fragment,

@@ -124,15 +124,12 @@ export function mountMemos(panel) {
     const eTitle = h('input', { value: memo.title || '', 'aria-label': t('memoTitle'), placeholder: t('memoTitle') });
     const eText = h('textarea', { rows: '5', 'aria-label': t('text'), required: true });
     eText.value = memo.text;
-    const eTags = h('input', { value: memo.tags.join(' '), 'aria-label': t('tags'), placeholder: t('tags') });
     const editor = h('form', { class: 'item editor', onsubmit: event => {
       event.preventDefault();
-      const wanted = splitTags(eTags.value);
-      call(() => api.patch(`/memos/${id}`, {
-        text: eText.value, title: eTitle.value.trim() || null,
-        add_tags: wanted.filter(x => !memo.tags.includes(x)), remove_tags: memo.tags.filter(x => !wanted.includes(x)),
-      }));
-    } }, eTitle, eText, eTags,
+      // Tags are given when a memo is written: the server's PATCH does not
+      // change a memo's tags yet (the memo store has no such edit).
+      call(() => api.patch(`/memos/${id}`, { text: eText.value, title: eTitle.value.trim() || null }));
+    } }, eTitle, eText,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
       h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));

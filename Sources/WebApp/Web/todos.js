@@ -115,13 +115,11 @@ export function mountTodos(panel) {
     const editor = h('form', { class: 'item editor', onsubmit: async event => {
       event.preventDefault();
       const wanted = splitTags(eTags.value);
-      const body = {
-        title: eTitle.value.trim(),
-        priority: ePriority.value || null,
-        due: eDue.value.trim() || null,
-        add_tags: wanted.filter(x => !todo.tags.includes(x)),
-        remove_tags: todo.tags.filter(x => !wanted.includes(x)),
-      };
+      const body = { title: eTitle.value.trim(), priority: ePriority.value || null, due: eDue.value.trim() || null };
+      const added = wanted.filter(x => !todo.tags.includes(x));
+      const removed = todo.tags.filter(x => !wanted.includes(x));
+      if (added.length) body.add_tags = added;
+      if (removed.length) body.remove_tags = removed;
       try { await api.patch(`/todos/${todo.id}`, body); load(); } catch (error) { errorToast(error.message); }
     } }, eTitle, eDue, ePriority, eTags,
     h('div', { class: 'row-actions' },
