@@ -50,7 +50,7 @@ class VoiceTests(BrowserTest):
         canvas = self.css(".voice .waveform")
         ActionChains(self.driver).move_to_element_with_offset(canvas, -int(width * 0.4), 0).click_and_hold() \
             .move_by_offset(width // 4, 0).move_by_offset(width // 4, 0).release().perform()
-        self.wait(lambda d: self.css(".voice .trim").is_enabled())
+        self.wait(lambda d: self.css(".voice .trim").is_displayed())
         self.css(".voice .trim").click()
         self.wait(lambda d: 0.4 < self.server.memoapp("voice", "list")[0]["duration"] < 0.6)
         self.wait(lambda d: self.css(".voice .length").text.startswith("0:00.4") or

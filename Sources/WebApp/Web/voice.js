@@ -122,7 +122,8 @@ export function mountVoice(panel) {
   function row(memo) {
     const canvas = h('canvas', { class: 'waveform', height: '64', 'aria-label': t('waveform') });
     const audio = h('audio', { controls: true, preload: 'metadata', src: `/api/v1/voice/${memo.id}/audio` });
-    const trim = h('button', { type: 'button', class: 'trim', disabled: true, text: t('trim') });
+    // Shown once a stretch is selected on the waveform.
+    const trim = h('button', { type: 'button', class: 'trim', hidden: true, text: t('trim') });
     let peaks = null;
     let selection = null; // [start, end] in seconds
 
@@ -179,7 +180,7 @@ export function mountVoice(panel) {
       if (Math.abs(now - down) < memo.duration / 100) { selection = null; audio.currentTime = now; }
       else selection = [Math.min(down, now), Math.max(down, now)];
       down = null;
-      trim.disabled = !selection;
+      trim.hidden = !selection;
       trim.textContent = selection ? `${t('trim')} ${duration(selection[0])}–${duration(selection[1])}` : t('trim');
       draw();
     });
