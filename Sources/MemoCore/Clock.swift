@@ -37,6 +37,33 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         // A clamped (out-of-range or non-finite) value shows no fraction.
         let fraction = secondsSince1970.rounded(.down) == Double(whole) ? secondsSince1970 - Double(whole) : 0
         let millis = min(999, max(0, Int((fraction * 1000).rounded(.down))))
+        // Written as 24 bytes at once: documents carry thousands of times,
+        // and joining a dozen small strings for each was most of a list's cost.
+        var seconds = whole
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let year = Int(parts.tm_year) + 1900
+        if (0...9999).contains(year) {
+            var bytes = [UInt8](repeating: 0, count: 24)
+            func put(_ value: Int, at offset: Int, digits: Int) {
+                var value = value
+                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                    bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            put(year, at: 0, digits: 4)
+            put(Int(parts.tm_mon) + 1, at: 5, digits: 2)
+            put(Int(parts.tm_mday), at: 8, digits: 2)
+            put(Int(parts.tm_hour), at: 11, digits: 2)
+            put(Int(parts.tm_min), at: 14, digits: 2)
+            put(Int(parts.tm_sec), at: 17, digits: 2)
+            put(millis, at: 20, digits: 3)
+            for (offset, character) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] as [(Int, Unicode.Scalar)] {
+                bytes[offset] = UInt8(ascii: character)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         let text = Timestamp(secondsSince1970: Double(whole)).rfc3339
         return String(text.dropLast()) + "." + String(repeating: "0", count: millis < 10 ? 2 : millis < 100 ? 1 : 0)
             + String(millis) + "Z"

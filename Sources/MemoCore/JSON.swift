@@ -63,6 +63,16 @@ public indirect enum JSON: Equatable, Sendable {
     }
 
     static func writeEscaped(_ text: String, to out: inout String) {
+        // Most text needs no escape: appended whole, it costs one copy
+        // instead of a scalar-by-scalar append (the server's lists are made
+        // of thousands of such strings). 0xE2 starts U+2028 and U+2029, so
+        // text holding it takes the careful path below.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+            out += "\""
+            out += text
+            out += "\""
+            return
+        }
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -32,9 +32,11 @@ enum Access {
     }
 
     /// Routes that run before the onboarding is completed: the onboarding's
-    /// own, and the session's (a page reloaded mid-onboarding signs in again).
+    /// own, the session's (a page reloaded mid-onboarding signs in again),
+    /// and the doctor (as `memoapp doctor` does: a broken home is examined
+    /// before anything else).
     static func isUngated(_ route: [String]) -> Bool {
-        route.first == "onboarding" || route == ["session"]
+        route.first == "onboarding" || route == ["session"] || route == ["doctor"]
     }
 
     // MARK: - Host

@@ -17,7 +17,9 @@ public enum MemoRoutes {
         addSearch(to: &router, services)
         addTimers(to: &router, services)
         addVoice(to: &router, services)
+        addTransfer(to: &router, services)
         addEvents(to: &router, events)
+        addOpenAPI(to: &router)
         extraRoutes(&router)
         return router
     }

@@ -65,6 +65,9 @@ public final class MemoServer: @unchecked Sendable {
         services.boundPort.set(server.boundAddress?.port)
     }
 
+    /// Every route the server answers.
+    public var routes: [Route] { server.router.routes }
+
     /// Where it listens (with the port the system chose for port 0).
     public var boundAddress: ListenAddress? { server.boundAddress }
 

@@ -93,8 +93,7 @@ extension MemoRoutes {
             let start = try document.double("start")
             let end = try document.double("end")
             // Its own connection, as an upload: the audio is rewritten before the commit.
-            let connection = try MemoDatabase.connect(services.home.databasePath)
-            let store = try Workspace(home: services.home, connection: connection, clock: services.clock).voiceStore()
+            let store = try dedicatedWorkspace(services).voiceStore()
             let memo = try store.trim(id: id, start: start, end: end)
             services.afterCommit?()
             return Items.response(WireFormat.voiceMemo(memo, in: store), for: request)

@@ -49,9 +49,7 @@ final class VoiceUpload: RequestBodyReceiver {
         }
         // A connection of its own: the scan takes as long as the audio is
         // long, and must not hold the pool's writer (every other change) meanwhile.
-        let connection = try MemoDatabase.connect(services.home.databasePath)
-        let workspace = Workspace(home: services.home, connection: connection, clock: services.clock)
-        let store = try workspace.voiceStore()
+        let store = try MemoRoutes.dedicatedWorkspace(services).voiceStore()
         let memo = try store.importFile(at: spool.path, options: options)
         services.afterCommit?()
         var response = Items.response(WireFormat.voiceMemo(memo, in: store), for: request, status: 201)

@@ -49,6 +49,8 @@ final class JSONShapesDocumentTests: XCTestCase {
         documents["voice_search_hit"] = first(["search", "stand-up"])
         documents["onboarding"] = object(["onboard", "status"])
         documents["onboarding_page"] = first(["onboard", "pages"])
+        documents["created_token"] = object(["token", "create", "laptop"])
+        documents["api_token"] = first(["token", "list"])
         documents["version"] = object(["--version"])
         documents["doctor"] = object(["doctor"])
         documents["main_screen"] = object([])

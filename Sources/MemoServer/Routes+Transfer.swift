@@ -1,0 +1,40 @@
+import HTTPServer
+import MemoAPI
+import MemoCore
+import MemoKit
+
+/// `GET /api/v1/export`, `POST /api/v1/import`, `GET /api/v1/doctor`: the
+/// application layer's use cases, as the command line runs them.
+extension MemoRoutes {
+    /// The largest import document: an export of a large collection is
+    /// tens of megabytes, more than other JSON bodies may be; it is parsed
+    /// whole, so it is bounded.
+    static let importLimit: UInt64 = 64 << 20
+
+    static func addTransfer(to router: inout Router, _ services: ServerServices) {
+        router.route(.get, "/api/v1/export") { _ in
+            // A connection of its own: the export reads everything in one
+            // snapshot, and may first give hand-inserted rows their uids (a write).
+            let workspace = try dedicatedWorkspace(services)
+            let document = try ExportDocument.make(from: workspace)
+            return .bytes(Array(document.prettySerialized.utf8), contentType: "application/json")
+        }
+        router.collect(.post, "/api/v1/import", bodyLimit: importLimit) { request, body in
+            try services.idempotency.perform(request, body: body) {
+                let importer = try DocumentImport(workspace: try dedicatedWorkspace(services), audioFolders: [])
+                let report = try importer.run(bytes: body, source: "request body")
+                services.afterCommit?()
+                return .json(WireFormat.documentImport(report))
+            }
+        }
+        router.route(.get, "/api/v1/doctor") { request in
+            .json(WireFormat.doctor(DoctorExamination.run(home: services.home), in: request.language))
+        }
+    }
+
+    /// A workspace on a connection of its own, for use cases that run long
+    /// or copy files before they write (they must not hold the pool's writer).
+    static func dedicatedWorkspace(_ services: ServerServices) throws -> Workspace {
+        Workspace(home: services.home, connection: try MemoDatabase.connect(services.home.databasePath), clock: services.clock)
+    }
+}
