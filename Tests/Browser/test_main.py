@@ -103,12 +103,25 @@ class MainScreenTests(BrowserTest):
 
     def test_an_api_error_is_shown_in_the_page_language(self):
         self.open_tab("todos")
-        self.css('input[name="title"]').send_keys("Bad date")
-        self.css('input[name="due"]').send_keys("someday-maybe")
-        self.css(".todo-form button[type=submit]").click()
         self.allowed_console.append("/api/v1/todos")
-        self.wait(lambda d: self.css("#toast.error").is_displayed())
-        self.assertTrue(self.css("#toast").text)
+        messages = {}
+        for language in ("en", "ko"):
+            if language == "ko":
+                self.css(".lang-switch").click()
+                self.wait(lambda d: self.css('.tab[data-tab="todos"]').text == "할일")
+            self.css('input[name="title"]').send_keys("Bad date")
+            self.css('input[name="due"]').send_keys("someday-maybe")
+            self.css(".todo-form button[type=submit]").click()
+            self.wait(lambda d: self.css("#toast.error").is_displayed())
+            messages[language] = self.css("#toast").text
+            self.css('input[name="title"]').clear()
+            self.css('input[name="due"]').clear()
+            self.driver.execute_script("document.getElementById('toast').hidden = true")
+        self.driver.execute_script("localStorage.removeItem('memoapp.lang')")
+        # The server's own message, in each language the page asked for.
+        self.assertTrue(messages["en"].startswith("unrecognized date"), messages["en"])
+        self.assertRegex(messages["ko"].split("'")[0] + messages["ko"].split("'")[-1], "[가-힣]")
+        self.assertNotEqual(messages["en"], messages["ko"])
 
     def test_timers_count_and_pause(self):
         self.open_tab("timers")

@@ -158,6 +158,27 @@ class OnboardingTests(BrowserTest):
         self.wait(lambda d: self.css(".ob-start").text == "Start")
         self.driver.execute_script("localStorage.removeItem('memoapp.lang')")
 
+    def test_the_splash_names_the_app_then_goes(self):
+        self.driver.get(self.server.sign_in_url)
+        # The splash is in the page's own HTML, shown before any script runs.
+        self.assertEqual(self.driver.execute_script(
+            "return document.querySelector('.splash-name') && document.querySelector('.splash-name').textContent"), "memoapp")
+        self.wait(lambda d: d.execute_script("return document.getElementById('splash') === null"))
+        self.assertEqual(self.screen(), "onboarding")
+
+    def test_reduced_motion_moves_pages_without_animation(self):
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                    {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.setEmulatedMedia", {"features": []})
+        self.open_signed_in()
+        self.css(".ob-next").click()
+        # At once: no transition runs on the track or the buttons.
+        for selector in (".ob-track", ".ob-buttons", ".onboarding"):
+            self.assertTrue(self.driver.execute_script(
+                "return getComputedStyle(document.querySelector(arguments[0])).transitionDuration"
+                ".split(',').every(v => parseFloat(v) === 0)", selector), selector)
+        self.wait_page(2)
+
     def test_time_to_an_interactive_onboarding_and_first_load_size(self):
         self.open_signed_in()
         figures = self.driver.execute_script("""
