@@ -128,8 +128,8 @@ export function showOnboarding(root, state, options = {}) {
     const target = Math.round(offset / drag.width);
     drag = null;
     section.classList.remove('dragging');
+    // go() snaps the track back too when the page stays the same.
     go(target);
-    if (target === index) update(true);
   };
   viewport.addEventListener('pointerup', release);
   viewport.addEventListener('pointercancel', release);
