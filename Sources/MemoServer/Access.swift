@@ -16,9 +16,10 @@ enum Access {
     static func hook(_ services: ServerServices) -> Router.Hook {
         { request in
             try checkHost(request, services)
+            if let preflight = corsPreflight(request, services) { return preflight }
             guard request.path.starts(with: ["api", "v1"]) else { return nil }
             let route = Array(request.path.dropFirst(2))
-            if isPublic(route) || (route == ["session"] && request.method == .post) { return nil }
+            if isPublic(route, request.method) { return nil }
             try authenticate(request, services)
             if isUngated(route) { return nil }
             try services.read { workspace in try OnboardingGate.check(workspace.database()) }
@@ -26,17 +27,36 @@ enum Access {
         }
     }
 
-    /// Routes anyone may call (they reveal nothing but that memoapp runs).
-    static func isPublic(_ route: [String]) -> Bool {
-        route == ["health"] || route == ["openapi.json"]
+    /// Routes anyone may call: they reveal nothing but that memoapp runs,
+    /// or (signing in) check a credential of their own.
+    static func isPublic(_ route: [String], _ method: Method) -> Bool {
+        route == ["health"] || route == ["openapi.json"] || (route == ["session"] && method == .post)
     }
 
     /// Routes that run before the onboarding is completed: the onboarding's
-    /// own, the session's (a page reloaded mid-onboarding signs in again),
-    /// and the doctor (as `memoapp doctor` does: a broken home is examined
-    /// before anything else).
+    /// own, signing in and out, and the doctor (as `memoapp doctor` does: a broken home is
+    /// examined before anything else).
     static func isUngated(_ route: [String]) -> Bool {
-        route.first == "onboarding" || route == ["session"] || route == ["doctor"]
+        route.first == "onboarding" || route == ["doctor"] || route == ["session"]
+    }
+
+    // MARK: - CORS
+
+    /// A browser's preflight (`OPTIONS` with `Origin`) from the one allowed
+    /// origin, answered before any credential is asked for (a preflight
+    /// carries none). Credentials (the cookie) are never allowed across
+    /// origins, so another origin's page can use a Bearer token only.
+    static func corsPreflight(_ request: Request, _ services: ServerServices) -> Response? {
+        guard request.method == .options, let allowed = services.allowedOrigin,
+              request.headers["Origin"] == allowed else { return nil }
+        return Response(status: 204, headers: [
+            "Access-Control-Allow-Origin": allowed,
+            "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE",
+            "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Last-Event-ID",
+            "Access-Control-Expose-Headers": "ETag, Location, Link, Retry-After",
+            "Access-Control-Max-Age": "600",
+            "Vary": "Origin",
+        ])
     }
 
     // MARK: - Host
@@ -56,8 +76,10 @@ enum Access {
 
     // MARK: - Credentials
 
-    /// Checks `Authorization: Bearer TOKEN` against the stored tokens (one
-    /// indexed read per request, so a revoked token is refused at once).
+    /// Checks the request's credential: `Authorization: Bearer TOKEN`
+    /// against the stored tokens, else the session cookie (and, for a
+    /// change, its `X-CSRF-Token`). One indexed read per request, so a
+    /// revoked token or an ended session is refused at once.
     static func authenticate(_ request: Request, _ services: ServerServices) throws {
         let address = hostPart(of: request.remoteAddress)
         let now = monotonicSeconds()
@@ -66,8 +88,22 @@ enum Access {
                                Localized(en: "too many failed attempts from this address; try again in \(Int(wait.rounded(.up))) s",
                                          ko: "이 주소에서 실패한 시도가 너무 많습니다. \(Int(wait.rounded(.up)))초 뒤에 다시 시도하세요"))
         }
-        if request.headers["Authorization"] == nil, let secret = MemoRoutes.sessionSecret(request) {
-            try authenticateSession(secret, request, services, address: address, now: now)
+        if request.headers["Authorization"] == nil, let secret = sessionSecret(request) {
+            guard let session = try services.read({ workspace in
+                try WebSessions(connection: workspace.database()).session(secret: secret, at: services.clock.now())
+            }) else {
+                services.throttle.recordFailure(from: address, now: now)
+                throw unauthorized(retryAfter: nil, Localized(en: "the session has ended; sign in again",
+                                                              ko: "세션이 끝났습니다. 다시 로그인하세요"))
+            }
+            services.throttle.recordSuccess(from: address)
+            if ![Method.get, .head, .options].contains(request.method) {
+                guard let given = request.headers["X-CSRF-Token"], try WebSessions.isCSRFToken(given, of: session) else {
+                    throw APIRefusal(status: 403, code: "csrf",
+                                     message: Localized(en: "a change made with the session cookie needs its X-CSRF-Token",
+                                                        ko: "세션 쿠키로 하는 변경에는 X-CSRF-Token이 필요합니다"))
+                }
+            }
             return
         }
         guard let secret = bearerToken(request.headers["Authorization"]) else {
@@ -90,28 +126,20 @@ enum Access {
         }
     }
 
-    /// The web page's session cookie: a live session, and on every request
-    /// that changes something its CSRF token in `X-CSRF-Token` (a form on
-    /// another site can send the cookie, never the header).
-    static func authenticateSession(_ secret: String, _ request: Request, _ services: ServerServices,
-                                    address: String, now: Double) throws {
-        let session = try services.read { workspace in
-            try WebSessions(connection: workspace.database()).session(secret: secret, at: workspace.clock.now())
-        }
-        guard let session else {
-            services.throttle.recordFailure(from: address, now: now)
-            throw unauthorized(retryAfter: nil, Localized(en: "the session has ended; open a new sign-in link (memoapp token link)",
-                                                          ko: "세션이 끝났습니다. 새 로그인 링크를 여세요 (memoapp token link)"))
-        }
-        services.throttle.recordSuccess(from: address)
-        guard [.get, .head].contains(request.method) || request.method.rawValue == "OPTIONS" else {
-            guard let given = request.headers["X-CSRF-Token"], try WebSessions.isCSRFToken(given, of: session) else {
-                throw CodedRefusal(status: 403, code: "csrf",
-                                   message: Localized(en: "this request needs the session's X-CSRF-Token header",
-                                                      ko: "이 요청에는 세션의 X-CSRF-Token 헤더가 필요합니다"))
+    /// The name of the web app's session cookie.
+    static let sessionCookie = "memoapp_session"
+
+    /// The session cookie's value, if the request carries one.
+    static func sessionSecret(_ request: Request) -> String? {
+        for header in request.headers.values(for: "Cookie") {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: " \t") == sessionCookie {
+                    return parts[1].trimmingCharacters(in: " \t")
+                }
             }
-            return
         }
+        return nil
     }
 
     /// The token of an `Authorization: Bearer …` value (scheme in any case).
@@ -122,7 +150,7 @@ enum Access {
         return String(parts[1])
     }
 
-    private static func unauthorized(retryAfter: Int?, _ message: Localized) -> HTTPError {
+    static func unauthorized(retryAfter: Int?, _ message: Localized) -> HTTPError {
         var headers: Headers = ["WWW-Authenticate": "Bearer realm=\"memoapp\""]
         if let retryAfter { headers.set("Retry-After", String(max(1, retryAfter))) }
         return HTTPError(status: 401, message: message, headers: headers)

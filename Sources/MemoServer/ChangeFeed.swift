@@ -12,9 +12,9 @@ import SQLite
 ///
 /// It knows each item by a fingerprint of the columns a change touches and
 /// compares a fresh read with what it knew; `DataHomeWatcher` calls `scan`
-/// whenever the database or its WAL is written. One scan reads one small row
-/// per item, so its cost grows with the number of items (a personal
-/// collection, not a service's).
+/// whenever the database or its WAL is written, while anyone is subscribed.
+/// One scan reads one small row per item, so its cost grows with the number
+/// of items (a personal collection, not a service's).
 final class ChangeFeed: @unchecked Sendable {
     let stream: EventStream
     private let services: ServerServices
@@ -50,14 +50,53 @@ final class ChangeFeed: @unchecked Sendable {
     /// Learns the current state without publishing anything: events are
     /// about changes after the server started.
     func prime() throws {
+        try mutex.locked { try learn() }
+    }
+
+    /// Compares the database with what was known and publishes the
+    /// difference. While no one is subscribed it only notes that what it
+    /// knows is stale (a scan reads a row per item: not worth it for no one),
+    /// and tells the timer alarm to look, since countdowns end regardless.
+    func scan() throws {
+        let timersChanged = try mutex.locked { () throws -> Bool in
+            guard stream.subscriberCount > 0 else {
+                isStale = true
+                return true
+            }
+            if isStale { return try relearn() }
+            return try compare()
+        }
+        if timersChanged { onTimersChanged?() }
+    }
+
+    /// Before a client subscribes: what was missed while no one listened
+    /// cannot be told item by item, so the state is learnt anew and a
+    /// `resync` event tells a client resuming with `Last-Event-ID` to fetch
+    /// everything again (a new client fetches anyway).
+    func catchUp() throws {
+        let relearnt = try mutex.locked { () throws -> Bool in isStale ? try relearn() : false }
+        if relearnt { onTimersChanged?() }
+    }
+
+    private let mutex = Mutex()
+    private var isStale = false
+
+    private func relearn() throws -> Bool {
+        try learn()
+        isStale = false
+        stream.publish(data: "", event: stream.configuration.resyncEventType)
+        return true
+    }
+
+    private func learn() throws {
         try services.read { workspace in
             for kind in Kind.allCases { known[kind] = try fingerprints(kind, workspace.database()) }
             onboarding = try onboardingFingerprint(workspace.database())
         }
     }
 
-    /// Compares the database with what was known and publishes the difference.
-    func scan() throws {
+    /// Publishes every difference; whether timers changed.
+    private func compare() throws -> Bool {
         var timersChanged = false
         try services.read { workspace in
             let connection = try workspace.database()
@@ -81,7 +120,7 @@ final class ChangeFeed: @unchecked Sendable {
                                event: "onboarding")
             }
         }
-        if timersChanged { onTimersChanged?() }
+        return timersChanged
     }
 
     // MARK: - Private

@@ -45,7 +45,7 @@ enum ErrorResponses {
     /// the server's own refusals).
     static func response(for error: any Error, request: Request?) -> Response {
         let language = request?.language ?? .en
-        if let refusal = error as? CodedRefusal {
+        if let refusal = error as? APIRefusal {
             return envelope(status: refusal.status, code: refusal.code, message: refusal.message.text(in: language))
         }
         if let failure = error as? HTTPError {
@@ -110,4 +110,11 @@ extension Response {
     static func json(_ document: JSON, status: Int = 200) -> Response {
         .bytes(Array(document.serialized.utf8), status: status, contentType: "application/json")
     }
+}
+
+/// A refusal of the API's own with a code no error kind has (`csrf`).
+struct APIRefusal: Error {
+    let status: Int
+    let code: String
+    let message: Localized
 }

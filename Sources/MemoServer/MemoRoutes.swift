@@ -2,15 +2,15 @@ import HTTPServer
 import MemoCore
 import WebApp
 
-/// memoapp's API as a router: every route of docs/api.md, and the hook that
+/// memoapp's API as a router: every route of docs/api.md (the web app's page
+/// too), and the hook that
 /// checks the Host, the credentials and the onboarding gate before any of them.
 public enum MemoRoutes {
-    static func make(_ services: ServerServices, events: EventStream, extraRoutes: (inout Router) -> Void = { _ in }) -> Router {
+    static func make(_ services: ServerServices, feed: ChangeFeed, extraRoutes: (inout Router) -> Void = { _ in }) -> Router {
         var router = Router()
         router.beforeEach = Access.hook(services)
         addHealth(to: &router)
         addSession(to: &router, services)
-        WebApp.addRoutes(to: &router)
         addOnboarding(to: &router, services)
         addTodos(to: &router, services)
         addMemos(to: &router, services)
@@ -18,8 +18,9 @@ public enum MemoRoutes {
         addTimers(to: &router, services)
         addVoice(to: &router, services)
         addTransfer(to: &router, services)
-        addEvents(to: &router, events)
+        addEvents(to: &router, feed)
         addOpenAPI(to: &router)
+        WebApp.addRoutes(to: &router)
         extraRoutes(&router)
         return router
     }

@@ -26,14 +26,25 @@ public final class MemoServer: @unchecked Sendable {
     /// envelope. `extraRoutes` lets a test add a route the API does not have,
     /// to check that the hook covers routes it has never seen.
     public init(home: DataHome, configuration: ServerConfiguration, clock: WallClock = SystemWallClock(),
+                maximumUpload: UInt64 = MemoServer.defaultMaximumUpload, allowedOrigin: String? = nil,
                 eventConfiguration: EventStream.Configuration = EventStream.Configuration(),
                 extraRoutes: (inout Router) -> Void = { _ in }) throws {
         self.home = home
         try home.checkUsable()
         let pool = try MemoDatabase.openPool(in: home, readers: max(2, configuration.threadCount))
         services = ServerServices(home: home, pool: pool, clock: clock,
-                                  isLoopback: MemoServer.isLoopback(configuration.address), usesTLS: configuration.tls != nil)
+                                  isLoopback: MemoServer.isLoopback(configuration.address), maximumUpload: maximumUpload)
+        services.usesTLS = configuration.tls != nil
         var configuration = configuration
+        if let allowedOrigin {
+            try MemoServer.checkOrigin(allowedOrigin)
+            services.allowedOrigin = allowedOrigin
+            // Exact, never reflected: every response names the one origin
+            // (a browser compares it with its page's; no other page matches).
+            configuration.defaultHeaders.set("Access-Control-Allow-Origin", allowedOrigin)
+            configuration.defaultHeaders.set("Access-Control-Expose-Headers", "ETag, Location, Link, Retry-After")
+            configuration.defaultHeaders.set("Vary", "Origin")
+        }
         configuration.errorResponse = { error, request in
             if let stale = error as? StaleItem { return stale.response }
             return ErrorResponses.response(for: error, request: request)
@@ -43,7 +54,13 @@ public final class MemoServer: @unchecked Sendable {
         alarm = TimerAlarm(services: services, stream: events)
         watcher = try DataHomeWatcher(directory: home.path)
         server = Server(configuration: configuration,
-                        router: MemoRoutes.make(services, events: events, extraRoutes: extraRoutes))
+                        router: MemoRoutes.make(services, feed: feed, extraRoutes: extraRoutes))
+    }
+
+    deinit {
+        // A server dropped without `stop` must not leave its threads or its
+        // database open.
+        stop(gracePeriod: 0)
     }
 
     /// Binds and starts serving.
@@ -65,6 +82,19 @@ public final class MemoServer: @unchecked Sendable {
         services.boundPort.set(server.boundAddress?.port)
     }
 
+    /// The largest audio upload unless told otherwise: an hour of
+    /// uncompressed CD audio is 635 MB; this leaves room for longer ones.
+    public static let defaultMaximumUpload: UInt64 = 4 << 30
+
+    /// A new single-use sign-in link for the web app (`#code=…`: a fragment
+    /// never reaches a server log or a Referer), valid for five minutes.
+    public func signInLink() throws -> String {
+        let code = try services.write { workspace in
+            try WebSessions(connection: workspace.database()).createCode(at: services.clock.now())
+        }
+        return url + "/#code=" + code
+    }
+
     /// Every route the server answers.
     public var routes: [Route] { server.router.routes }
 
@@ -78,13 +108,6 @@ public final class MemoServer: @unchecked Sendable {
         return "\(scheme)://\(address)"
     }
 
-    /// A link that signs a browser in once, within five minutes: the page
-    /// with a new one-time code in its fragment (`WebSessions`).
-    public func makeSignInLink() throws -> String {
-        let code = try services.write { workspace in try WebSessions(connection: workspace.database()).makeCode(at: workspace.clock.now()) }
-        return "\(url)/#code=\(code)"
-    }
-
     /// Stops gracefully (see `Server.stop`) and closes the database.
     @discardableResult
     public func stop(gracePeriod: Double = 5) -> Int {
@@ -93,6 +116,17 @@ public final class MemoServer: @unchecked Sendable {
         alarm.stop()
         services.pool.close()
         return unfinished
+    }
+
+    /// An origin is `scheme://host[:port]` exactly, http or https: never
+    /// `null`, `*`, or one with a path.
+    public static func checkOrigin(_ origin: String) throws {
+        let rest = origin.hasPrefix("https://") ? origin.dropFirst(8) : origin.hasPrefix("http://") ? origin.dropFirst(7) : nil
+        guard let rest, !rest.isEmpty, rest.count <= 253,
+              rest.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]".contains($0)) }) else {
+            throw MemoError(.usage, en: "'\(origin)' is not an origin; write it as https://host or http://host:port",
+                            ko: "'\(origin)'은(는) 출처(origin)가 아닙니다. https://host 또는 http://host:port로 쓰세요")
+        }
     }
 
     /// Whether `address` is a loopback one: 127.0.0.0/8 or ::1.

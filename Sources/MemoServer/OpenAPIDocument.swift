@@ -20,9 +20,9 @@ enum OpenAPIDocument {
     static let operations: [Operation] = [
         Operation(method: "get", path: "/api/v1/health", summary: "Is it up; the version", success: 200, isPublic: true),
         Operation(method: "get", path: "/api/v1/openapi.json", summary: "This document", success: 200, isPublic: true),
-        Operation(method: "post", path: "/api/v1/session", summary: "Exchange a one-time sign-in code for the session cookie",
+        Operation(method: "post", path: "/api/v1/session", summary: "Exchange a sign-in code for a session cookie",
                   success: 200, body: .json, isPublic: true),
-        Operation(method: "get", path: "/api/v1/session", summary: "Who is asking; the session's CSRF token", success: 200),
+        Operation(method: "get", path: "/api/v1/session", summary: "Who is asking; the CSRF token again", success: 200),
         Operation(method: "delete", path: "/api/v1/session", summary: "Sign out", success: 204),
         Operation(method: "get", path: "/", summary: "The web app's page", success: 200, isPublic: true),
         Operation(method: "get", path: "/app/{file}", summary: "The web app's scripts and styles", success: 200, isPublic: true),
@@ -125,14 +125,10 @@ enum OpenAPIDocument {
             ("openapi", .string("3.1.0")),
             ("info", .object([("title", .string("memoapp")), ("version", .string(Version.current)),
                               ("description", .string("memoapp's HTTP API; see docs/api.md"))])),
-            ("security", .array([.object([("bearer", .array([]))]), .object([("session", .array([]))])])),
+            ("security", .array([.object([("bearer", .array([]))])])),
             ("paths", .object(paths)),
             ("components", .object([
-                ("securitySchemes", .object([
-                    ("bearer", .object([("type", .string("http")), ("scheme", .string("bearer"))])),
-                    // The web page's; changes with it also need the X-CSRF-Token header.
-                    ("session", .object([("type", .string("apiKey")), ("in", .string("cookie")), ("name", .string("memoapp_session"))])),
-                ])),
+                ("securitySchemes", .object([("bearer", .object([("type", .string("http")), ("scheme", .string("bearer"))]))])),
                 ("schemas", .object([("Error", error)])),
             ])),
         ])

@@ -33,6 +33,17 @@ enum Paging {
         return encode(["m", position.isPinned ? "1" : "0", "\(position.createdAt)", "\(position.id)"])
     }
 
+    /// The voice memo id a `cursor` holds (the list is in id order).
+    static func voiceAfter(_ request: Request) throws -> Int64? {
+        guard let fields = try fields(request, kind: "v", count: 1) else { return nil }
+        guard let id = Int64(fields[0]), id >= 1 else { throw badCursor }
+        return id
+    }
+
+    static func voiceCursor(_ id: Int64) -> String {
+        encode(["v", "\(id)"])
+    }
+
     /// `response` with the `Link` to the page after `cursor` (none when the
     /// page was not full: nothing follows).
     static func linking(_ response: Response, _ request: Request, itemCount: Int, limit: Int, cursor: () -> String?) -> Response {

@@ -8,20 +8,21 @@ import VoiceMemos
 /// audio itself served by byte range.
 extension MemoRoutes {
     static let voiceWord = Localized(en: "voice memo", ko: "음성 메모")
-    /// The largest upload (`memoapp serve --max-upload` is not offered yet).
-    static let maximumUpload: UInt64 = 4 << 30
-
     static func addVoice(to router: inout Router, _ services: ServerServices) {
-        router.upload(.post, "/api/v1/voice", bodyLimit: maximumUpload) { request in
+        router.upload(.post, "/api/v1/voice", bodyLimit: services.maximumUpload) { request in
             try VoiceUpload(services: services, request: request)
         }
         router.route(.get, "/api/v1/voice") { request in
             let tag = request.queryValue("tag")
             let limit = try listLimit(request)
+            let after = try Paging.voiceAfter(request) ?? 0
             return try services.read { workspace in
                 let store = try workspace.voiceStore()
-                let memos = try store.memos(taggedWith: tag).prefix(limit)
-                return .json(.array(memos.map { WireFormat.voiceMemo($0, in: store) }))
+                // In id order, so the cursor is the last id. The store reads
+                // the whole list (voice memos number in the hundreds, not millions).
+                let memos = Array(try store.memos(taggedWith: tag).lazy.filter { $0.id > after }.prefix(limit))
+                return Paging.linking(.json(.array(memos.map { WireFormat.voiceMemo($0, in: store) })), request,
+                                      itemCount: memos.count, limit: limit) { memos.last.map { Paging.voiceCursor($0.id) } }
             }
         }
         router.route(.get, "/api/v1/voice/{id}") { request in

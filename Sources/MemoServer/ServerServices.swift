@@ -18,15 +18,15 @@ final class ServerServices: @unchecked Sendable {
     let boundPort = LockedValue<UInt16?>(nil)
     /// Whether the listen address is a loopback one (the Host check applies).
     let isLoopback: Bool
-    /// Whether it serves HTTPS (the session cookie is then `Secure`).
-    let usesTLS: Bool
+    /// The most bytes an audio upload may have.
+    let maximumUpload: UInt64
 
-    init(home: DataHome, pool: DatabasePool, clock: WallClock, isLoopback: Bool, usesTLS: Bool = false) {
+    init(home: DataHome, pool: DatabasePool, clock: WallClock, isLoopback: Bool, maximumUpload: UInt64) {
         self.home = home
         self.pool = pool
         self.clock = clock
         self.isLoopback = isLoopback
-        self.usesTLS = usesTLS
+        self.maximumUpload = maximumUpload
     }
 
     /// Runs `body` on a reader: a snapshot of the last commit, beside other
@@ -34,6 +34,12 @@ final class ServerServices: @unchecked Sendable {
     func read<T>(_ body: (Workspace) throws -> T) throws -> T {
         try pool.read { connection in try body(Workspace(home: home, connection: connection, clock: clock)) }
     }
+
+    /// The one other origin whose pages may call the API (CORS), or nil.
+    var allowedOrigin: String?
+
+    /// Whether the server speaks HTTPS (the session cookie is then `Secure`).
+    var usesTLS = false
 
     /// Told after each commit of `write` (the event feed looks at once
     /// instead of waiting for inotify). Set before the server starts.

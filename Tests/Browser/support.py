@@ -76,7 +76,7 @@ class Server:
         return self.memoapp("onboard", "status")
 
     def new_link(self):
-        return self.memoapp("token", "link", "--listen", f"127.0.0.1:{self.port}")["sign_in_url"]
+        return self.memoapp("token", "link", "--url", f"http://127.0.0.1:{self.port}")["url"]
 
 
 def make_driver(language="en-US"):

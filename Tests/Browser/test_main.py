@@ -192,7 +192,7 @@ class SignInTests(BrowserTest):
         import sqlite3
         digest = hashlib.sha256(link.split("code=")[1].encode()).digest()
         with sqlite3.connect(self.server.home + "/memoapp.db") as db:
-            db.execute("UPDATE web_sign_in_codes SET expires_at = 0 WHERE hash = ?", (digest,))
+            db.execute("UPDATE api_sign_in_codes SET expires_at = 0 WHERE hash = ?", (digest,))
         self.allowed_console.append("/api/v1/session")
         self.open_signed_in(link)
         self.assertEqual(self.screen(), "signin")

@@ -62,6 +62,51 @@ final class ServeEndToEndTests: XCTestCase {
         XCTAssertNotNil(record?["ms"] as? Double)
     }
 
+    func testASignInLinkFromTokenLinkSignsInToTheRunningServer() throws {
+        let directory = TemporaryDirectory()
+        let memoapp = Memoapp(home: directory.appending("home"))
+        let serving = try ServingMemoapp(memoapp, arguments: ["--json", "serve", "--listen", "127.0.0.1:0"])
+        let link = memoapp.run("--json", "token", "link", "--url", serving.url).object()["url"] as? String ?? ""
+        XCTAssertTrue(link.hasPrefix(serving.url + "/#code="), link)
+        let code = String(link.split(separator: "=").last ?? "")
+        let signedIn = Curl.run(["-H", "Content-Type: application/json", "-d", #"{"code": "\#(code)"}"#,
+                                 serving.url + "/api/v1/session"])
+        XCTAssertEqual(signedIn.status, 200, signedIn.text)
+        XCTAssertTrue(signedIn.header("Set-Cookie")?.hasPrefix("memoapp_session=") ?? false)
+        XCTAssertEqual(serving.stop(signal: SIGTERM), 0)
+        XCTAssertFalse(serving.standardError.contains(code), "the log shows a sign-in code")
+    }
+
+    func testServeOverTLSWithTheGivenCertificate() throws {
+        let directory = TemporaryDirectory()
+        let key = directory.appending("key.pem"), certificate = directory.appending("cert.pem")
+        let made = runChildProcess("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
+                                                        "-out", certificate, "-days", "2", "-subj", "/CN=127.0.0.1",
+                                                        "-addext", "subjectAltName=IP:127.0.0.1"])
+        XCTAssertEqual(made.status, 0, "openssl could not make a certificate")
+        let memoapp = Memoapp(home: directory.appending("home"))
+        let serving = try ServingMemoapp(memoapp, arguments: ["serve", "--listen", "127.0.0.1:0",
+                                                              "--tls-cert", certificate, "--tls-key", key])
+        XCTAssertTrue(serving.url.hasPrefix("https://"), serving.url)
+        let health = Curl.run(["--cacert", certificate, serving.url + "/api/v1/health"])
+        XCTAssertEqual(health.status, 200, health.stderr)
+        XCTAssertEqual(serving.stop(signal: SIGTERM), 0)
+    }
+
+    func testUploadsLargerThanMaxUploadAreRefused() throws {
+        let directory = TemporaryDirectory()
+        let memoapp = Memoapp(home: directory.appending("home"))
+        XCTAssertEqual(memoapp.run("serve", "--max-upload", "0").status, 64)
+        XCTAssertEqual(memoapp.run("serve", "--max-upload", "2X").status, 64)
+        let token = memoapp.run("--json", "token", "create", "test").object()["token"] as? String ?? ""
+        XCTAssertEqual(memoapp.run("onboard", "skip").status, 0)
+        let serving = try ServingMemoapp(memoapp, arguments: ["serve", "--listen", "127.0.0.1:0", "--max-upload", "1K"])
+        let refused = Curl.run(["-H", "Authorization: Bearer \(token)", "--data-binary", "@-", serving.url + "/api/v1/voice"],
+                               input: Data(repeating: 0, count: 2048))
+        XCTAssertEqual(refused.status, 413, refused.text)
+        XCTAssertEqual(serving.stop(signal: SIGTERM), 0)
+    }
+
     func testAnAddressOtherThanLoopbackNeedsTLSOrInsecure() {
         let directory = TemporaryDirectory()
         let memoapp = Memoapp(home: directory.appending("home"))

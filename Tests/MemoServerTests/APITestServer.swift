@@ -15,12 +15,13 @@ final class APITestServer {
     let server: MemoServer
     let token: String
 
-    init(extraRoutes: (inout Router) -> Void = { _ in }) throws {
+    init(allowedOrigin: String? = nil, extraRoutes: (inout Router) -> Void = { _ in }) throws {
         home = DataHome(path: directory.appending("home"))
         token = try AccessTokens(connection: MemoDatabase.open(in: home)).create(name: "test", at: SystemWallClock().now()).secret
         var configuration = ServerConfiguration()
         configuration.threadCount = 2
-        server = try MemoServer(home: home, configuration: configuration, extraRoutes: extraRoutes)
+        server = try MemoServer(home: home, configuration: configuration, allowedOrigin: allowedOrigin,
+                                extraRoutes: extraRoutes)
         try server.start()
     }
 

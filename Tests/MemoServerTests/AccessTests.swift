@@ -108,6 +108,27 @@ final class AccessTests: XCTestCase {
         XCTAssertEqual(server.curl("GET", "/api/v1/test-only").status, 403)
     }
 
+    func testCORSAllowsExactlyTheOneOriginAndNeverItsCookie() throws {
+        XCTAssertEqual(try APITestServer().curl("OPTIONS", "/api/v1/todos", authorized: false,
+                                                headers: ["Origin: https://app.example"]).header("Access-Control-Allow-Origin"),
+                       nil, "CORS is off unless asked for")
+        let server = try APITestServer(allowedOrigin: "https://app.example")
+        let preflight = server.curl("OPTIONS", "/api/v1/todos", authorized: false,
+                                    headers: ["Origin: https://app.example", "Access-Control-Request-Method: POST"])
+        XCTAssertEqual(preflight.status, 204)
+        XCTAssertEqual(preflight.header("Access-Control-Allow-Origin"), "https://app.example")
+        XCTAssertTrue(preflight.header("Access-Control-Allow-Headers")?.contains("Authorization") ?? false)
+        XCTAssertNil(preflight.header("Access-Control-Allow-Credentials"))
+        let other = server.curl("OPTIONS", "/api/v1/todos", authorized: false, headers: ["Origin: https://evil.example"])
+        XCTAssertNotEqual(other.status, 204)
+        XCTAssertEqual(other.header("Access-Control-Allow-Origin"), "https://app.example", "never reflected")
+        XCTAssertEqual(server.curl("GET", "/api/v1/onboarding", headers: ["Origin: https://app.example"])
+            .header("Access-Control-Allow-Origin"), "https://app.example")
+        XCTAssertThrowsError(try APITestServer(allowedOrigin: "null"))
+        XCTAssertThrowsError(try APITestServer(allowedOrigin: "*"))
+        XCTAssertThrowsError(try APITestServer(allowedOrigin: "https://app.example/path"))
+    }
+
     func testErrorKindsMapToStatusesInOnePlace() {
         XCTAssertEqual(ErrorResponses.status(for: .usage), 400)
         XCTAssertEqual(ErrorResponses.status(for: .unauthorized), 401)

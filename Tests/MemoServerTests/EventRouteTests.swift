@@ -36,6 +36,21 @@ final class EventRouteTests: XCTestCase {
         XCTAssertTrue(fourth.contains("event: onboarding"), fourth)
     }
 
+    func testAClientResumingAfterChangesNoOneHeardIsToldToResync() throws {
+        let server = try APITestServer()
+        server.onboard()
+        XCTAssertEqual(Memoapp(home: server.home.path).run("todo", "add", "while no one listened").status, 0)
+        let port = server.server.boundAddress!.port
+        let connection = try RawHTTPConnection(host: "127.0.0.1", port: port)
+        connection.send("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                        + "Authorization: Bearer \(server.token)\r\nLast-Event-ID: 0\r\n\r\n")
+        let text = String(decoding: try XCTUnwrap(connection.read(until: "event: resync")), as: UTF8.self)
+        XCTAssertTrue(text.contains("event: resync"), text)
+        // From then on, changes come one by one again.
+        XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": "heard"}"#).status, 201)
+        XCTAssertNotNil(connection.read(until: "heard"))
+    }
+
     func testACountdownsEndIsSentAsItHappens() throws {
         let server = try APITestServer()
         server.onboard()

@@ -70,6 +70,20 @@ final class VoiceRouteTests: XCTestCase {
         XCTAssertEqual(libraryFiles(server), [])
     }
 
+    func testTheVoiceListPagesByCursor() throws {
+        let server = try APITestServer()
+        server.onboard()
+        for frames in [8000, 8001, 8002] {
+            XCTAssertEqual(upload(server, Self.wav(frames: frames)).status, 201)
+        }
+        let first = server.curl("GET", "/api/v1/voice?limit=2")
+        XCTAssertEqual(first.array.map { $0["id"] as? Int ?? 0 }, [1, 2])
+        let link = try XCTUnwrap(first.header("Link"))
+        let second = server.curl("GET", String(link.dropFirst().prefix { $0 != ">" }))
+        XCTAssertEqual(second.array.map { $0["id"] as? Int ?? 0 }, [3])
+        XCTAssertNil(second.header("Link"))
+    }
+
     func testAudioThatIsNotAudioStoresNothing() throws {
         let server = try APITestServer()
         server.onboard()

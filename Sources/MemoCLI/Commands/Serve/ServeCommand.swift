@@ -16,7 +16,7 @@ enum ServeCommand {
             "serve",
             abstract: Localized(en: "serve the HTTP API (docs/api.md) on this data home",
                                 ko: "이 데이터 폴더로 HTTP API(docs/api.md) 제공"),
-            options: [listen, certificate, key, insecure],
+            options: [listen, certificate, key, insecure, maximumUpload, allowOrigin],
             access: .alwaysRuns,
             discussion: Localized(
                 en: "Prints its URL, then one line per request on stderr (JSON lines with --json). Ctrl-C or SIGTERM stops "
@@ -38,6 +38,32 @@ enum ServeCommand {
                                        help: Localized(en: "the PEM private key of --tls-cert", ko: "--tls-cert의 PEM 개인 키"))
     static let insecure = Flag("insecure", help: Localized(en: "allow plain HTTP on an address other than loopback",
                                                            ko: "루프백이 아닌 주소에서도 평문 HTTP 허용"))
+
+    static let allowOrigin = OptionKey<String>(
+        "allow-origin", "ORIGIN", help: Localized(en: "let pages from this one origin (https://host[:port]) call the API with a token",
+                                                  ko: "이 출처(https://host[:port])의 페이지가 토큰으로 API를 부르도록 허용"))
+    static let maximumUpload = OptionKey<UInt64>(
+        "max-upload", "SIZE", help: Localized(en: "the largest audio upload, e.g. 500M or 2G (default 4G)",
+                                              ko: "가장 큰 오디오 업로드, 예: 500M, 2G (기본 4G)"),
+        decode: byteCount)
+
+    /// `123`, `500K`, `500M`, `2G` (powers of 1024), 1 byte to 1 TiB.
+    static func byteCount(_ text: String) throws -> UInt64 {
+        let units: [Character: UInt64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
+        var digits = Substring(text)
+        var unit: UInt64 = 1
+        if let last = text.last?.uppercased().first, let multiple = units[last] {
+            unit = multiple
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.count <= 13, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let number = UInt64(digits), number >= 1, number.multipliedReportingOverflow(by: unit).partialValue <= 1 << 40,
+              !number.multipliedReportingOverflow(by: unit).overflow else {
+            throw MemoError(.usage, en: "'\(text)' is not a size from 1 byte to 1T (e.g. 500M, 2G)",
+                            ko: "'\(text)'은(는) 1바이트에서 1T 사이의 크기가 아닙니다 (예: 500M, 2G)")
+        }
+        return number * unit
+    }
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         var configuration = ServerConfiguration()
@@ -62,13 +88,16 @@ enum ServeCommand {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         defer { pthread_sigmask(SIG_UNBLOCK, &signals, nil) }
 
-        let server = try MemoServer(home: context.home, configuration: configuration, clock: context.clock)
+        let server = try MemoServer(home: context.home, configuration: configuration, clock: context.clock,
+                                    maximumUpload: arguments[maximumUpload] ?? MemoServer.defaultMaximumUpload,
+                                    allowedOrigin: arguments[allowOrigin])
         try server.start()
-        let link = try server.makeSignInLink()
-        try context.emit(json: .object([("url", .string(server.url)), ("sign_in_url", .string(link)),
-                                        ("version", .string(Version.current))]),
-                         text: context.text(en: "Listening on \(server.url)  (Ctrl-C stops)\nOpen in a browser (once, within 5 minutes): \(link)",
-                                            ko: "\(server.url)에서 수신 중  (Ctrl-C로 멈춤)\n브라우저에서 여세요 (한 번, 5분 안에): \(link)"))
+        let signIn = try server.signInLink()
+        try context.emit(json: .object([("url", .string(server.url)), ("version", .string(Version.current)),
+                                        ("sign_in_url", .string(signIn))]),
+                         text: context.text(en: "Listening on \(server.url)  (Ctrl-C stops)\nSign in from a browser (once, "
+                                                + "within 5 minutes): \(signIn)",
+                                            ko: "\(server.url)에서 수신 중  (Ctrl-C로 멈춤)\n브라우저 로그인 (한 번, 5분 안에): \(signIn)"))
         try context.flush()
 
         var received: Int32 = 0

@@ -21,15 +21,28 @@ enum TokenCommand {
                 Command("revoke", abstract: Localized(en: "remove a token; a running server refuses it at once",
                                                       ko: "토큰 폐기; 실행 중인 서버도 바로 거부합니다"),
                         positionals: [name], body: revoke),
-                Command("link", abstract: Localized(en: "a new sign-in link for the web page of a running server",
-                                                    ko: "실행 중인 서버의 웹 페이지로 로그인하는 새 링크"),
-                        options: [linkAddress], body: link),
+                Command("link", abstract: Localized(en: "a new sign-in link for the web app (single use, 5 minutes)",
+                                                    ko: "웹 앱용 새 로그인 링크 (한 번만, 5분)"),
+                        options: [url], body: link),
             ],
             access: .alwaysRuns)
     }
 
     static let name = Argument<String>("NAME", help: Localized(en: "the token's name (letters, digits, - _ .)",
                                                                ko: "토큰 이름 (영문자, 숫자, - _ .)"))
+
+    static let url = OptionKey<String>("url", "URL", help: Localized(en: "the server's URL (default http://127.0.0.1:8765)",
+                                                                    ko: "서버 URL (기본 http://127.0.0.1:8765)"))
+
+    static func link(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let code = try WebSessions(connection: context.workspace.database()).createCode(at: context.clock.now())
+        var base = arguments[url] ?? "http://127.0.0.1:8765"
+        while base.hasSuffix("/") { base.removeLast() }
+        let link = base + "/#code=" + code
+        try context.emit(json: .object([("url", .string(link))]),
+                         text: context.text(en: "Open this within 5 minutes to sign in (it works once):\n\(link)",
+                                            ko: "5분 안에 열어 로그인하세요 (한 번만 쓸 수 있습니다):\n\(link)"))
+    }
 
     static func create(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let tokens = try AccessTokens(connection: context.workspace.database())
@@ -54,21 +67,6 @@ enum TokenCommand {
                              ko: "\(token.name)  만든 때 \(token.createdAt.localMinute)  마지막 사용 \(token.lastUsedAt?.localMinute ?? never)")
             }.joined(separator: "\n")
         try context.emit(json: .array(tokens.map(WireFormat.accessToken)), text: text)
-    }
-
-    static let linkAddress = OptionKey<String>(
-        "listen", "HOST:PORT", help: Localized(en: "where the server listens (default 127.0.0.1:8765)",
-                                               ko: "서버의 수신 주소 (기본 127.0.0.1:8765)"))
-
-    /// A one-time code in the page's address: the browser that opens it
-    /// within five minutes signs in; the code works once.
-    static func link(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let address = arguments[linkAddress] ?? "127.0.0.1:8765"
-        let code = try WebSessions(connection: context.workspace.database()).makeCode(at: context.clock.now())
-        let url = "http://\(address)/#code=\(code)"
-        try context.emit(json: .object([("sign_in_url", .string(url))]),
-                         text: context.text(en: "Open in a browser (once, within 5 minutes): \(url)",
-                                            ko: "브라우저에서 여세요 (한 번, 5분 안에): \(url)"))
     }
 
     static func revoke(_ context: CommandContext, _ arguments: ParsedArguments) throws {

@@ -1,0 +1,89 @@
+import Foundation
+import MemoCore
+import MemoKit
+@testable import MemoServer
+import TestSupport
+import XCTest
+
+/// The web app's sign-in: a single-use code for an HttpOnly cookie, and a
+/// CSRF token for every change made with that cookie.
+final class SessionRouteTests: XCTestCase {
+    private func code(_ server: APITestServer) throws -> String {
+        let link = try server.server.signInLink()
+        XCTAssertTrue(link.hasPrefix(server.server.url + "/#code="), link)
+        return String(link.split(separator: "=").last ?? "")
+    }
+
+    private func signIn(_ server: APITestServer, code: String) -> CurlResult {
+        server.curl("POST", "/api/v1/session", json: #"{"code": "\#(code)"}"#, authorized: false)
+    }
+
+    func testACodeSignsInOnceAndTheCookieNeedsTheCSRFTokenForChanges() throws {
+        let server = try APITestServer()
+        let code = try code(server)
+        let signedIn = signIn(server, code: code)
+        XCTAssertEqual(signedIn.status, 200, signedIn.text)
+        let csrf = try XCTUnwrap(signedIn.object["csrf_token"] as? String)
+        let cookie = try XCTUnwrap(signedIn.header("Set-Cookie"))
+        XCTAssertTrue(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"), cookie)
+        XCTAssertFalse(cookie.contains("Secure"), "no TLS here")
+        let pair = String(cookie.split(separator: ";")[0])
+        XCTAssertEqual(signIn(server, code: code).status, 401, "a code works once")
+
+        let withCookie = ["Cookie: \(pair)"]
+        let who = server.curl("GET", "/api/v1/session", authorized: false, headers: withCookie)
+        XCTAssertEqual(who.object["kind"] as? String, "session")
+        XCTAssertEqual(who.object["csrf_token"] as? String, csrf)
+        XCTAssertEqual(server.curl("GET", "/api/v1/onboarding", authorized: false, headers: withCookie).status, 200)
+        let forged = server.curl("POST", "/api/v1/onboarding/skip", authorized: false, headers: withCookie)
+        XCTAssertEqual(forged.status, 403)
+        XCTAssertEqual(forged.errorCode, "csrf")
+        let wrong = server.curl("POST", "/api/v1/onboarding/skip", authorized: false,
+                                headers: withCookie + ["X-CSRF-Token: " + String(repeating: "0", count: 64)])
+        XCTAssertEqual(wrong.errorCode, "csrf")
+        XCTAssertEqual(server.curl("POST", "/api/v1/onboarding/skip", authorized: false,
+                                   headers: withCookie + ["X-CSRF-Token: \(csrf)"]).status, 200)
+        XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": "from the page"}"#, authorized: false,
+                                   headers: withCookie + ["X-CSRF-Token: \(csrf)"]).status, 201)
+
+        let out = server.curl("DELETE", "/api/v1/session", authorized: false, headers: withCookie + ["X-CSRF-Token: \(csrf)"])
+        XCTAssertEqual(out.status, 204)
+        XCTAssertTrue(out.header("Set-Cookie")?.contains("Max-Age=0") ?? false)
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos", authorized: false, headers: withCookie).status, 401)
+    }
+
+    func testAnExpiredOrMadeUpCodeSignsNoOneIn() throws {
+        let server = try APITestServer()
+        let connection = try MemoDatabase.open(in: server.home)
+        let sessions = WebSessions(connection: connection)
+        let old = try sessions.createCode(at: Timestamp(secondsSince1970: SystemWallClock().now().secondsSince1970
+                                                        - WebSessions.codeLifetime - 1))
+        XCTAssertEqual(signIn(server, code: old).status, 401)
+        XCTAssertEqual(signIn(server, code: String(repeating: "a", count: 64)).status, 401)
+        XCTAssertEqual(signIn(server, code: "short").status, 401)
+        // Only digests are stored.
+        let code = try sessions.createCode(at: SystemWallClock().now())
+        let stored = try connection.query("SELECT hash FROM api_sign_in_codes") { $0.blob(0) }
+        XCTAssertFalse(stored.contains { String(decoding: $0, as: UTF8.self).contains(code) })
+        XCTAssertEqual(signIn(server, code: code).status, 200)
+    }
+
+    func testGuessingCodesIsSlowedLikeGuessingTokens() throws {
+        let server = try APITestServer()
+        for _ in 0..<AuthenticationThrottle().freeFailures + 1 {
+            XCTAssertEqual(signIn(server, code: String(repeating: "b", count: 64)).status, 401)
+        }
+        // Even a good code is not checked while the address waits.
+        let refused = signIn(server, code: try code(server))
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertNotNil(refused.header("Retry-After"))
+    }
+
+    func testATokenNeedsNoCSRFTokenAndSaysWhoItIs() throws {
+        let server = try APITestServer()
+        let who = server.curl("GET", "/api/v1/session")
+        XCTAssertEqual(who.object["kind"] as? String, "token")
+        XCTAssertEqual(who.object["name"] as? String, "test")
+        XCTAssertEqual(server.curl("POST", "/api/v1/onboarding/skip").status, 200)
+    }
+}
