@@ -154,3 +154,29 @@ final class PagingTests: XCTestCase {
         XCTAssertNil(second.header("Link"))
     }
 }
+
+/// The server and `memoapp` commands writing one home at once lose nothing.
+final class ConcurrentWriteTests: XCTestCase {
+    func testRequestsOnSeveralConnectionsAndTheCommandLineAtOnceLoseNothing() throws {
+        let server = try APITestServer()
+        server.onboard()
+        let memoapp = Memoapp(home: server.home.path)
+        let statuses = Locked<[Int]>([])
+        runConcurrently(workers: 4) { worker in
+            if worker == 0 {
+                for index in 0..<10 {
+                    statuses.withValue { $0.append(memoapp.run("todo", "add", "cli \(index)").status == 0 ? 201 : -1) }
+                }
+            } else {
+                for index in 0..<10 {
+                    let result = server.curl("POST", "/api/v1/todos", json: #"{"title": "http \#(worker)-\#(index)"}"#)
+                    statuses.withValue { $0.append(result.status) }
+                }
+            }
+        }
+        XCTAssertEqual(statuses.current.filter { $0 != 201 }, [])
+        let titles = Set(server.curl("GET", "/api/v1/todos?limit=500").array.compactMap { $0["title"] as? String })
+        XCTAssertEqual(titles.count, 40)
+        XCTAssertEqual(memoapp.run("--json", "todo", "list", "--limit", "500").array().count, 40)
+    }
+}
