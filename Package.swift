@@ -46,6 +46,11 @@ let package = Package(
         // An app-agnostic HTTP/1.1 server over libmicrohttpd: requests, responses, a router,
         // streamed bodies, Server-Sent Events, graceful stop. Knows nothing of memoapp.
         .target(name: "HTTPServer", dependencies: ["MemoCore", "CMicroHTTPD"], path: "Sources/HTTPServer"),
+        // The web app: its HTML, CSS and JavaScript embedded in the binary as byte arrays
+        // (SwiftPM's embedInCode, no Foundation) and the routes serving them. Its own
+        // target, so that only a change of the page recompiles the generated arrays.
+        .target(name: "WebApp", dependencies: ["HTTPServer"], path: "Sources/WebApp",
+                resources: [.embedInCode("Web")]),
         // The application layer every front end shares: the data home, the schema, the
         // onboarding gate, error classification, and the use cases (backup, restore,
         // export, import, doctor, search across features). Nothing in it prints.
@@ -59,7 +64,7 @@ let package = Package(
         // The memoapp HTTP API over HTTPServer: routes, access (tokens), the gate in the
         // router's hook, error kinds to statuses, events. The CLI's `serve` starts it.
         .target(name: "MemoServer", dependencies: ["HTTPServer", "MemoCore", "SQLite", "MemoKit", "MemoAPI", "Onboarding",
-                                                   "Notes", "VoiceMemos", "Timers"],
+                                                   "Notes", "VoiceMemos", "Timers", "WebApp"],
                 path: "Sources/MemoServer"),
         // A command-line framework that knows no feature: commands as declarations,
         // typed argument keys, parsing, help. Depends on MemoCore for its vocabulary.
@@ -95,6 +100,7 @@ let package = Package(
         .testTarget(name: "MemoAPITests", dependencies: ["MemoAPI", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "WebAppTests", dependencies: ["WebApp", "HTTPServer"]),
         .testTarget(name: "MemoServerTests", dependencies: ["MemoServer", "HTTPServer", "MemoKit", "TestSupport"]),
         .testTarget(name: "MemoCLITests", dependencies: ["MemoCLI", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),

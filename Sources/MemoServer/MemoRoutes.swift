@@ -1,7 +1,9 @@
 import HTTPServer
 import MemoCore
+import WebApp
 
-/// memoapp's API as a router: every route of docs/api.md, and the hook that
+/// memoapp's API as a router: every route of docs/api.md (the web app's page
+/// too), and the hook that
 /// checks the Host, the credentials and the onboarding gate before any of them.
 public enum MemoRoutes {
     static func make(_ services: ServerServices, feed: ChangeFeed, extraRoutes: (inout Router) -> Void = { _ in }) -> Router {
@@ -18,6 +20,7 @@ public enum MemoRoutes {
         addTransfer(to: &router, services)
         addEvents(to: &router, feed)
         addOpenAPI(to: &router)
+        WebApp.addRoutes(to: &router)
         extraRoutes(&router)
         return router
     }

@@ -24,6 +24,8 @@ enum OpenAPIDocument {
                   success: 200, body: .json, isPublic: true),
         Operation(method: "get", path: "/api/v1/session", summary: "Who is asking; the CSRF token again", success: 200),
         Operation(method: "delete", path: "/api/v1/session", summary: "Sign out", success: 204),
+        Operation(method: "get", path: "/", summary: "The web app's page", success: 200, isPublic: true),
+        Operation(method: "get", path: "/app/{file}", summary: "The web app's scripts and styles", success: 200, isPublic: true),
         Operation(method: "get", path: "/api/v1/onboarding", summary: "The onboarding state and its four pages", success: 200),
         Operation(method: "post", path: "/api/v1/onboarding/next", summary: "Next page", success: 200),
         Operation(method: "post", path: "/api/v1/onboarding/prev", summary: "Previous page", success: 200),

@@ -1,0 +1,109 @@
+// The HTTP API of docs/api.md. Sign-in: the code in the link's fragment is
+// exchanged once for an HttpOnly session cookie; the CSRF token lives only in
+// this module's memory (GET /session gives it again after a reload).
+import { lang, t } from './i18n.js';
+
+let csrfToken = null;
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function request(method, path, body, extraHeaders = {}) {
+  const headers = { Accept: 'application/json', 'Accept-Language': lang(), ...extraHeaders };
+  if (method !== 'GET' && method !== 'HEAD' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  let payload;
+  if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch('/api/v1' + path, { method, headers, body: payload, credentials: 'same-origin', cache: 'no-store' });
+  } catch {
+    throw new ApiError(0, 'offline', t('offline'));
+  }
+  if (response.status === 204) return null;
+  let data = null;
+  try { data = await response.json(); } catch { /* no JSON body */ }
+  if (!response.ok) {
+    const error = data && data.error;
+    if (error && error.code === 'onboarding_required') window.dispatchEvent(new Event('memoapp:gate'));
+    if (response.status === 401 && path !== '/session') window.dispatchEvent(new Event('memoapp:signedout'));
+    throw new ApiError(response.status, error ? error.code : 'http', error ? error.message : `HTTP ${response.status}`);
+  }
+  return data;
+}
+
+export const csrf = () => csrfToken;
+
+// An upload with progress (fetch has none for request bodies): the raw body,
+// as POST /api/v1/voice takes it. Resolves with the created item.
+export function upload(path, body, contentType, onProgress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/v1' + path);
+    xhr.setRequestHeader('Content-Type', contentType || 'application/octet-stream');
+    xhr.setRequestHeader('Accept-Language', lang());
+    if (csrfToken) xhr.setRequestHeader('X-CSRF-Token', csrfToken);
+    xhr.upload.addEventListener('progress', event => { if (event.lengthComputable) onProgress(event.loaded / event.total); });
+    xhr.addEventListener('load', () => {
+      let data = null;
+      try { data = JSON.parse(xhr.responseText); } catch { /* none */ }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(data);
+      else reject(new ApiError(xhr.status, data && data.error ? data.error.code : 'http',
+        data && data.error ? data.error.message : `HTTP ${xhr.status}`));
+    });
+    xhr.addEventListener('error', () => reject(new ApiError(0, 'offline', t('offline'))));
+    xhr.send(body);
+  });
+}
+
+export const get = path => request('GET', path);
+export const post = (path, body) => request('POST', path, body);
+export const put = (path, body) => request('PUT', path, body);
+export const patch = (path, body) => request('PATCH', path, body);
+export const del = path => request('DELETE', path);
+
+export function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.append(k, v);
+  const s = q.toString();
+  return s ? '?' + s : '';
+}
+
+// Signs in with the link's code if there is one (taking it out of the URL
+// first, so it is in no history entry), else resumes the cookie's session.
+// Returns 'ok', 'refused' (a used or expired code and no session) or 'none'.
+export async function signIn() {
+  const match = /(?:^#|&)code=([^&]*)/.exec(location.hash);
+  let refused = false;
+  if (match) {
+    history.replaceState(null, '', location.pathname + location.search);
+    try {
+      const session = await request('POST', '/session', { code: decodeURIComponent(match[1]) });
+      csrfToken = session.csrf_token;
+      return 'ok';
+    } catch (error) {
+      if (error.status !== 401 && error.status !== 400 && error.status !== 422) throw error;
+      refused = true;
+    }
+  }
+  try {
+    const session = await request('GET', '/session');
+    csrfToken = session.csrf_token;
+    return 'ok';
+  } catch (error) {
+    if (error.status === 401) return refused ? 'refused' : 'none';
+    throw error;
+  }
+}
+
+export async function signOut() {
+  await request('DELETE', '/session');
+  csrfToken = null;
+}

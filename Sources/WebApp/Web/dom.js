@@ -1,0 +1,80 @@
+// A small helper to build elements without innerHTML: text is always text.
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'text') el.textContent = value;
+    else if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+    else if (key in el && typeof value !== 'string') el[key] = value;
+    else el.setAttribute(key, value === true ? '' : value);
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+// Icons as path data (24×24, stroked), so that no file or inline markup is needed.
+const icons = {
+  todo: 'M9 6h11M9 12h11M9 18h11M3.5 6l1.5 1.5L7.5 4.5M3.5 12l1.5 1.5 2.5-3M3.5 18l1.5 1.5 2.5-3',
+  memo: 'M5 3h10l4 4v14H5zM15 3v4h4M8 11h8M8 15h8M8 19h5',
+  voice: 'M12 3a3 3 0 0 1 3 3v6a3 3 0 0 1-6 0V6a3 3 0 0 1 3-3zM6 11a6 6 0 0 0 12 0M12 17v4M8 21h8',
+  timer: 'M12 8v5l3 2M9 2h6M12 4a9 9 0 1 0 0 18a9 9 0 0 0 0-18z',
+  arrow: 'M5 12h14M13 6l6 6-6 6',
+  pin: 'M9 4h6l-1 6 3 3H7l3-3zM12 13v8',
+  trash: 'M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3',
+  pencil: 'M4 20h4L19 9l-4-4L4 16zM13 7l4 4',
+  search: 'M11 4a7 7 0 1 0 0 14a7 7 0 0 0 0-14zM16 16l5 5',
+  globe: 'M12 3a9 9 0 1 0 0 18a9 9 0 0 0 0-18zM3 12h18M12 3c3 3 3 15 0 18M12 3c-3 3-3 15 0 18',
+};
+
+export function icon(name, cls = 'icon') {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', cls);
+  svg.setAttribute('aria-hidden', 'true');
+  const path = document.createElementNS(SVG, 'path');
+  path.setAttribute('d', icons[name]);
+  svg.append(path);
+  return svg;
+}
+
+let toastTimer = 0;
+// One line at the bottom: a message, and optionally one action (Undo).
+export function toast(message, action) {
+  const box = document.getElementById('toast');
+  box.replaceChildren(h('span', { text: message }));
+  if (action) {
+    box.append(h('button', { type: 'button', class: 'link', text: action.label, onclick: () => { box.hidden = true; action.run(); } }));
+  }
+  box.hidden = false;
+  box.classList.remove('error');
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, action ? 8000 : 5000);
+}
+
+export function errorToast(message) {
+  const box = document.getElementById('toast');
+  box.replaceChildren(h('span', { text: message }));
+  box.classList.add('error');
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; box.classList.remove('error'); }, 6000);
+}
+
+export function reducedMotion() {
+  return matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+export function formatLocal(iso) {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return d.toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
+}

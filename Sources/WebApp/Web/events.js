@@ -1,0 +1,62 @@
+// Live updates: GET /api/v1/events as Server-Sent Events. EventSource
+// retries by itself after a dropped connection; when it gives up (the server
+// was away and answered with an error), a new one is made after a pause. After
+// every reconnection the screens reload what they show, since a restarted
+// server numbers its events anew and may have missed nothing or everything.
+import { t } from './i18n.js';
+
+const handlers = new Map();
+let source = null;
+let everOpened = false;
+let retryTimer = 0;
+let delay = 500;
+
+export function on(name, f) {
+  if (!handlers.has(name)) handlers.set(name, new Set());
+  handlers.get(name).add(f);
+  return () => handlers.get(name).delete(f);
+}
+
+function emit(name, data) {
+  for (const f of handlers.get(name) || []) {
+    try { f(data); } catch (error) { console.warn(error); }
+  }
+}
+
+const names = ['todo', 'memo', 'voice', 'timer', 'timer.finished', 'onboarding'];
+
+export function connect() {
+  if (source) return;
+  source = new EventSource('/api/v1/events');
+  source.addEventListener('open', () => {
+    delay = 500;
+    document.body.classList.remove('offline');
+    if (everOpened) emit('reconnected', null);
+    everOpened = true;
+    emit('connected', null);
+  });
+  source.addEventListener('error', () => {
+    document.body.classList.add('offline');
+    emit('disconnected', t('reconnecting'));
+    if (source.readyState === EventSource.CLOSED) {
+      source = null;
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 5000);
+    }
+  });
+  for (const name of names) {
+    source.addEventListener(name, event => {
+      let data = null;
+      try { data = JSON.parse(event.data); } catch { return; }
+      emit(name, data);
+    });
+  }
+}
+
+export function disconnect() {
+  clearTimeout(retryTimer);
+  if (source) source.close();
+  source = null;
+  everOpened = false;
+}

@@ -1,0 +1,92 @@
+// The page's language: the user's choice (kept in localStorage, it is no
+// secret), else the browser's, Korean or English. Texts from the server
+// (onboarding pages, error messages) come in the language each request asks for.
+const texts = {
+  en: {
+    skip: 'Skip', next: 'Next', start: 'Start', pages: 'Onboarding pages', language: '한국어',
+    languageName: 'Switch to Korean', tour: 'Tour', signOut: 'Sign out',
+    todos: 'To-dos', memos: 'Memos', timers: 'Timers', voice: 'Voice',
+    add: 'Add', save: 'Save', cancel: 'Cancel', edit: 'Edit', delete: 'Delete', undo: 'Undo',
+    title: 'Title', due: 'Due', duePlaceholder: 'tomorrow, fri 18:30', pickDate: 'Pick a date',
+    priority: 'Priority', none: 'None', low: 'Low', medium: 'Medium', high: 'High',
+    tags: 'Tags', tagsPlaceholder: 'home, work', note: 'Note',
+    open: 'Open', done: 'Done', all: 'All', anyDue: 'Any date', today: 'Today', overdue: 'Overdue', week: 'This week',
+    sortCreated: 'Newest', sortDue: 'By due date', sortPriority: 'By priority', filterTag: 'Tag',
+    noTodos: 'Nothing to do here.', todoRemoved: 'To-do deleted.', memoRemoved: 'Memo deleted.',
+    markDone: 'Done', text: 'Write a memo…', memoTitle: 'Title (optional)', pin: 'Pin', unpin: 'Unpin',
+    pinned: 'Pinned', search: 'Search to-dos and memos', noMemos: 'No memos yet.', noHits: 'Nothing found.',
+    clear: 'Clear',
+    duration: 'Countdown (25m, 1h30m); empty for a stopwatch', label: 'Label', startTimer: 'Start',
+    pause: 'Pause', resume: 'Resume', lap: 'Lap', stop: 'Stop', cancelTimer: 'Cancel',
+    noTimers: 'No timers running.', timerDone: 'Time is up', countdown: 'Countdown', stopwatch: 'Stopwatch',
+    paused: 'paused', finished: 'finished', cancelled: 'cancelled', stopped: 'stopped', running: 'running',
+    offline: 'Cannot reach memoapp. Is `memoapp serve` running?', reconnecting: 'Connection lost, reconnecting…',
+    signInTitle: 'Sign in', signInHelp: 'Open the link that `memoapp serve` prints, or run `memoapp token link` for a new one.',
+    codeRefused: 'This sign-in link was already used or has expired.',
+    audioFile: 'Audio file', upload: 'Upload', record: 'Record', stopRecording: 'Stop recording', uploading: 'Uploading',
+    noVoice: 'No voice memos yet.', waveform: 'Waveform: click to seek, drag to select', trim: 'Trim to selection',
+    rename: 'Rename', voiceRemoved: 'Voice memo deleted.', noMicrophone: 'No microphone could be opened.',
+    mainTitle: 'memoapp', overdueCount: n => `${n} overdue`,
+  },
+  ko: {
+    skip: '건너뛰기', next: '다음', start: '시작하기', pages: '온보딩 페이지', language: 'English',
+    languageName: '영어로 보기', tour: '둘러보기', signOut: '로그아웃',
+    todos: '할일', memos: '메모', timers: '타이머', voice: '음성메모',
+    add: '추가', save: '저장', cancel: '취소', edit: '편집', delete: '삭제', undo: '되돌리기',
+    title: '제목', due: '마감', duePlaceholder: 'tomorrow, fri 18:30', pickDate: '날짜 고르기',
+    priority: '우선순위', none: '없음', low: '낮음', medium: '보통', high: '높음',
+    tags: '태그', tagsPlaceholder: '집, 일', note: '노트',
+    open: '할일', done: '완료', all: '전체', anyDue: '모든 날짜', today: '오늘', overdue: '지남', week: '이번 주',
+    sortCreated: '최신순', sortDue: '마감순', sortPriority: '우선순위순', filterTag: '태그',
+    noTodos: '할일이 없습니다.', todoRemoved: '할일을 삭제했습니다.', memoRemoved: '메모를 삭제했습니다.',
+    markDone: '완료', text: '메모를 쓰세요…', memoTitle: '제목 (선택)', pin: '고정', unpin: '고정 해제',
+    pinned: '고정됨', search: '할일과 메모 검색', noMemos: '메모가 없습니다.', noHits: '찾은 것이 없습니다.',
+    clear: '지우기',
+    duration: '카운트다운 (25m, 1h30m); 비우면 스톱워치', label: '이름', startTimer: '시작',
+    pause: '일시정지', resume: '계속', lap: '랩', stop: '정지', cancelTimer: '취소',
+    noTimers: '실행 중인 타이머가 없습니다.', timerDone: '시간이 다 됐습니다', countdown: '카운트다운', stopwatch: '스톱워치',
+    paused: '일시정지됨', finished: '끝남', cancelled: '취소됨', stopped: '멈춤', running: '실행 중',
+    offline: 'memoapp에 연결할 수 없습니다. `memoapp serve`가 실행 중인가요?', reconnecting: '연결이 끊겼습니다. 다시 연결하는 중…',
+    signInTitle: '로그인', signInHelp: '`memoapp serve`가 출력한 링크를 여세요. 새 링크는 `memoapp token link`로 만듭니다.',
+    codeRefused: '이미 사용했거나 만료된 로그인 링크입니다.',
+    audioFile: '오디오 파일', upload: '올리기', record: '녹음', stopRecording: '녹음 멈추기', uploading: '올리는 중',
+    noVoice: '음성메모가 없습니다.', waveform: '파형: 눌러서 이동, 끌어서 구간 선택', trim: '선택 구간만 남기기',
+    rename: '이름 바꾸기', voiceRemoved: '음성메모를 삭제했습니다.', noMicrophone: '마이크를 열 수 없습니다.',
+    mainTitle: 'memoapp', overdueCount: n => `지난 할일 ${n}개`,
+  },
+};
+
+const listeners = new Set();
+let current = pick();
+
+function pick() {
+  let stored = null;
+  try { stored = localStorage.getItem('memoapp.lang'); } catch { /* storage may be off */ }
+  if (stored === 'ko' || stored === 'en') return stored;
+  const wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || 'en'];
+  for (const tag of wanted) {
+    const l = String(tag).toLowerCase();
+    if (l.startsWith('ko')) return 'ko';
+    if (l.startsWith('en')) return 'en';
+  }
+  return 'en';
+}
+
+export function lang() { return current; }
+
+export function t(key, ...args) {
+  const value = texts[current][key] ?? texts.en[key] ?? key;
+  return typeof value === 'function' ? value(...args) : value;
+}
+
+export function setLang(next) {
+  if (next === current) return;
+  current = next;
+  try { localStorage.setItem('memoapp.lang', next); } catch { /* not kept then */ }
+  document.documentElement.lang = next;
+  for (const f of listeners) f(next);
+}
+
+export function onLangChange(f) { listeners.add(f); return () => listeners.delete(f); }
+
+document.documentElement.lang = current;

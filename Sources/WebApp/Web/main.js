@@ -1,0 +1,169 @@
+// The app: sign in, splash, then the onboarding gate, then the main screen.
+import * as api from './api.js';
+import * as events from './events.js';
+import { h, icon, errorToast } from './dom.js';
+import { t, lang, setLang, onLangChange } from './i18n.js';
+import { hideSplash } from './splash.js';
+import { showOnboarding } from './onboarding.js';
+import { mountTodos } from './todos.js';
+import { mountMemos } from './memos.js';
+import { mountTimers } from './timers.js';
+import { mountVoice } from './voice.js';
+
+const root = document.getElementById('root');
+let screen = null; // { kind: 'onboarding'|'main'|'signin', ... }
+
+async function boot() {
+  let status;
+  try {
+    status = await api.signIn();
+  } catch (error) {
+    showMessage(error.message);
+    return;
+  }
+  if (status !== 'ok') {
+    showSignIn(status === 'refused');
+    return;
+  }
+  await route();
+}
+
+async function route() {
+  let state;
+  try {
+    state = await api.get('/onboarding');
+  } catch (error) {
+    showMessage(error.message);
+    return;
+  }
+  if (state.completed) showMain();
+  else startOnboarding(state);
+  // Measured by the browser tests (Navigation Timing): the first screen works.
+  performance.mark('memoapp-interactive');
+  await hideSplash();
+  document.body.dataset.ready = 'true';
+  window.dispatchEvent(new Event('memoapp:ready'));
+}
+
+function startOnboarding(state, tour = false) {
+  if (screen && screen.close) screen.close();
+  // The event stream is behind the gate: it runs only once the gate is open.
+  if (!tour) events.disconnect();
+  const view = showOnboarding(root, state, { tour, done: () => showMain() });
+  screen = { kind: tour ? 'tour' : 'onboarding', view, close: () => view.close() };
+  document.body.dataset.screen = 'onboarding';
+}
+
+const features = [
+  { id: 'todos', icon: 'todo', mount: mountTodos },
+  { id: 'memos', icon: 'memo', mount: mountMemos },
+  { id: 'voice', icon: 'voice', mount: mountVoice },
+  { id: 'timers', icon: 'timer', mount: mountTimers },
+];
+
+function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
+  if (screen && screen.close) screen.close();
+  if (!features.some(f => f.id === tab)) tab = 'todos';
+  const panel = h('div', { class: 'panel', id: 'panel' });
+  const nav = h('nav', { class: 'tabs', 'aria-label': 'memoapp' });
+  const tourLink = h('button', { type: 'button', class: 'link tour-link' });
+  const langButton = h('button', { type: 'button', class: 'lang-switch', onclick: () => setLang(lang() === 'ko' ? 'en' : 'ko') });
+  const signOutButton = h('button', { type: 'button', class: 'link sign-out', onclick: async () => {
+    try { await api.signOut(); } catch (error) { errorToast(error.message); return; }
+    if (screen && screen.close) screen.close();
+    events.disconnect();
+    showSignIn(false);
+  } });
+  const header = h('header', { class: 'topbar' }, h('h1', { class: 'brand', text: 'memoapp' }),
+    h('div', { class: 'top-actions' }, tourLink, signOutButton, langButton));
+  const shell = h('div', { class: 'main' }, header, nav, h('main', { class: 'content' }, panel));
+  let current = null;
+  let active = tab;
+
+  function renderChrome() {
+    tourLink.textContent = t('tour');
+    signOutButton.textContent = t('signOut');
+    langButton.textContent = t('language');
+    langButton.setAttribute('aria-label', t('languageName'));
+    nav.replaceChildren(...features.map(f => h('button', {
+      type: 'button', class: 'tab', 'data-tab': f.id, 'aria-current': f.id === active ? 'page' : 'false',
+      onclick: () => open(f.id),
+    }, icon(f.icon), h('span', { text: t(f.id) }))));
+  }
+
+  function open(id) {
+    active = id;
+    sessionStorage.setItem('memoapp.tab', id);
+    if (current) current.destroy();
+    panel.replaceChildren();
+    panel.dataset.feature = id;
+    current = features.find(f => f.id === id).mount(panel);
+    renderChrome();
+  }
+
+  tourLink.addEventListener('click', async () => {
+    try {
+      const state = await api.get('/onboarding');
+      startOnboarding({ ...state, current_page: 1 }, true);
+    } catch (error) { errorToast(error.message); }
+  });
+
+  const offLang = onLangChange(() => { renderChrome(); if (current && current.relabel) current.relabel(); else open(active); });
+  root.replaceChildren(shell);
+  document.body.dataset.screen = 'main';
+  events.connect();
+  open(active);
+  screen = { kind: 'main', close: () => { offLang(); if (current) current.destroy(); current = null; } };
+}
+
+function showSignIn(refused) {
+  hideSplash();
+  document.body.dataset.screen = 'signin';
+  const render = () => root.replaceChildren(h('section', { class: 'signin' },
+    h('h1', { class: 'brand', text: 'memoapp' }),
+    h('h2', { text: t('signInTitle') }),
+    refused ? h('p', { class: 'error-text', role: 'alert', text: t('codeRefused') }) : null,
+    h('p', { text: t('signInHelp') }),
+    h('button', { type: 'button', class: 'lang-switch', text: t('language'), onclick: () => setLang(lang() === 'ko' ? 'en' : 'ko') })));
+  const off = onLangChange(render);
+  screen = { kind: 'signin', close: off };
+  render();
+  document.body.dataset.ready = 'true';
+}
+
+function showMessage(message) {
+  hideSplash();
+  root.replaceChildren(h('section', { class: 'signin' }, h('h1', { class: 'brand', text: 'memoapp' }),
+    h('p', { class: 'error-text', role: 'alert', text: message })));
+  document.body.dataset.ready = 'true';
+}
+
+// The gate may close again (`memoapp onboard reset`), or open from elsewhere.
+events.on('onboarding', async state => {
+  if (!screen) return;
+  if (screen.kind === 'onboarding') screen.view.external(state);
+  else if (screen.kind === 'main' && !state.completed) {
+    try { startOnboarding(await api.get('/onboarding')); } catch (error) { errorToast(error.message); }
+  }
+});
+
+// Any call refused by the gate brings the onboarding back.
+window.addEventListener('memoapp:gate', async () => {
+  if (screen && screen.kind === 'main') {
+    try { startOnboarding(await api.get('/onboarding')); } catch (error) { errorToast(error.message); }
+  }
+});
+
+// The session ended (signed out elsewhere, expired): back to the sign-in screen.
+window.addEventListener('memoapp:signedout', () => {
+  if (screen && screen.close) screen.close();
+  screen = null;
+  events.disconnect();
+  showSignIn(false);
+});
+
+// A sign-in link opened on the page already open changes only the fragment,
+// which reloads nothing: start again so that its code is used.
+window.addEventListener('hashchange', () => { if (/(^#|&)code=/.test(location.hash)) location.reload(); });
+
+boot();

@@ -1,0 +1,157 @@
+// Memos: write (title, text, tags, pinned), pin, edit, delete with undo, and
+// search across to-dos and memos with the matches marked. The search is the
+// server's (memoapp's own index: 민국 finds 대한민국); its snippets bracket
+// every match, which become <mark> elements here.
+import * as api from './api.js';
+import * as events from './events.js';
+import { h, icon, toast, errorToast, formatLocal } from './dom.js';
+import { t } from './i18n.js';
+
+function splitTags(text) {
+  return text.split(/[\s,]+/).map(s => s.replace(/^#/, '')).filter(Boolean);
+}
+
+// "주간 [회의]" → ["주간 ", <mark>회의</mark>]
+export function marked(snippet) {
+  const parts = [];
+  const re = /\[([^\[\]]+)\]/g;
+  let last = 0;
+  let m;
+  while ((m = re.exec(snippet))) {
+    if (m.index > last) parts.push(snippet.slice(last, m.index));
+    parts.push(h('mark', { text: m[1] }));
+    last = m.index + m[0].length;
+  }
+  if (last < snippet.length) parts.push(snippet.slice(last));
+  return parts;
+}
+
+export function mountMemos(panel) {
+  let loading = 0;
+  const mTitle = h('input', { name: 'memo-title', autocomplete: 'off', maxlength: '1000' });
+  const text = h('textarea', { name: 'memo-text', rows: '3', required: true });
+  const tags = h('input', { name: 'memo-tags', autocomplete: 'off' });
+  const pinned = h('input', { type: 'checkbox', name: 'memo-pinned' });
+  const pinLabel = h('span');
+  const addButton = h('button', { type: 'submit', class: 'primary' });
+  const form = h('form', { class: 'card add-form memo-form', onsubmit: add },
+    mTitle, text, h('div', { class: 'form-row' }, tags, h('label', { class: 'inline' }, pinned, pinLabel), addButton));
+  const search = h('input', { type: 'search', name: 'q', class: 'search', autocomplete: 'off' });
+  let searchTimer = 0;
+  search.addEventListener('input', () => { clearTimeout(searchTimer); searchTimer = setTimeout(load, 200); });
+  const searchBox = h('label', { class: 'search-box' }, icon('search'), search);
+  const list = h('ul', { class: 'list memo-list', 'aria-live': 'polite' });
+  const empty = h('p', { class: 'empty' });
+
+  function relabel() {
+    mTitle.placeholder = t('memoTitle'); mTitle.setAttribute('aria-label', t('memoTitle'));
+    text.placeholder = t('text'); text.setAttribute('aria-label', t('text'));
+    tags.placeholder = `${t('tags')}: ${t('tagsPlaceholder')}`; tags.setAttribute('aria-label', t('tags'));
+    pinLabel.textContent = t('pin');
+    addButton.textContent = t('add');
+    search.placeholder = t('search'); search.setAttribute('aria-label', t('search'));
+    load();
+  }
+
+  async function add(event) {
+    event.preventDefault();
+    if (!text.value.trim()) return;
+    const body = { text: text.value, tags: splitTags(tags.value), pinned: pinned.checked };
+    if (mTitle.value.trim()) body.title = mTitle.value.trim();
+    try {
+      await api.post('/memos', body);
+      form.reset();
+      load();
+    } catch (error) { errorToast(error.message); }
+  }
+
+  async function load() {
+    const ticket = ++loading;
+    const q = search.value.trim();
+    try {
+      if (q) {
+        const hits = await api.get('/search' + api.query({ q, limit: 100 }));
+        if (ticket !== loading) return;
+        list.replaceChildren(...hits.map(hitRow));
+        empty.textContent = t('noHits');
+        empty.hidden = hits.length > 0;
+      } else {
+        const memos = await api.get('/memos?limit=500');
+        if (ticket !== loading) return;
+        memos.sort((a, b) => (b.is_pinned - a.is_pinned));
+        list.replaceChildren(...memos.map(row));
+        empty.textContent = t('noMemos');
+        empty.hidden = memos.length > 0;
+      }
+    } catch (error) { if (ticket === loading) errorToast(error.message); }
+  }
+
+  function hitRow(hit) {
+    const kind = { todo: t('todos'), memo: t('memos'), voice: t('voice') }[hit.kind] || hit.kind;
+    const titleParts = hit.field === 'title' ? marked(hit.snippet) : [hit.title || ''];
+    return h('li', { class: `item hit hit-${hit.kind}`, 'data-id': String(hit.id) },
+      h('div', { class: 'body' },
+        h('span', { class: 'kind', text: kind }),
+        h('span', { class: 'title' }, titleParts),
+        hit.field !== 'title' ? h('p', { class: 'preview' }, marked(hit.snippet)) : null));
+  }
+
+  function row(memo) {
+    const li = h('li', { class: 'item memo' + (memo.is_pinned ? ' is-pinned' : ''), 'data-id': String(memo.id) },
+      h('div', { class: 'body' },
+        memo.title ? h('span', { class: 'title', text: memo.title }) : null,
+        h('p', { class: memo.title ? 'preview' : 'preview untitled', text: memo.preview }),
+        h('div', { class: 'meta' },
+          memo.is_pinned ? h('span', { class: 'pinned', text: t('pinned') }) : null,
+          memo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag })),
+          h('span', { class: 'date', text: formatLocal(memo.updated_at) }))),
+      h('div', { class: 'row-actions' },
+        h('button', { type: 'button', class: 'icon-button pin' + (memo.is_pinned ? ' on' : ''), 'aria-pressed': String(memo.is_pinned),
+          'aria-label': memo.is_pinned ? t('unpin') : t('pin'), title: memo.is_pinned ? t('unpin') : t('pin'),
+          onclick: () => call(() => api.post(`/memos/${memo.id}/${memo.is_pinned ? 'unpin' : 'pin'}`)) }, icon('pin')),
+        h('button', { type: 'button', class: 'icon-button edit', 'aria-label': t('edit'), title: t('edit'), onclick: () => edit(li, memo.id) }, icon('pencil')),
+        h('button', { type: 'button', class: 'icon-button delete', 'aria-label': t('delete'), title: t('delete'), onclick: () => remove(memo.id) }, icon('trash'))));
+    return li;
+  }
+
+  async function call(f) {
+    try { await f(); load(); } catch (error) { errorToast(error.message); }
+  }
+
+  async function edit(li, id) {
+    let memo;
+    try { memo = await api.get(`/memos/${id}`); } catch (error) { errorToast(error.message); return; }
+    const eTitle = h('input', { value: memo.title || '', 'aria-label': t('memoTitle'), placeholder: t('memoTitle') });
+    const eText = h('textarea', { rows: '5', 'aria-label': t('text'), required: true });
+    eText.value = memo.text;
+    const editor = h('form', { class: 'item editor', onsubmit: event => {
+      event.preventDefault();
+      // Tags are given when a memo is written: the server's PATCH does not
+      // change a memo's tags yet (the memo store has no such edit).
+      call(() => api.patch(`/memos/${id}`, { text: eText.value, title: eTitle.value.trim() || null }));
+    } }, eTitle, eText,
+    h('div', { class: 'row-actions' },
+      h('button', { type: 'submit', class: 'primary', text: t('save') }),
+      h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));
+    li.replaceWith(editor);
+    eText.focus();
+  }
+
+  async function remove(id) {
+    let memo;
+    try {
+      memo = await api.get(`/memos/${id}`);
+      await api.del(`/memos/${id}`);
+      load();
+    } catch (error) { errorToast(error.message); return; }
+    toast(t('memoRemoved'), { label: t('undo'), run: () => call(() => api.post('/memos', {
+      text: memo.text, title: memo.title, tags: memo.tags, pinned: memo.is_pinned,
+    })) });
+  }
+
+  panel.append(form, searchBox, list, empty);
+  const off = [events.on('memo', () => load()), events.on('todo', () => { if (search.value.trim()) load(); }),
+    events.on('reconnected', () => load())];
+  relabel();
+  return { relabel, destroy() { off.forEach(f => f()); clearTimeout(searchTimer); } };
+}

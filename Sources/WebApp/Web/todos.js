@@ -1,0 +1,158 @@
+// To-dos: add (title, due as a date or the command line's words, priority,
+// tags), filter, check off, edit, delete with undo. The list reloads on every
+// `todo` event, whoever made the change.
+import * as api from './api.js';
+import * as events from './events.js';
+import { h, icon, toast, errorToast, formatLocal } from './dom.js';
+import { t } from './i18n.js';
+
+const priorities = ['', 'low', 'medium', 'high'];
+
+function splitTags(text) {
+  return text.split(/[\s,]+/).map(s => s.replace(/^#/, '')).filter(Boolean);
+}
+
+function priorityOptions(selected) {
+  return priorities.map(p => h('option', { value: p, text: t(p || 'none'), selected: p === (selected || '') }));
+}
+
+export function mountTodos(panel) {
+  const filters = { status: 'open', due: '', tag: '', sort: 'created' };
+  let loading = 0;
+
+  const title = h('input', { name: 'title', required: true, autocomplete: 'off', maxlength: '1000' });
+  const due = h('input', { name: 'due', autocomplete: 'off' });
+  const datePicker = h('input', { type: 'date', class: 'date-picker', onchange: () => { due.value = datePicker.value; } });
+  const priority = h('select', { name: 'priority' });
+  const tags = h('input', { name: 'tags', autocomplete: 'off' });
+  const addButton = h('button', { type: 'submit', class: 'primary' });
+  const form = h('form', { class: 'card add-form todo-form', onsubmit: add },
+    h('label', { class: 'field wide' }, h('span', { class: 'label' }), title),
+    h('label', { class: 'field' }, h('span', { class: 'label' }), h('span', { class: 'due-row' }, due, datePicker)),
+    h('label', { class: 'field' }, h('span', { class: 'label' }), priority),
+    h('label', { class: 'field' }, h('span', { class: 'label' }), tags),
+    addButton);
+
+  const status = h('select', { name: 'status', onchange: () => { filters.status = status.value; load(); } });
+  const dueFilter = h('select', { name: 'due-filter', onchange: () => { filters.due = dueFilter.value; load(); } });
+  const sort = h('select', { name: 'sort', onchange: () => { filters.sort = sort.value; load(); } });
+  const tagFilter = h('input', { name: 'tag-filter', type: 'search', autocomplete: 'off', onchange: () => { filters.tag = tagFilter.value.trim().replace(/^#/, ''); load(); } });
+  const filterBar = h('div', { class: 'filters' }, status, dueFilter, sort, tagFilter);
+  const list = h('ul', { class: 'list todo-list', 'aria-live': 'polite' });
+  const empty = h('p', { class: 'empty' });
+
+  function relabel() {
+    const labels = form.querySelectorAll('.label');
+    labels[0].textContent = t('title'); labels[1].textContent = t('due');
+    labels[2].textContent = t('priority'); labels[3].textContent = t('tags');
+    due.placeholder = t('duePlaceholder');
+    tags.placeholder = t('tagsPlaceholder');
+    datePicker.setAttribute('aria-label', t('pickDate'));
+    priority.replaceChildren(...priorityOptions(priority.value));
+    addButton.textContent = t('add');
+    status.replaceChildren(...['open', 'done', 'all'].map(v => h('option', { value: v, text: t(v), selected: v === filters.status })));
+    status.setAttribute('aria-label', t('open') + ' / ' + t('done'));
+    dueFilter.replaceChildren(...[['', 'anyDue'], ['today', 'today'], ['overdue', 'overdue'], ['week', 'week']]
+      .map(([v, k]) => h('option', { value: v, text: t(k), selected: v === filters.due })));
+    dueFilter.setAttribute('aria-label', t('due'));
+    sort.replaceChildren(...[['created', 'sortCreated'], ['due', 'sortDue'], ['priority', 'sortPriority']]
+      .map(([v, k]) => h('option', { value: v, text: t(k), selected: v === filters.sort })));
+    sort.setAttribute('aria-label', t('sortCreated'));
+    tagFilter.placeholder = t('filterTag');
+    tagFilter.setAttribute('aria-label', t('filterTag'));
+    empty.textContent = t('noTodos');
+    load();
+  }
+
+  async function add(event) {
+    event.preventDefault();
+    const body = { title: title.value.trim(), tags: splitTags(tags.value) };
+    if (!body.title) return;
+    if (due.value.trim()) body.due = due.value.trim();
+    if (priority.value) body.priority = priority.value;
+    try {
+      await api.post('/todos', body);
+      form.reset();
+      title.focus();
+      load();
+    } catch (error) { errorToast(error.message); }
+  }
+
+  async function load() {
+    const ticket = ++loading;
+    try {
+      const items = await api.get('/todos' + api.query({ status: filters.status, due: filters.due, tag: filters.tag, sort: filters.sort, limit: 500 }));
+      if (ticket !== loading) return;
+      list.replaceChildren(...items.map(row));
+      empty.hidden = items.length > 0;
+    } catch (error) { if (ticket === loading) errorToast(error.message); }
+  }
+
+  function row(todo) {
+    const check = h('input', { type: 'checkbox', class: 'check', checked: todo.is_done, 'aria-label': `${t('markDone')}: ${todo.title}` });
+    check.addEventListener('change', async () => {
+      try { await api.post(`/todos/${todo.id}/${check.checked ? 'done' : 'undo'}`); load(); }
+      catch (error) { check.checked = !check.checked; errorToast(error.message); }
+    });
+    const meta = h('div', { class: 'meta' },
+      todo.due_local ? h('span', { class: 'due' + (todo.is_overdue && !todo.is_done ? ' overdue' : ''), text: todo.due_local }) : null,
+      todo.priority ? h('span', { class: `priority p-${todo.priority}`, text: t(todo.priority) }) : null,
+      todo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag })));
+    const li = h('li', { class: 'item todo' + (todo.is_done ? ' is-done' : ''), 'data-id': String(todo.id) },
+      check,
+      h('div', { class: 'body' }, h('span', { class: 'title', text: todo.title }), todo.note ? h('p', { class: 'note', text: todo.note }) : null, meta),
+      h('div', { class: 'row-actions' },
+        h('button', { type: 'button', class: 'icon-button edit', 'aria-label': `${t('edit')}: ${todo.title}`, title: t('edit'), onclick: () => edit(li, todo) }, icon('pencil')),
+        h('button', { type: 'button', class: 'icon-button delete', 'aria-label': `${t('delete')}: ${todo.title}`, title: t('delete'), onclick: () => remove(todo) }, icon('trash'))));
+    return li;
+  }
+
+  function edit(li, todo) {
+    const eTitle = h('input', { value: todo.title, required: true, 'aria-label': t('title') });
+    const eDue = h('input', { value: todo.due_local || '', 'aria-label': t('due'), placeholder: t('due') });
+    const ePriority = h('select', { 'aria-label': t('priority') }, ...priorityOptions(todo.priority));
+    const eTags = h('input', { value: todo.tags.join(' '), 'aria-label': t('tags'), placeholder: t('tags') });
+    const editor = h('form', { class: 'item editor', onsubmit: async event => {
+      event.preventDefault();
+      const wanted = splitTags(eTags.value);
+      const body = { title: eTitle.value.trim(), priority: ePriority.value || null, due: eDue.value.trim() || null };
+      const added = wanted.filter(x => !todo.tags.includes(x));
+      const removed = todo.tags.filter(x => !wanted.includes(x));
+      if (added.length) body.add_tags = added;
+      if (removed.length) body.remove_tags = removed;
+      try { await api.patch(`/todos/${todo.id}`, body); load(); } catch (error) { errorToast(error.message); }
+    } }, eTitle, eDue, ePriority, eTags,
+    h('div', { class: 'row-actions' },
+      h('button', { type: 'submit', class: 'primary', text: t('save') }),
+      h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));
+    li.replaceWith(editor);
+    eTitle.focus();
+  }
+
+  async function remove(todo) {
+    try {
+      const result = await api.del(`/todos/${todo.id}`);
+      load();
+      const gone = (result && result.removed && result.removed[0]) || todo;
+      toast(t('todoRemoved'), { label: t('undo'), run: () => restore(gone) });
+    } catch (error) { errorToast(error.message); }
+  }
+
+  // Undo puts the to-do back as it was (a new id: the removal was real).
+  async function restore(todo) {
+    try {
+      const body = { title: todo.title, tags: todo.tags };
+      if (todo.note) body.note = todo.note;
+      if (todo.priority) body.priority = todo.priority;
+      if (todo.due_local) body.due = todo.due_local;
+      const created = await api.post('/todos', body);
+      if (todo.is_done) await api.post(`/todos/${created.id}/done`);
+      load();
+    } catch (error) { errorToast(error.message); }
+  }
+
+  panel.append(h('h2', { class: 'visually-hidden', text: t('todos') }), form, filterBar, list, empty);
+  const off = [events.on('todo', () => load()), events.on('reconnected', () => load())];
+  relabel();
+  return { relabel, destroy() { off.forEach(f => f()); } };
+}

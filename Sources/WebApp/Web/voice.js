@@ -1,0 +1,230 @@
+// Voice memos: upload a file (with progress) or record one (MediaRecorder,
+// then decoded and sent as 16-bit WAV, since memoapp reads audio through
+// libsndfile, which has no WebM), a list with each memo's waveform drawn from
+// its stored peaks, playing with seeking (click the waveform), renaming, and
+// trimming to a stretch selected on the waveform.
+import * as api from './api.js';
+import * as events from './events.js';
+import { h, icon, toast, errorToast, formatLocal } from './dom.js';
+import { t } from './i18n.js';
+
+function duration(seconds) {
+  const s = Math.max(0, seconds);
+  return `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}.${Math.floor((s * 10) % 10)}`;
+}
+
+const types = { wav: 'audio/wav', flac: 'audio/flac', mp3: 'audio/mpeg', ogg: 'audio/ogg', opus: 'audio/ogg', aiff: 'audio/aiff', aif: 'audio/aiff', caf: 'audio/x-caf' };
+
+// PCM from any recording the browser can decode, as a mono 16-bit WAV file.
+async function toWav(blob) {
+  const context = new AudioContext();
+  try {
+    const audio = await context.decodeAudioData(await blob.arrayBuffer());
+    const frames = audio.length;
+    const mono = new Float32Array(frames);
+    for (let c = 0; c < audio.numberOfChannels; c++) {
+      const data = audio.getChannelData(c);
+      for (let i = 0; i < frames; i++) mono[i] += data[i] / audio.numberOfChannels;
+    }
+    const buffer = new ArrayBuffer(44 + frames * 2);
+    const view = new DataView(buffer);
+    const text = (offset, s) => { for (let i = 0; i < s.length; i++) view.setUint8(offset + i, s.charCodeAt(i)); };
+    text(0, 'RIFF'); view.setUint32(4, 36 + frames * 2, true); text(8, 'WAVE');
+    text(12, 'fmt '); view.setUint32(16, 16, true); view.setUint16(20, 1, true); view.setUint16(22, 1, true);
+    view.setUint32(24, audio.sampleRate, true); view.setUint32(28, audio.sampleRate * 2, true);
+    view.setUint16(32, 2, true); view.setUint16(34, 16, true);
+    text(36, 'data'); view.setUint32(40, frames * 2, true);
+    for (let i = 0; i < frames; i++) view.setInt16(44 + i * 2, Math.max(-1, Math.min(1, mono[i])) * 0x7fff, true);
+    return new Blob([buffer], { type: 'audio/wav' });
+  } finally {
+    context.close();
+  }
+}
+
+export function mountVoice(panel) {
+  const file = h('input', { type: 'file', name: 'audio', accept: 'audio/*,.wav,.flac,.mp3,.ogg,.opus,.aiff,.caf' });
+  const title = h('input', { name: 'voice-title', autocomplete: 'off', maxlength: '1000' });
+  const uploadButton = h('button', { type: 'submit', class: 'primary' });
+  const recordButton = h('button', { type: 'button', class: 'record' });
+  const progress = h('progress', { max: '1', value: '0', hidden: true });
+  const form = h('form', { class: 'card add-form voice-form', onsubmit: uploadFile },
+    h('label', { class: 'field' }, h('span', { class: 'label' }), file),
+    h('label', { class: 'field' }, h('span', { class: 'label' }), title),
+    h('div', { class: 'form-row' }, uploadButton, recordButton), progress);
+  const list = h('ul', { class: 'list voice-list' });
+  const empty = h('p', { class: 'empty' });
+  let recorder = null;
+  let memos = [];
+
+  function relabel() {
+    const labels = form.querySelectorAll('.label');
+    labels[0].textContent = t('audioFile');
+    labels[1].textContent = t('title');
+    title.placeholder = t('memoTitle');
+    uploadButton.textContent = t('upload');
+    recordButton.textContent = recorder ? t('stopRecording') : t('record');
+    recordButton.hidden = !(navigator.mediaDevices && window.MediaRecorder);
+    progress.setAttribute('aria-label', t('uploading'));
+    empty.textContent = t('noVoice');
+    load();
+  }
+
+  async function send(blob, name, contentType) {
+    progress.hidden = false;
+    progress.value = 0;
+    try {
+      const q = api.query({ title: title.value.trim() || undefined, filename: name });
+      await api.upload('/voice' + q, blob, contentType, fraction => { progress.value = fraction; });
+      form.reset();
+      load();
+    } catch (error) { errorToast(error.message); }
+    progress.hidden = true;
+  }
+
+  function uploadFile(event) {
+    event.preventDefault();
+    const chosen = file.files[0];
+    if (!chosen) return;
+    const extension = (chosen.name.split('.').pop() || '').toLowerCase();
+    send(chosen, chosen.name, chosen.type || types[extension] || 'application/octet-stream');
+  }
+
+  recordButton.addEventListener('click', async () => {
+    if (recorder) { recorder.stop(); return; }
+    let stream;
+    try { stream = await navigator.mediaDevices.getUserMedia({ audio: true }); } catch (error) { errorToast(t('noMicrophone')); return; }
+    const chunks = [];
+    recorder = new MediaRecorder(stream);
+    recorder.addEventListener('dataavailable', event => chunks.push(event.data));
+    recorder.addEventListener('stop', async () => {
+      stream.getTracks().forEach(track => track.stop());
+      recorder = null;
+      recordButton.textContent = t('record');
+      recordButton.classList.remove('recording');
+      try {
+        const wav = await toWav(new Blob(chunks, { type: chunks[0] ? chunks[0].type : 'audio/webm' }));
+        await send(wav, 'recording.wav', 'audio/wav');
+      } catch (error) { errorToast(error.message); }
+    });
+    recorder.start();
+    recordButton.textContent = t('stopRecording');
+    recordButton.classList.add('recording');
+  });
+
+  async function load() {
+    try {
+      memos = await api.get('/voice?limit=500');
+      list.replaceChildren(...memos.map(row));
+      empty.hidden = memos.length > 0;
+    } catch (error) { errorToast(error.message); }
+  }
+
+  function row(memo) {
+    const canvas = h('canvas', { class: 'waveform', height: '64', 'aria-label': t('waveform') });
+    const audio = h('audio', { controls: true, preload: 'metadata', src: `/api/v1/voice/${memo.id}/audio` });
+    // Shown once a stretch is selected on the waveform.
+    const trim = h('button', { type: 'button', class: 'trim', hidden: true, text: t('trim') });
+    let peaks = null;
+    let selection = null; // [start, end] in seconds
+
+    function draw() {
+      const width = canvas.clientWidth || 300;
+      if (canvas.width !== width) canvas.width = width;
+      const g = canvas.getContext('2d');
+      const style = getComputedStyle(canvas);
+      g.clearRect(0, 0, canvas.width, canvas.height);
+      if (selection) {
+        g.fillStyle = style.getPropertyValue('--mark').trim();
+        const [a, b] = selection.map(s => (s / memo.duration) * canvas.width);
+        g.fillRect(a, 0, b - a, canvas.height);
+      }
+      if (peaks) {
+        const max = 2 ** (peaks.bits - 1);
+        const n = peaks.data.length / 2;
+        g.fillStyle = style.getPropertyValue('--key').trim();
+        for (let x = 0; x < n; x++) {
+          const lo = peaks.data[2 * x] / max, hi = peaks.data[2 * x + 1] / max;
+          const y1 = (1 - hi) * canvas.height / 2, y2 = (1 - lo) * canvas.height / 2;
+          g.fillRect((x / n) * canvas.width, y1, Math.max(1, canvas.width / n), Math.max(1, y2 - y1));
+        }
+      }
+      const at = (audio.currentTime / memo.duration) * canvas.width;
+      g.fillStyle = style.getPropertyValue('--ink').trim();
+      g.fillRect(at, 0, 2, canvas.height);
+    }
+
+    async function loadPeaks() {
+      try {
+        const width = Math.max(50, Math.min(2000, canvas.clientWidth || 300));
+        peaks = await api.get(`/voice/${memo.id}/peaks?width=${width}`);
+        draw();
+      } catch (error) { errorToast(error.message); }
+    }
+
+    // Click: seek there. Drag: select a stretch to trim to.
+    let down = null;
+    const seconds = event => {
+      const box = canvas.getBoundingClientRect();
+      return Math.max(0, Math.min(memo.duration, ((event.clientX - box.left) / box.width) * memo.duration));
+    };
+    canvas.addEventListener('pointerdown', event => { down = seconds(event); canvas.setPointerCapture(event.pointerId); });
+    canvas.addEventListener('pointermove', event => {
+      if (down === null) return;
+      const now = seconds(event);
+      selection = [Math.min(down, now), Math.max(down, now)];
+      draw();
+    });
+    canvas.addEventListener('pointerup', event => {
+      if (down === null) return;
+      const now = seconds(event);
+      if (Math.abs(now - down) < memo.duration / 100) { selection = null; audio.currentTime = now; }
+      else selection = [Math.min(down, now), Math.max(down, now)];
+      down = null;
+      trim.hidden = !selection;
+      trim.textContent = selection ? `${t('trim')} ${duration(selection[0])}–${duration(selection[1])}` : t('trim');
+      draw();
+    });
+    audio.addEventListener('timeupdate', draw);
+    audio.addEventListener('seeked', draw);
+    trim.addEventListener('click', async () => {
+      if (!selection) return;
+      try {
+        await api.post(`/voice/${memo.id}/trim`, { start: selection[0], end: selection[1] });
+        load();
+      } catch (error) { errorToast(error.message); }
+    });
+
+    const name = h('span', { class: 'title', text: memo.title || memo.original_name });
+    const li = h('li', { class: 'item voice', 'data-id': String(memo.id) },
+      h('div', { class: 'body' }, name,
+        h('div', { class: 'meta' }, h('span', { class: 'length', text: duration(memo.duration) }),
+          h('span', { text: formatLocal(memo.imported_at) }), memo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag }))),
+        canvas, audio, h('div', { class: 'row-actions' }, trim)),
+      h('div', { class: 'row-actions' },
+        h('button', { type: 'button', class: 'icon-button edit', 'aria-label': t('rename'), title: t('rename'), onclick: () => rename(li, memo) }, icon('pencil')),
+        h('button', { type: 'button', class: 'icon-button delete', 'aria-label': t('delete'), title: t('delete'), onclick: () => remove(memo) }, icon('trash'))));
+    requestAnimationFrame(loadPeaks);
+    return li;
+  }
+
+  function rename(li, memo) {
+    const field = h('input', { value: memo.title || '', 'aria-label': t('title'), required: true });
+    const editor = h('form', { class: 'item editor', onsubmit: async event => {
+      event.preventDefault();
+      try { await api.patch(`/voice/${memo.id}`, { title: field.value.trim() }); load(); } catch (error) { errorToast(error.message); }
+    } }, field, h('div', { class: 'row-actions' },
+      h('button', { type: 'submit', class: 'primary', text: t('save') }),
+      h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));
+    li.replaceWith(editor);
+    field.focus();
+  }
+
+  async function remove(memo) {
+    try { await api.del(`/voice/${memo.id}`); toast(t('voiceRemoved')); load(); } catch (error) { errorToast(error.message); }
+  }
+
+  panel.append(form, list, empty);
+  const off = [events.on('voice', () => load()), events.on('reconnected', () => load())];
+  relabel();
+  return { relabel, destroy() { off.forEach(f => f()); if (recorder) recorder.stop(); } };
+}

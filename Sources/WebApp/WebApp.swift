@@ -1,0 +1,122 @@
+import HTTPServer
+
+/// The web app: the page's HTML, CSS and JavaScript modules, embedded in the
+/// binary by SwiftPM (`resources: [.embedInCode("Web")]` generates one byte
+/// array per file, without Foundation), and the routes that serve them:
+/// `GET /` (the page) and `GET /app/{file}`. It knows nothing of memoapp's
+/// API: the page talks to `/api/v1` like any other client.
+public enum WebApp {
+    /// The page may run only its own scripts and styles (no inline script or
+    /// style, nothing from elsewhere), talk only to its own origin, and not be
+    /// framed. `media-src blob:` plays a recording before upload.
+    public static let contentSecurityPolicy = [
+        "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
+        "media-src 'self' blob:", "connect-src 'self'", "manifest-src 'self'", "base-uri 'none'",
+        "form-action 'none'", "frame-ancestors 'none'",
+    ].joined(separator: "; ")
+
+    /// One served file.
+    public struct File: Sendable {
+        public let name: String
+        public let contentType: String
+        public let bytes: [UInt8]
+        /// A strong validator: a hash of the bytes, quoted.
+        public let etag: String
+    }
+
+    /// Every file of `Web/`, by name. A file added there must be added here
+    /// too (`WebAppTests` compares this list with the folder).
+    public static let files: [String: File] = {
+        var files: [String: File] = [:]
+        for (name, bytes) in [
+            ("index.html", PackageResources.index_html), ("style.css", PackageResources.style_css),
+            ("main.js", PackageResources.main_js), ("api.js", PackageResources.api_js),
+            ("dom.js", PackageResources.dom_js), ("events.js", PackageResources.events_js),
+            ("i18n.js", PackageResources.i18n_js), ("splash.js", PackageResources.splash_js),
+            ("onboarding.js", PackageResources.onboarding_js), ("todos.js", PackageResources.todos_js),
+            ("memos.js", PackageResources.memos_js), ("timers.js", PackageResources.timers_js),
+            ("voice.js", PackageResources.voice_js),
+        ] {
+            files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: etag(of: bytes))
+        }
+        return files
+    }()
+
+    /// The routes `GET /` and `GET /app/{file}` (HEAD too, through GET).
+    public static func addRoutes(to router: inout Router) {
+        router.route(.get, "/") { request in response(for: "index.html", request: request) }
+        router.route(.get, "/app/{file}") { request in
+            response(for: request.parameters["file"] ?? "", request: request)
+        }
+    }
+
+    /// Whether a request's path is one of the web app's (for an access hook:
+    /// the page itself is public, so that it can sign in).
+    public static func serves(path: [String]) -> Bool {
+        path.isEmpty || (path.count == 2 && path[0] == "app")
+    }
+
+    /// The file's response, `304` when `If-None-Match` names its ETag, `404`
+    /// for a name that is not one of the files.
+    public static func response(for name: String, request: Request) -> Response {
+        guard let file = files[name] else {
+            return Response.text("not found\n", status: 404)
+        }
+        var headers: Headers = [
+            "Content-Type": file.contentType,
+            "ETag": file.etag,
+            // Revalidated on every use (an ETag check), never served stale
+            // after an upgrade of the binary.
+            "Cache-Control": "no-cache",
+            "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "no-referrer",
+        ]
+        if file.contentType.hasPrefix("text/html") {
+            headers.add("Content-Security-Policy", contentSecurityPolicy)
+            headers.add("X-Frame-Options", "DENY")
+        }
+        if let wanted = request.headers["If-None-Match"], matches(wanted, file.etag) {
+            return Response(status: 304, headers: headers)
+        }
+        return Response(status: 200, headers: headers, body: .bytes(file.bytes))
+    }
+
+    static func contentType(of name: String) -> String {
+        if name.hasSuffix(".html") { return "text/html; charset=utf-8" }
+        if name.hasSuffix(".css") { return "text/css; charset=utf-8" }
+        if name.hasSuffix(".js") { return "text/javascript; charset=utf-8" }
+        if name.hasSuffix(".svg") { return "image/svg+xml" }
+        return "application/octet-stream"
+    }
+
+    /// FNV-1a, 64 bits: enough to tell versions of a file apart (an ETag is
+    /// no security boundary).
+    static func etag(of bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+
+    /// `If-None-Match`: `*` or a list of entity tags, weak ones compared weakly (RFC 9110 13.1.2).
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { part in
+            var tag = part.trimmingCharacters()
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+}
+
+private extension Substring {
+    func trimmingCharacters() -> Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" { result.removeFirst() }
+        while let last = result.last, last == " " || last == "\t" { result.removeLast() }
+        return result
+    }
+}

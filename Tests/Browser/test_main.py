@@ -1,0 +1,216 @@
+"""The main screen in a real browser: to-dos, memos with marked search,
+timers, live updates from the command line, and reconnection."""
+
+import time
+import unittest
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from support import BrowserTest, Server
+
+
+class MainScreenTests(BrowserTest):
+    def setUp(self):
+        super().setUp()
+        self.complete_onboarding()
+
+    def todo_titles(self):
+        return [e.text for e in self.all(".todo-list .todo .title")]
+
+    def open_tab(self, name):
+        self.css(f'.tab[data-tab="{name}"]').click()
+        self.wait(lambda d: self.css("#panel").get_attribute("data-feature") == name)
+
+    def test_add_check_off_delete_and_undo_a_todo(self):
+        self.open_tab("todos")
+        self.css('input[name="title"]').send_keys("Buy milk")
+        self.css('input[name="due"]').send_keys("tomorrow")
+        Select(self.css('select[name="priority"]')).select_by_value("high")
+        self.css('input[name="tags"]').send_keys("home, errand")
+        self.css(".todo-form button[type=submit]").click()
+        self.wait(lambda d: self.todo_titles() == ["Buy milk"])
+        stored = self.server.memoapp("todo", "list")
+        self.assertEqual(stored[0]["priority"], "high")
+        self.assertEqual(sorted(stored[0]["tags"]), ["errand", "home"])
+        self.assertIsNotNone(stored[0]["due_local"])
+        self.assertIn("#home", self.css(".todo .meta").text)
+        self.shot("todos")
+        # Check it off: it leaves the open list, and is done in the store.
+        self.css(".todo .check").click()
+        self.wait(lambda d: self.todo_titles() == [])
+        self.assertTrue(self.server.memoapp("todo", "list", "--all")[0]["is_done"])
+        Select(self.css('select[name="status"]')).select_by_value("all")
+        self.wait(lambda d: self.todo_titles() == ["Buy milk"])
+        # Delete, then undo the removal.
+        self.css(".todo .delete").click()
+        self.wait(lambda d: self.todo_titles() == [])
+        self.assertEqual(self.server.memoapp("todo", "list", "--all"), [])
+        self.wait(lambda d: self.css("#toast").is_displayed())
+        self.css("#toast button").click()
+        self.wait(lambda d: self.todo_titles() == ["Buy milk"])
+        back = self.server.memoapp("todo", "list", "--all")[0]
+        self.assertTrue(back["is_done"])
+        self.assertEqual(back["priority"], "high")
+
+    def test_edit_a_todo(self):
+        self.server.memoapp("todo", "add", "Draft report")
+        self.open_tab("todos")
+        self.wait(lambda d: self.todo_titles() == ["Draft report"])
+        self.css(".todo .edit").click()
+        field = self.css(".editor input")
+        field.clear()
+        field.send_keys("Draft the report")
+        self.css(".editor button[type=submit]").click()
+        self.wait(lambda d: self.todo_titles() == ["Draft the report"])
+
+    def test_a_memo_and_search_with_the_matches_marked(self):
+        self.open_tab("memos")
+        self.css('textarea[name="memo-text"]').send_keys("대한민국 만세, 회의록 초안")
+        self.css('input[name="memo-tags"]').send_keys("work")
+        self.css(".memo-form button[type=submit]").click()
+        self.wait(lambda d: len(self.all(".memo-list .memo")) == 1)
+        self.server.memoapp("memo", "add", "Unrelated note")
+        self.wait(lambda d: len(self.all(".memo-list .memo")) == 2)
+        self.css(".memo .pin").click()
+        self.wait(lambda d: len(self.all(".memo.is-pinned")) == 1)
+        self.shot("memos")
+        self.css('input[name="q"]').send_keys("민국")
+        self.wait(lambda d: [m.text for m in self.all(".memo-list mark")] == ["민국"])
+        self.assertEqual(len(self.all(".memo-list .hit")), 1)
+        self.assertIn("대한민국", self.css(".memo-list .hit").text)
+        self.shot("memos-search")
+
+    def test_a_command_line_write_appears_live(self):
+        self.open_tab("todos")
+        self.wait(lambda d: self.todo_titles() == [])
+        self.server.memoapp("todo", "add", "From the terminal")
+        began = time.monotonic()
+        self.wait(lambda d: self.todo_titles() == ["From the terminal"], timeout=2)
+        print(f"\n  a command line's to-do shown after {(time.monotonic() - began) * 1000:.0f} ms", flush=True)
+
+    def test_live_updates_come_back_after_a_server_restart(self):
+        self.open_tab("todos")
+        self.wait(lambda d: self.driver.execute_script("return !document.body.classList.contains('offline')"))
+        self.server.stop()
+        self.wait(lambda d: self.driver.execute_script("return document.body.classList.contains('offline')"))
+        self.allowed_console.append("/api/v1/events")
+        again = Server(home=self.server.home, port=self.server.port).start()
+        self.addCleanup(again.stop)
+        self.wait(lambda d: self.driver.execute_script("return !document.body.classList.contains('offline')"), timeout=15)
+        self.server.memoapp("todo", "add", "After the restart")
+        self.wait(lambda d: self.todo_titles() == ["After the restart"], timeout=5)
+
+    def test_an_api_error_is_shown_in_the_page_language(self):
+        self.open_tab("todos")
+        self.allowed_console.append("/api/v1/todos")
+        messages = {}
+        for language in ("en", "ko"):
+            if language == "ko":
+                self.css(".lang-switch").click()
+                self.wait(lambda d: self.css('.tab[data-tab="todos"]').text == "할일")
+            self.css('input[name="title"]').send_keys("Bad date")
+            self.css('input[name="due"]').send_keys("someday-maybe")
+            self.css(".todo-form button[type=submit]").click()
+            self.wait(lambda d: self.css("#toast.error").is_displayed())
+            messages[language] = self.css("#toast").text
+            self.css('input[name="title"]').clear()
+            self.css('input[name="due"]').clear()
+            self.driver.execute_script("document.getElementById('toast').hidden = true")
+        self.driver.execute_script("localStorage.removeItem('memoapp.lang')")
+        # The server's own message, in each language the page asked for.
+        self.assertTrue(messages["en"].startswith("unrecognized date"), messages["en"])
+        self.assertRegex(messages["ko"].split("'")[0] + messages["ko"].split("'")[-1], "[가-힣]")
+        self.assertNotEqual(messages["en"], messages["ko"])
+
+    def test_timers_count_and_pause(self):
+        self.open_tab("timers")
+        self.css('input[name="duration"]').send_keys("25m")
+        self.css('input[name="label"]').send_keys("집중")
+        self.css(".timer-form button[type=submit]").click()
+        self.wait(lambda d: len(self.all(".timer.countdown")) == 1)
+        first = self.css(".timer .clock").text
+        self.wait(lambda d: self.css(".timer .clock").text != first, message="the clock does not run")
+        self.css(".timer .pause").click()
+        self.wait(lambda d: len(self.all(".timer.state-paused")) == 1)
+        self.css('.timer-form input[name="duration"]').send_keys("")
+        self.css(".timer-form button[type=submit]").click()
+        self.wait(lambda d: len(self.all(".timer.stopwatch")) == 1)
+        self.css(".timer.stopwatch .lap").click()
+        self.wait(lambda d: len(self.all(".timer.stopwatch .laps li")) == 1)
+        self.shot("timers")
+        self.css(".timer.countdown .cancel").click()
+        self.wait(lambda d: len(self.all(".timer.countdown")) == 0)
+
+    def test_a_finished_countdown_rings_and_says_so(self):
+        self.open_tab("timers")
+        self.css('input[name="duration"]').send_keys("1s")
+        self.css('input[name="label"]').send_keys("tea")
+        self.css(".timer-form button[type=submit]").click()
+        self.wait(lambda d: "Time is up: tea" in self.css("#toast").text, timeout=10)
+        self.wait(lambda d: len(self.all(".timer.countdown")) == 0)
+
+    def test_edit_a_memo(self):
+        self.server.memoapp("memo", "add", "first draft")
+        self.open_tab("memos")
+        self.wait(lambda d: len(self.all(".memo-list .memo")) == 1)
+        self.css(".memo .edit").click()
+        self.wait(lambda d: len(self.all(".editor textarea")) == 1)
+        text = self.css(".editor textarea")
+        text.clear()
+        text.send_keys("second draft")
+        self.css(".editor button[type=submit]").click()
+        self.wait(lambda d: self.css(".memo .preview").text == "second draft")
+        self.assertEqual(self.server.memoapp("memo", "show", "1")["text"], "second draft")
+
+
+class SignInTests(BrowserTest):
+    def test_a_used_code_is_refused(self):
+        self.open_signed_in()
+        self.assertEqual(self.screen(), "onboarding")
+        # No secret in the address, in storage, or readable by scripts.
+        self.assertEqual(self.driver.execute_script("return location.hash"), "")
+        self.assertNotIn("memoapp_session", self.driver.execute_script("return document.cookie"))
+        code = self.server.sign_in_url.split("code=")[1]
+        stored = self.driver.execute_script("return JSON.stringify({...localStorage, ...sessionStorage})")
+        self.assertNotIn(code, stored)
+        cookie = self.driver.get_cookie("memoapp_session")
+        self.assertTrue(cookie["httpOnly"])
+        self.assertEqual(cookie["sameSite"], "Strict")
+        self.assertNotIn(cookie["value"], stored)
+        # The same link again, without the session: refused.
+        self.driver.delete_all_cookies()
+        self.allowed_console.append("/api/v1/session")
+        self.open_signed_in(self.server.sign_in_url)
+        self.assertEqual(self.screen(), "signin")
+        self.assertIn("already used or has expired", self.css(".error-text").text)
+        self.shot("signin-refused")
+
+    def test_an_expired_code_is_refused(self):
+        link = self.server.new_link()
+        import hashlib
+        import sqlite3
+        digest = hashlib.sha256(link.split("code=")[1].encode()).digest()
+        with sqlite3.connect(self.server.home + "/memoapp.db") as db:
+            db.execute("UPDATE api_sign_in_codes SET expires_at = 0 WHERE hash = ?", (digest,))
+        self.allowed_console.append("/api/v1/session")
+        self.open_signed_in(link)
+        self.assertEqual(self.screen(), "signin")
+        self.assertIn("already used or has expired", self.css(".error-text").text)
+
+    def test_sign_out_ends_the_session(self):
+        self.complete_onboarding()
+        self.css(".sign-out").click()
+        self.wait(lambda d: self.screen() == "signin")
+        self.allowed_console.append("/api/v1/session - Failed to load resource: the server responded with a status of 401")
+        self.driver.refresh()
+        self.wait(lambda d: self.css("body").get_attribute("data-ready") == "true")
+        self.assertEqual(self.screen(), "signin")
+
+    def test_a_new_link_signs_in(self):
+        self.open_signed_in(self.server.new_link())
+        self.assertEqual(self.screen(), "onboarding")
+
+
+if __name__ == "__main__":
+    unittest.main()

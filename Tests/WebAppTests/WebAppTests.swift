@@ -1,0 +1,61 @@
+import Foundation
+import HTTPServer
+import XCTest
+@testable import WebApp
+
+final class WebAppTests: XCTestCase {
+    private var webFolder: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/WebApp/Web")
+    }
+
+    private func get(_ path: String, headers: Headers = [:]) -> Response {
+        let segments = path.split(separator: "/").map(String.init)
+        let request = Request(method: .get, target: path, path: segments, headers: headers)
+        return WebApp.response(for: segments.last ?? "index.html", request: request)
+    }
+
+    func testEveryFileInTheFolderIsServedByteForByte() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: webFolder.path).filter { !$0.hasPrefix(".") }
+        XCTAssertEqual(Set(names), Set(WebApp.files.keys))
+        for name in names {
+            let onDisk = try Data(contentsOf: webFolder.appendingPathComponent(name))
+            // Not XCTAssertEqual: a failure would print every byte of the file.
+            XCTAssertTrue(WebApp.files[name]?.bytes == [UInt8](onDisk), "\(name) differs from the embedded copy: rebuild")
+        }
+    }
+
+    func testThePageCarriesItsPolicyAndTypes() {
+        let page = get("/")
+        XCTAssertEqual(page.status, 200)
+        XCTAssertEqual(page.headers["Content-Type"], "text/html; charset=utf-8")
+        XCTAssertEqual(page.headers["X-Content-Type-Options"], "nosniff")
+        let policy = page.headers["Content-Security-Policy"] ?? ""
+        XCTAssertTrue(policy.contains("script-src 'self'"))
+        XCTAssertTrue(policy.contains("style-src 'self'"))
+        XCTAssertFalse(policy.contains("unsafe"))
+        XCTAssertEqual(get("/app/main.js").headers["Content-Type"], "text/javascript; charset=utf-8")
+        XCTAssertEqual(get("/app/style.css").headers["Content-Type"], "text/css; charset=utf-8")
+    }
+
+    func testAnUnchangedFileAnswers304AndAnUnknownOne404() {
+        let first = get("/app/api.js")
+        let etag = try? XCTUnwrap(first.headers["ETag"])
+        XCTAssertEqual(get("/app/api.js", headers: ["If-None-Match": "\"x\", " + (etag ?? "")]).status, 304)
+        XCTAssertEqual(get("/app/api.js", headers: ["If-None-Match": "\"other\""]).status, 200)
+        XCTAssertEqual(get("/app/nothing.js").status, 404)
+    }
+
+    func testTheHTMLHasNoInlineScriptOrStyle() throws {
+        let html = String(decoding: WebApp.files["index.html"]!.bytes, as: UTF8.self)
+        XCTAssertFalse(html.contains("style="))
+        XCTAssertNil(html.range(of: "<style", options: .caseInsensitive))
+        XCTAssertNil(html.range(of: "<script>", options: .caseInsensitive))
+        XCTAssertNil(html.range(of: " on[a-z]+=", options: .regularExpression))
+    }
+
+    func testFirstLoadIsUnder150KB() {
+        let total = WebApp.files.values.reduce(0) { $0 + $1.bytes.count }
+        XCTAssertLessThan(total, 150 * 1024, "every file the page can load, together")
+    }
+}
