@@ -13,6 +13,10 @@ public enum Schema {
         migrator.register(NotesSchema.migrations)
         migrator.register(TimerStore.migrations)
         migrator.register(VoiceStore.migrations)
+        // Last: its triggers are made from the columns the tables above have.
+        // A later migration that changes a logged table's columns must be
+        // followed by one that makes that table's undo triggers again.
+        migrator.register(UndoSchema.migrations)
         return migrator
     }()
 }
