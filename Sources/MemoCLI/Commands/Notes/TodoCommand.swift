@@ -83,7 +83,7 @@ enum TodoCommand {
         "done", abstract: Localized(en: "mark to-dos done", ko: "할 일 완료 표시"),
         positionals: [ids],
         body: { context, arguments in
-            let todos = try context.todoStore().markDone(ids: arguments[ids])
+            let todos = try context.recordingUndo { try context.todoStore().markDone(ids: arguments[ids]) }
             try report(todos, context, en: "Done", ko: "완료")
         })
 
@@ -91,7 +91,7 @@ enum TodoCommand {
         "undo", abstract: Localized(en: "reopen done to-dos", ko: "완료한 할 일 되돌리기"),
         positionals: [ids],
         body: { context, arguments in
-            let todos = try context.todoStore().reopen(ids: arguments[ids])
+            let todos = try context.recordingUndo { try context.todoStore().reopen(ids: arguments[ids]) }
             try report(todos, context, en: "Reopened", ko: "다시 열기")
         })
 
@@ -107,14 +107,14 @@ enum TodoCommand {
         "rm", abstract: Localized(en: "remove to-dos for good", ko: "할 일 지우기"),
         positionals: [removedIDs],
         body: { context, arguments in
-            let todos = try context.todoStore().remove(ids: arguments[removedIDs])
+            let todos = try context.recordingUndo { try context.todoStore().remove(ids: arguments[removedIDs]) }
             try report(todos, context, en: "Removed", ko: "지움", isRemoval: true)
         })
 
     static let clear = Command(
         "clear", abstract: Localized(en: "remove every done to-do", ko: "완료한 할 일 모두 지우기"),
         body: { context, _ in
-            let removed = try context.todoStore().clearDone()
+            let removed = try context.recordingUndo { try context.todoStore().clearDone() }
             let count = removed.count
             try context.emit(json: WireFormat.removed(removed.map(TodoRenderer(context).json)),
                          text: context.text(en: count == 1 ? "Removed 1 done to-do." : "Removed \(count) done to-dos.",
@@ -134,7 +134,7 @@ enum TodoCommand {
                         try DueDateParser(now: now, calendar: context.calendar).parse($0)
                     })
         }
-        let todo = try context.parsingArgument(arguments) { try context.todoStore().add(new) }
+        let todo = try context.parsingArgument(arguments) { try context.recordingUndo { try context.todoStore().add(new) } }
         let renderer = TodoRenderer(context)
         try context.emit(json: renderer.json(todo),
                      text: context.text(en: "Added to-do ", ko: "할 일 추가: ") + renderer.line(todo, idWidth: 0))
@@ -192,7 +192,7 @@ enum TodoCommand {
                                        ko: "바꿀 것이 없습니다: 옵션을 하나 이상 주세요"), path: arguments.path)
         }
         let todo = try context.parsingArgument(arguments) {
-            try context.todoStore().edit(id: arguments[id], changes)
+            try context.recordingUndo { try context.todoStore().edit(id: arguments[id], changes) }
         }
         let renderer = TodoRenderer(context)
         try context.emit(json: renderer.json(todo),

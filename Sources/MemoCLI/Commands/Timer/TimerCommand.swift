@@ -65,7 +65,7 @@ enum TimerCommand {
             words.isEmpty ? nil : try DurationParser.seconds(in: words.joined(separator: " "))
         }
         let label = arguments[TimerCommand.label] ?? nil
-        let snapshot = try store(context).start(duration: duration, label: label)
+        let snapshot = try context.recordingUndo { try store(context).start(duration: duration, label: label) }
         let timer = snapshot.timer
         var text: TerminalText
         if let duration, let end = snapshot.endTime {
@@ -100,7 +100,7 @@ enum TimerCommand {
 
     static func act(_ action: TimerAction, _ context: CommandContext, _ arguments: ParsedArguments) throws {
         let id = arguments[TimerCommand.id]
-        let snapshot = try store(context).apply(action, toTimer: id)
+        let snapshot = try context.recordingUndo { try store(context).apply(action, toTimer: id) }
         try context.emit(json: WireFormat.timer(snapshot), text: TimerStatusText.confirmation(action, snapshot, context))
     }
 

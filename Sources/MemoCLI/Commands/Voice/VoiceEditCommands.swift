@@ -59,7 +59,9 @@ enum VoiceEditCommands {
                     }
                     let store = try VoiceCommand.store(context)
                     let memo = try CodecWarnings.silenced { _ in
-                        try store.trim(id: arguments[VoiceCommand.id], start: start, end: end)
+                        try context.workspace.undoHistory().trimVoiceMemo(
+                            id: arguments[VoiceCommand.id], start: start, end: end, in: store,
+                            description: context.undoDescription)
                     }
                     try context.emit(json: VoiceCommand.json(memo, store: store),
                                  text: context.text(en: "Trimmed: ", ko: "잘랐습니다: ") + VoiceCommand.line(memo, context))
@@ -71,7 +73,9 @@ enum VoiceEditCommands {
                 positionals: [VoiceCommand.id, newTitle],
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
-                    let memo = try store.rename(id: arguments[VoiceCommand.id], title: arguments[newTitle])
+                    let memo = try context.recordingUndo {
+                        try store.rename(id: arguments[VoiceCommand.id], title: arguments[newTitle])
+                    }
                     try context.emit(json: VoiceCommand.json(memo, store: store),
                                  text: context.text(en: "Renamed: ", ko: "제목을 바꿨습니다: ") + VoiceCommand.line(memo, context))
                 })
@@ -82,7 +86,8 @@ enum VoiceEditCommands {
                 positionals: [VoiceCommand.ids],
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
-                    let removed = try store.remove(ids: arguments[VoiceCommand.ids])
+                    let removed = try context.workspace.undoHistory().removeVoiceMemos(
+                        ids: arguments[VoiceCommand.ids], in: store, description: context.undoDescription)
                     try context.emit(json: WireFormat.removed(removed.map { VoiceCommand.json($0, store: store) }),
                                  text: removed.map { memo in
                                      context.text(en: "Removed voice memo \(memo.id) “\(line: memo.title)”",
