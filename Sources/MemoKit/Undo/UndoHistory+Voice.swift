@@ -21,7 +21,9 @@ extension UndoHistory {
     @discardableResult
     public func removeVoiceMemos(ids: [Int64], in store: VoiceStore, description: String) throws -> [VoiceMemo] {
         try record(description) {
-            for id in Set(ids) { try keepAudio(named: try store.memo(id: id).fileName) }
+            // Every id first: an unknown one changes nothing and keeps nothing.
+            let memos = try Set(ids).map { try store.memo(id: $0) }
+            for memo in memos { try keepAudio(named: memo.fileName) }
             return try store.remove(ids: ids)
         }
     }
@@ -30,13 +32,21 @@ extension UndoHistory {
     public func trimVoiceMemo(id: Int64, start: Double, end: Double, in store: VoiceStore,
                               description: String) throws -> VoiceMemo {
         try record(description) {
-            try keepAudio(named: try store.memo(id: id).fileName)
-            return try store.trim(id: id, start: start, end: end)
+            let kept = try keepAudio(named: try store.memo(id: id).fileName)
+            do {
+                return try store.trim(id: id, start: start, end: end)
+            } catch {
+                // A refused span keeps nothing (the sweep would, later).
+                unlink(kept)
+                throw error
+            }
         }
     }
 
-    /// Keeps the library file `name` for the step being recorded.
-    func keepAudio(named name: String) throws {
+    /// Keeps the library file `name` for the step being recorded; returns
+    /// the kept file's path.
+    @discardableResult
+    func keepAudio(named name: String) throws -> String {
         guard let step = try currentStep() else { preconditionFailure("keepAudio outside record") }
         guard VoiceStore.isLibraryName(name) else { throw UndoHistory.damagedLibraryName(name) }
         try sweepKeptFiles()
@@ -51,6 +61,7 @@ extension UndoHistory {
         try FileSystem.fsyncDirectory(keptAudioDirectory)
         try connection.execute("INSERT INTO undo_files (kept_name, step, library_name) VALUES (?, ?, ?)",
                                keptName, step, name)
+        return keptPath
     }
 
     /// Every library file name the voice memos hold.
