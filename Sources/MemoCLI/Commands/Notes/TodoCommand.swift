@@ -83,8 +83,18 @@ enum TodoCommand {
         "done", abstract: Localized(en: "mark to-dos done", ko: "할 일 완료 표시"),
         positionals: [ids],
         body: { context, arguments in
-            let todos = try context.recordingUndo { try context.todoStore().markDone(ids: arguments[ids]) }
-            try report(todos, context, en: "Done", ko: "완료")
+            // Which were done already, to say so rather than "Done" again.
+            let store = try context.todoStore()
+            let alreadyDone = Set(arguments[ids].filter { (try? store.todo(id: $0))?.isDone ?? false })
+            let todos = try context.recordingUndo { try store.markDone(ids: arguments[ids]) }
+            let renderer = TodoRenderer(context)
+            let width = String(todos.map(\.id).max() ?? 0).count
+            let lines = todos.map { todo in
+                (alreadyDone.contains(todo.id) ? context.text(en: "Already done", ko: "이미 완료")
+                                               : context.text(en: "Done", ko: "완료"))
+                    + ": " + renderer.line(todo, idWidth: width)
+            }
+            try context.emit(json: renderer.json(todos), text: lines.joined(separator: "\n"))
         })
 
     static let undo = Command(

@@ -11,6 +11,8 @@ enum TimerCommand {
             "timer",
             abstract: Localized(en: "countdowns and stopwatches that outlive the process",
                                 ko: "프로세스가 끝나도 계속 가는 카운트다운과 스톱워치"),
+            // Bare `timer` lists, as bare `todo` and `memo` do.
+            options: [all],
             subcommands: [
                 Command("start", abstract: Localized(en: "start a countdown (with DURATION) or a stopwatch",
                                                      ko: "카운트다운(DURATION 지정) 또는 스톱워치 시작"),
@@ -41,7 +43,8 @@ enum TimerCommand {
                                 + "출력합니다. Ctrl-C는 기다리기만 멈추고 타이머는 계속 갑니다 (종료 코드 130). "
                                 + "일시정지하면 더 기다리고, 취소되면 종료 코드 5로 끝납니다."),
                         body: TimerWait.run),
-            ])
+            ],
+            body: list)
     }
 
     // MARK: - Declarations
