@@ -121,7 +121,7 @@ final class UndoHistoryTests: XCTestCase {
         let todos = try workspace.todoStore()
         XCTAssertThrowsError(try history.record("rm") { try todos.remove(ids: [42]) })
         XCTAssertEqual(try history.steps(), [])
-        XCTAssertEqual(try workspace.database().queryFirst("SELECT count(*) FROM undo_recording") { $0.int(0) }, 0)
+        XCTAssertEqual(try workspace.database().queryFirst("SELECT count(*) FROM undo_steps") { $0.int(0) }, 0)
     }
 
     func testTheHistoryKeepsOnlyTheNewestSteps() throws {
@@ -133,8 +133,8 @@ final class UndoHistoryTests: XCTestCase {
         }
         XCTAssertEqual(try small.steps().map(\.description), ["add 5", "add 4", "add 3"])
         let database = try workspace.database()
-        XCTAssertEqual(try database.queryFirst("SELECT count(DISTINCT step) FROM undo_changes") { $0.int(0) }, 3,
-                       "the forgotten steps' log goes with them")
+        XCTAssertEqual(try database.queryFirst("SELECT count(*) FROM undo_steps") { $0.int(0) }, 3,
+                       "the forgotten steps' changesets go with them")
         for _ in 1...3 { try small.undo() }
         XCTAssertThrowsError(try small.undo())
         XCTAssertEqual(try todos.todos(matching: TodoQuery()).map(\.title), ["t1", "t2"])
@@ -145,15 +145,14 @@ final class UndoHistoryTests: XCTestCase {
         let todo = try history.record("add") { try todos.add(NewTodo(title: "a", note: nil, priority: nil, tags: [], due: nil)) }
         _ = try history.record("edit") { try todos.edit(id: todo.id, TodoChanges(title: "b")) }
         _ = try todos.remove(ids: [todo.id])
-        let database = try workspace.database()
-        XCTAssertEqual(try database.queryFirst("SELECT count(*) FROM undo_changes WHERE operation = 'delete'") { $0.int(0) }, 0)
+        XCTAssertEqual(try history.steps().map(\.description), ["edit", "add"], "the removal is not in the history")
         let before = try rows()
         XCTAssertThrowsError(try history.undo()) { XCTAssertEqual(($0 as? MemoError)?.kind, .invalidState) }
         XCTAssertEqual(try rows(), before)
         XCTAssertEqual(try history.steps().count, 2, "the step stays")
     }
 
-    func testTheUndoTablesAreMemoappsOwnSchema() throws {
+    func testTheUndoTablesAreMemoappsOwnSchemaAndEveryTableOfItemsIsLogged() throws {
         let database = try workspace.database()
         XCTAssertEqual(try SchemaCheck.differences(in: database), [])
         for table in UndoSchema.loggedTables {
@@ -161,6 +160,7 @@ final class UndoHistoryTests: XCTestCase {
                 "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? AND name LIKE 'undo%' ORDER BY name",
                 table) { $0.string(0) }
             XCTAssertEqual(triggers, ["undo_\(table)_delete", "undo_\(table)_insert", "undo_\(table)_update"])
+            XCTAssertLessThanOrEqual(try UndoSchema.columns(of: table, in: database).count, UndoSchema.valueColumns)
         }
         // Every table of items is logged: a new one must be added to the list.
         let itemTables = try database.query("""
@@ -168,6 +168,28 @@ final class UndoHistoryTests: XCTestCase {
             AND name NOT LIKE 'sqlite%' AND name NOT IN ('schema_migrations', 'onboarding_state') ORDER BY name
             """) { $0.string(0) }
         XCTAssertEqual(Set(itemTables), Set(UndoSchema.loggedTables))
+    }
+
+    func testALoggedRowNamingAnotherTableIsRefusedAndChangesNothing() throws {
+        let todos = try workspace.todoStore()
+        _ = try history.record("add") { try todos.add(NewTodo(title: "a")) }
+        _ = try history.record("add") { try todos.add(NewTodo(title: "b")) }
+        // A database from elsewhere may hold any row in the log.
+        let database = try workspace.database()
+        try database.execute("""
+            INSERT INTO undo_rows (step, table_name, operation, value_count, v1)
+            SELECT max(id), 'onboarding_state', 'insert', 1, 1 FROM undo_steps
+            """)
+        let before = try rows()
+        XCTAssertThrowsError(try history.undo()) { XCTAssertEqual(($0 as? MemoError)?.kind, .storage) }
+        XCTAssertEqual(try rows(), before)
+        XCTAssertEqual(try database.queryFirst("SELECT count(*) FROM onboarding_state") { $0.int(0) }, 1)
+        XCTAssertEqual(try history.steps().count, 2, "nothing was undone")
+    }
+
+    func testTheTriggersLogNothingOutsideAStep() throws {
+        _ = try workspace.todoStore().add(NewTodo(title: "not recorded"))
+        XCTAssertEqual(try workspace.database().queryFirst("SELECT count(*) FROM undo_rows") { $0.int(0) }, 0)
     }
 
     // MARK: - Helpers

@@ -47,7 +47,7 @@ extension UndoHistory {
     /// the kept file's path.
     @discardableResult
     func keepAudio(named name: String) throws -> String {
-        guard let step = try currentStep() else { preconditionFailure("keepAudio outside record") }
+        guard let step = currentStep() else { preconditionFailure("keepAudio outside record") }
         guard VoiceStore.isLibraryName(name) else { throw UndoHistory.damagedLibraryName(name) }
         try sweepKeptFiles()
         try FileSystem.makeDirectory(voiceDirectory)

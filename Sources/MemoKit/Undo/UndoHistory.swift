@@ -17,9 +17,9 @@ public struct UndoStep: Equatable, Sendable {
 ///
 /// A change is recorded by running it inside `record(_:_:)`: the step, the
 /// triggers' log of every row it wrote (see `UndoSchema`) and the change
-/// itself commit in one transaction, or none of them does. Writes made
-/// outside `record` are not in the history; an undo that meets a row they
-/// changed since is refused (`invalid_state`) and changes nothing.
+/// itself commit in one transaction, or none of them does. Writes made outside `record` are not in the history; an undo
+/// that meets a row they changed since is refused (`invalid_state`) and
+/// changes nothing.
 ///
 /// Voice memos' audio is kept beside the rows: the file a removal or a trim
 /// replaced is linked into `voice/.undo/` in the recording transaction, put
@@ -36,6 +36,7 @@ public final class UndoHistory {
     public let limit: Int
     let clock: WallClock
     var hasSweptKeptFiles = false
+    var recordingStep: Int64?
 
     public init(connection: Connection, voiceDirectory: String, clock: WallClock = SystemWallClock(),
                 limit: Int = UndoHistory.defaultLimit) {
@@ -50,17 +51,18 @@ public final class UndoHistory {
     /// in one write transaction with the step. A body that changes nothing
     /// leaves no step; the oldest steps beyond `limit` are forgotten.
     public func record<T>(_ description: String, _ body: () throws -> T) throws -> T {
-        try connection.writeTransaction {
-            let isRecording = try currentStep() != nil
-            precondition(!isRecording, "undo steps do not nest")
+        precondition(recordingStep == nil, "undo steps do not nest")
+        return try connection.writeTransaction {
             try connection.execute("INSERT INTO undo_steps (description, created_at) VALUES (?, ?)",
                                    description, clock.now().secondsSince1970)
             let step = connection.lastInsertRowID
             try connection.execute("INSERT INTO undo_recording (step) VALUES (?)", step)
+            recordingStep = step
+            defer { recordingStep = nil }
             let result = try body()
             try connection.execute("DELETE FROM undo_recording")
             let hasChanges = try connection.queryFirst("""
-                SELECT EXISTS (SELECT 1 FROM undo_changes WHERE step = ?1) OR EXISTS (SELECT 1 FROM undo_files WHERE step = ?1)
+                SELECT EXISTS (SELECT 1 FROM undo_rows WHERE step = ?1) OR EXISTS (SELECT 1 FROM undo_files WHERE step = ?1)
                 """, step) { $0.bool(0) } ?? false
             if hasChanges {
                 try forgetSteps(beyond: limit)
@@ -86,20 +88,19 @@ public final class UndoHistory {
         try connection.writeTransaction {
             guard let step = try steps().first else { throw UndoHistory.nothingToUndo }
             try sweepKeptFiles()
-            let changesVoice = try connection.queryFirst(
-                "SELECT EXISTS (SELECT 1 FROM undo_changes WHERE step = ? AND table_name = 'voice_memos')", step.id
-            ) { $0.bool(0) } ?? false
-            let audioBefore = changesVoice ? try libraryNames() : []
+            let audioBefore = try libraryNames()
             // Rows come back in the reverse of the order they changed, a parent
             // possibly after its children: keys are checked at the commit.
             try connection.execute("PRAGMA defer_foreign_keys = ON")
-            let changes = try connection.query(
-                "SELECT id, table_name, operation FROM undo_changes WHERE step = ? ORDER BY id DESC", step.id
-            ) { (id: $0.int64(0), table: $0.string(1), operation: $0.string(2)) }
-            for change in changes {
-                try revert(changeID: change.id, table: change.table, operation: change.operation, step: step)
+            let rows = try connection.query("""
+                SELECT table_name, operation, value_count, \(UndoSchema.valueNames.joined(separator: ", "))
+                FROM undo_rows WHERE step = ? ORDER BY id DESC
+                """, step.id) { row in
+                LoggedRow(table: row.string(0), operation: row.string(1), count: row.int(2),
+                          values: (0..<UndoSchema.valueColumns).map { row.value(3 + $0) })
             }
-            let audioAfter = changesVoice ? try libraryNames() : []
+            for row in rows { try revert(row, of: step) }
+            let audioAfter = try libraryNames()
             try restoreAudio(of: step, named: audioAfter.subtracting(audioBefore),
                              dropping: audioBefore.subtracting(audioAfter))
             try deleteSteps("id = ?", step.id)
@@ -110,9 +111,7 @@ public final class UndoHistory {
     static let nothingToUndo = MemoError(.invalidState, en: "there is nothing to undo", ko: "되돌릴 것이 없습니다")
 
     /// The id of the step being recorded, inside `record`.
-    func currentStep() throws -> Int64? {
-        try connection.queryFirst("SELECT step FROM undo_recording") { $0.int64(0) }
-    }
+    func currentStep() -> Int64? { recordingStep }
 
     // MARK: - Private
 
@@ -132,43 +131,51 @@ public final class UndoHistory {
     /// `undo_steps.id`. Explicit rather than by cascade, so that it holds
     /// with foreign keys off too.
     private func deleteSteps(_ condition: String, _ value: Int64) throws {
-        try connection.execute("""
-            DELETE FROM undo_values WHERE change_id IN
-                (SELECT c.id FROM undo_changes c JOIN undo_steps s ON s.id = c.step WHERE s.\(condition))
-            """, value)
-        try connection.execute("DELETE FROM undo_changes WHERE step IN (SELECT id FROM undo_steps WHERE \(condition))", value)
+        try connection.execute("DELETE FROM undo_rows WHERE step IN (SELECT id FROM undo_steps WHERE \(condition))", value)
         try connection.execute("DELETE FROM undo_files WHERE step IN (SELECT id FROM undo_steps WHERE \(condition))", value)
         try connection.execute("DELETE FROM undo_steps WHERE \(condition)", value)
     }
 
+    /// One row of `undo_rows`: what one change to one row undoes.
+    private struct LoggedRow {
+        let table: String
+        let operation: String
+        /// How many of `values` the trigger wrote (the table's width then).
+        let count: Int
+        let values: [SQLiteValue]
+    }
+
     /// Writes back what one logged change replaced. The statement is built
     /// from the live table's own columns, the values are bound.
-    private func revert(changeID: Int64, table: String, operation: String, step: UndoStep) throws {
-        guard UndoSchema.loggedTables.contains(table) else { throw UndoHistory.damaged(step) }
-        let columns = try UndoSchema.columns(of: table, in: connection)
-        var logged: [String: SQLiteValue] = [:]
-        for (name, value) in try connection.query(
-            "SELECT column_name, value FROM undo_values WHERE change_id = ?", changeID, map: { ($0.string(0), $0.value(1)) }) {
-            logged[name] = value
-        }
+    private func revert(_ row: LoggedRow, of step: UndoStep) throws {
+        guard UndoSchema.loggedTables.contains(row.table), (1...UndoSchema.valueColumns).contains(row.count)
+        else { throw UndoHistory.damaged(step) }
+        let columns = try UndoSchema.columns(of: row.table, in: connection)
         let keys = columns.filter(\.isKey)
-        guard !keys.isEmpty, keys.allSatisfy({ logged[$0.name] != nil }) else { throw UndoHistory.damaged(step) }
-        let keyCondition = keys.map { "\(quoted($0.name)) = ?" }.joined(separator: " AND ")
-        let keyValues = keys.map { logged[$0.name]! }
-        let present = columns.filter { logged[$0.name] != nil }
+        let table = quoted(row.table)
         do {
-            switch operation {
+            switch row.operation {
             case "insert":
-                try connection.execute("DELETE FROM \(quoted(table)) WHERE \(keyCondition)", arguments: keyValues)
-            case "update":
-                let assignments = present.map { "\(quoted($0.name)) = ?" }.joined(separator: ", ")
-                try connection.execute("UPDATE \(quoted(table)) SET \(assignments) WHERE \(keyCondition)",
-                                       arguments: present.map { logged[$0.name]! } + keyValues)
-            case "delete":
-                let names = present.map { quoted($0.name) }.joined(separator: ", ")
-                let placeholders = Array(repeating: "?", count: present.count).joined(separator: ", ")
-                try connection.execute("INSERT INTO \(quoted(table)) (\(names)) VALUES (\(placeholders))",
-                                       arguments: present.map { logged[$0.name]! })
+                guard row.count == keys.count else { throw UndoHistory.damaged(step) }
+                try connection.execute("DELETE FROM \(table) WHERE \(condition(on: keys))",
+                                       arguments: Array(row.values.prefix(keys.count)))
+            case "update", "delete":
+                // Columns a later migration added are not in the log: they keep
+                // what they have (an update) or their default (an insert).
+                guard row.count <= columns.count else { throw UndoHistory.damaged(step) }
+                let logged = Array(columns.prefix(row.count))
+                let values = Array(row.values.prefix(row.count))
+                let keyValues = logged.indices.filter { logged[$0].isKey }.map { values[$0] }
+                guard keyValues.count == keys.count else { throw UndoHistory.damaged(step) }
+                if row.operation == "update" {
+                    let assignments = logged.map { "\(quoted($0.name)) = ?" }.joined(separator: ", ")
+                    try connection.execute("UPDATE \(table) SET \(assignments) WHERE \(condition(on: keys))",
+                                           arguments: values + keyValues)
+                } else {
+                    let names = logged.map { quoted($0.name) }.joined(separator: ", ")
+                    let placeholders = Array(repeating: "?", count: logged.count).joined(separator: ", ")
+                    try connection.execute("INSERT INTO \(table) (\(names)) VALUES (\(placeholders))", arguments: values)
+                }
             default:
                 throw UndoHistory.damaged(step)
             }
@@ -176,6 +183,10 @@ public final class UndoHistory {
             throw UndoHistory.changedSince(step)
         }
         if connection.changes == 0 { throw UndoHistory.changedSince(step) }
+    }
+
+    private func condition(on keys: [UndoSchema.Column]) -> String {
+        keys.map { "\(quoted($0.name)) = ?" }.joined(separator: " AND ")
     }
 
     private func quoted(_ name: String) -> String {
