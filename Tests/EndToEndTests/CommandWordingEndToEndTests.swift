@@ -38,4 +38,24 @@ final class CommandWordingEndToEndTests: XCTestCase {
         // Before, the id came twice: "Imported voice memo 1:    1  tone-mono-16k".
         XCTAssertTrue(result.stdout.hasPrefix("Imported voice memo 1  tone-mono-16k  "), result.stdout)
     }
+
+    func testAnUnknownCommandWithHelpIsAUsageErrorThatSuggestsTheNearest() {
+        let remind = app.run("remind", "--help")
+        XCTAssertEqual(remind.status, 64)
+        XCTAssertEqual(remind.stdout, "", "not the root help")
+        XCTAssertTrue(remind.stderr.hasPrefix("memoapp: unknown command 'remind'\n"), remind.stderr)
+        let typo = app.run("todo", "lsit")
+        XCTAssertEqual(typo.status, 64)
+        XCTAssertTrue(typo.stderr.hasPrefix("memoapp: unknown command 'lsit'; did you mean 'list'?\n"), typo.stderr)
+        XCTAssertEqual(app.run("--json", "todo", "lsit").errorCode, "usage")
+    }
+
+    func testUniqueAbbreviationsRunTheirCommand() {
+        XCTAssertEqual(app.run("todo", "ad", "milk").status, 0)
+        XCTAssertEqual(app.run("to", "li", "--json").array().map { $0["title"] as? String }, ["milk"])
+        let ambiguous = app.run("t", "list")
+        XCTAssertEqual(ambiguous.status, 64, "one letter is not enough")
+        let timer = app.run("ti")
+        XCTAssertEqual(timer.status, 0, "ti names timer alone")
+    }
 }
