@@ -34,8 +34,11 @@ enum UndoSchema {
     static let migrations = [
         Migration("undo.1-history") { connection in
             try connection.executeScript(tables)
+            // A table a damaged database lacks (its migration record gone too)
+            // gets none: doctor's reference schema is made the same way.
             for table in loggedTables {
-                try connection.executeScript(triggers(for: try columns(of: table, in: connection), of: table))
+                let columns = try columns(of: table, in: connection)
+                if !columns.isEmpty { try connection.executeScript(triggers(for: columns, of: table)) }
             }
         },
     ]
