@@ -88,6 +88,14 @@ public final class CommandContext {
     /// Standard input to its end.
     public func readAllInput() -> [UInt8] { streams.readAllInput() }
 
+    /// Shows `question` on stderr (after any output so far) and returns the
+    /// line typed in answer, or nil at the end of input.
+    public func ask(_ question: String) throws -> String? {
+        try flush()
+        try streams.writeError(TerminalText(line: question).rendered)
+        return streams.readLine()
+    }
+
     // MARK: Output
 
     /// Prints the result: `json` with --json, else `text` (a line break is added

@@ -73,8 +73,10 @@ enum MemoCommand {
 
     static let remove = Command(
         "rm", abstract: Localized(en: "remove memos for good", ko: "메모 지우기"),
+        options: [BulkConfirmation.yes],
         positionals: [ids],
         body: { context, arguments in
+            try BulkConfirmation.removing(Set(arguments[ids]).count, Localized(en: "memos", ko: "메모"), context, arguments)
             let memos = try context.recordingUndo { try context.memoStore().remove(ids: arguments[ids]) }
             try context.emit(json: WireFormat.removed(memos.map(WireFormat.memo)),
                          text: memos.map { context.text(en: "Removed memo #\($0.id)", ko: "메모 #\($0.id) 지움") }

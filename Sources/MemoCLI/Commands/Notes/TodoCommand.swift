@@ -18,6 +18,8 @@ enum TodoCommand {
             body: { context, arguments in try runList(context, arguments) })
     }
 
+    static let todoNoun = Localized(en: "to-dos", ko: "할 일")
+
     static let whenHelp = Localized(
         en: "WHEN: \(DueDateParser.acceptedForms.en). Local time zone; a date alone means by the end of that day.",
         ko: "WHEN: \(DueDateParser.acceptedForms.ko). 현지 시간 기준이며, 날짜만 쓰면 그날 끝까지입니다.")
@@ -115,15 +117,22 @@ enum TodoCommand {
 
     static let remove = Command(
         "rm", abstract: Localized(en: "remove to-dos for good", ko: "할 일 지우기"),
+        options: [BulkConfirmation.yes],
         positionals: [removedIDs],
         body: { context, arguments in
+            try BulkConfirmation.removing(Set(arguments[removedIDs]).count, todoNoun, context, arguments)
             let todos = try context.recordingUndo { try context.todoStore().remove(ids: arguments[removedIDs]) }
             try report(todos, context, en: "Removed", ko: "지움", isRemoval: true)
         })
 
     static let clear = Command(
         "clear", abstract: Localized(en: "remove every done to-do", ko: "완료한 할 일 모두 지우기"),
-        body: { context, _ in
+        options: [BulkConfirmation.yes],
+        body: { context, arguments in
+            var doneOnes = TodoQuery()
+            doneOnes.status = .done
+            let doneCount = try context.todoStore().todos(matching: doneOnes).count
+            try BulkConfirmation.removing(doneCount, Localized(en: "done to-dos", ko: "완료한 할 일"), context, arguments)
             let removed = try context.recordingUndo { try context.todoStore().clearDone() }
             let count = removed.count
             try context.emit(json: WireFormat.removed(removed.map(TodoRenderer(context).json)),

@@ -51,7 +51,7 @@ enum VoiceEditCommands {
 
     static func makeTrim() -> Command {
         Command("trim", abstract: Localized(en: "keep only the span from --start to --end", ko: "--start부터 --end까지만 남기기"),
-                options: [start, end],
+                options: [start, end, BulkConfirmation.yes],
                 positionals: [VoiceCommand.id],
                 discussion: Localized(en: "Without --start the span starts at the beginning; without --end it runs to the end.",
                                       ko: "--start가 없으면 처음부터, --end가 없으면 끝까지입니다."),
@@ -61,8 +61,10 @@ enum VoiceEditCommands {
                                          path: arguments.path)
                     }
                     let store = try VoiceCommand.store(context)
+                    let duration = try store.memo(id: arguments[VoiceCommand.id]).duration
                     let start = arguments[start] ?? 0
-                    let end = try arguments[end] ?? store.memo(id: arguments[VoiceCommand.id]).duration
+                    let end = arguments[end] ?? duration
+                    if end > start { try BulkConfirmation.trimming(keeping: min(end, duration) - start, of: duration, context, arguments) }
                     let memo = try CodecWarnings.silenced { _ in
                         try context.workspace.undoHistory().trimVoiceMemo(
                             id: arguments[VoiceCommand.id], start: start, end: end, in: store,
@@ -88,8 +90,11 @@ enum VoiceEditCommands {
 
     static func makeRemove() -> Command {
         Command("rm", abstract: Localized(en: "remove memos and their audio files", ko: "메모와 오디오 파일 지우기"),
+                options: [BulkConfirmation.yes],
                 positionals: [VoiceCommand.ids],
                 body: { context, arguments in
+                    try BulkConfirmation.removing(Set(arguments[VoiceCommand.ids]).count,
+                                                  Localized(en: "voice memos", ko: "음성 메모"), context, arguments)
                     let store = try VoiceCommand.store(context)
                     let removed = try context.workspace.undoHistory().removeVoiceMemos(
                         ids: arguments[VoiceCommand.ids], in: store, description: context.undoDescription)
