@@ -65,7 +65,7 @@ public final class UndoHistory {
                 SELECT EXISTS (SELECT 1 FROM undo_rows WHERE step = ?1) OR EXISTS (SELECT 1 FROM undo_files WHERE step = ?1)
                 """, step) { $0.bool(0) } ?? false
             if hasChanges {
-                try forgetSteps(beyond: limit)
+                try forgetSteps(upTo: step - Int64(limit))
             } else {
                 try connection.execute("DELETE FROM undo_steps WHERE id = ?", step)
             }
@@ -115,15 +115,19 @@ public final class UndoHistory {
 
     // MARK: - Private
 
-    /// Forgets every step but the newest `count`, with the audio they kept.
-    private func forgetSteps(beyond count: Int) throws {
-        guard let newestForgotten = try connection.queryFirst(
-            "SELECT id FROM undo_steps ORDER BY id DESC LIMIT 1 OFFSET ?", count, map: { $0.int64(0) })
-        else { return }
+    /// Forgets the steps up to id `newestForgotten`, with the audio they
+    /// kept. Step ids have no gaps (a new step takes the next one, only the
+    /// newest is undone and only the oldest forgotten), so the new step's id
+    /// less the limit leaves exactly `limit` steps, found without a query:
+    /// this runs in every recording command.
+    private func forgetSteps(upTo newestForgotten: Int64) throws {
+        guard newestForgotten > 0 else { return }
         let keptNames = try connection.query("SELECT kept_name FROM undo_files WHERE step <= ?", newestForgotten) {
             $0.string(0)
         }
-        try deleteSteps("id <= ?", newestForgotten)
+        try connection.execute("DELETE FROM undo_rows WHERE step <= ?", newestForgotten)
+        try connection.execute("DELETE FROM undo_files WHERE step <= ?", newestForgotten)
+        try connection.execute("DELETE FROM undo_steps WHERE id <= ?", newestForgotten)
         try removeKeptFilesAfterCommit(keptNames)
     }
 
