@@ -13,8 +13,12 @@ enum BulkConfirmation {
 
     /// Goes on when `count` items are few, `--yes` was given, there is no
     /// terminal to ask on, or the user answers yes; else throws, changing
-    /// nothing. `what` names the items in the question.
-    static func removing(_ count: Int, _ what: Localized, _ context: CommandContext, _ arguments: ParsedArguments) throws {
+    /// nothing. `what` names the items in the question. `count` is asked for
+    /// only when there is someone to ask (counting may read many rows).
+    static func removing(_ count: @autoclosure () throws -> Int, _ what: Localized, _ context: CommandContext,
+                         _ arguments: ParsedArguments) throws {
+        guard mayAsk(context, arguments) else { return }
+        let count = try count()
         guard count > largestUnasked else { return }
         try ask(Localized(en: "Remove \(count) \(what.en)?", ko: "\(what.ko) \(count)개를 지울까요?"), context, arguments)
     }
@@ -29,8 +33,12 @@ enum BulkConfirmation {
                           ko: "이렇게 자르면 메모의 \(percent)%가 지워집니다. 계속할까요?"), context, arguments)
     }
 
+    private static func mayAsk(_ context: CommandContext, _ arguments: ParsedArguments) -> Bool {
+        !arguments[yes] && context.isInputTerminal && context.isErrorTerminal
+    }
+
     private static func ask(_ question: Localized, _ context: CommandContext, _ arguments: ParsedArguments) throws {
-        guard !arguments[yes], context.isInputTerminal, context.isErrorTerminal else { return }
+        guard mayAsk(context, arguments) else { return }
         let answer = try context.ask(context.text(question) + context.text(en: " [y/N] ", ko: " [y/N] "))
         let accepted = ["y", "yes", "예", "네", "ㅇ"]
         guard let answer, accepted.contains(answer.lowercased().trimmingWhitespace) else {

@@ -131,8 +131,7 @@ enum TodoCommand {
         body: { context, arguments in
             var doneOnes = TodoQuery()
             doneOnes.status = .done
-            let doneCount = try context.todoStore().todos(matching: doneOnes).count
-            try BulkConfirmation.removing(doneCount, Localized(en: "done to-dos", ko: "완료한 할 일"), context, arguments)
+            try BulkConfirmation.removing(try context.todoStore().todos(matching: doneOnes).count, Localized(en: "done to-dos", ko: "완료한 할 일"), context, arguments)
             let removed = try context.recordingUndo { try context.todoStore().clearDone() }
             let count = removed.count
             try context.emit(json: WireFormat.removed(removed.map(TodoRenderer(context).json)),
