@@ -42,6 +42,7 @@ final class SchemaCheckTests: XCTestCase {
         let older = Array(Schema.migrator.migrations.prefix(3))
         var migrator = Migrator()
         migrator.register(older)
+        MemoDatabase.prepareProcess()
         let connection = try Connection(path: folder.appending("older.db"))
         try migrator.apply(to: connection)
         XCTAssertEqual(try SchemaCheck.differences(in: connection), [])
@@ -67,6 +68,8 @@ final class SchemaCheckTests: XCTestCase {
     // MARK: - Helpers
 
     private func migrated() throws -> Connection {
+        // The search tokenizer the notes migrations name, as memoapp registers it.
+        MemoDatabase.prepareProcess()
         let connection = try Connection(path: folder.appending("memoapp.db"))
         try Schema.migrator.apply(to: connection)
         return connection
