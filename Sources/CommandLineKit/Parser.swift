@@ -43,6 +43,7 @@ public struct Parser<Context> {
         var parsed = ParsedArguments(path: [])
         var positionals: [String] = []
         var deferredError: UsageError?
+        var unknownCommand: UsageError?
         var isAfterDoubleDash = false
         var index = 0
 
@@ -134,7 +135,17 @@ public struct Parser<Context> {
                 continue
             }
             if positionals.isEmpty, command.hasSubcommands, command.positionals.isEmpty {
-                fail("unknown command '\(token)'", "알 수 없는 명령 '\(token)'")
+                let names = command.children.map(\.name)
+                if let name = CommandSuggestion.expansion(of: token, among: names), let sub = command.subcommand(named: name) {
+                    commands.append(sub)
+                    continue
+                }
+                // Not deferred past --help: help for a command that does not
+                // exist would be some other command's help.
+                if unknownCommand == nil {
+                    unknownCommand = UsageError(CommandSuggestion.unknownCommand(token, among: names),
+                                                path: commands.dropFirst().map { $0.name })
+                }
                 continue
             }
             positionals.append(token)
@@ -153,6 +164,7 @@ public struct Parser<Context> {
             Invocation(commands: commands, arguments: result, globals: globals, wantsHelp: wantsHelp,
                        wantsVersion: wantsVersion)
         }
+        if let unknownCommand { throw unknownCommand }
         if wantsHelp || wantsVersion { return invocation() }
         if let deferredError { throw UsageError(deferredError.message, path: path) }
         try assign(positionals, to: command, into: &result)

@@ -27,6 +27,18 @@ extension Connection {
         isInsideTransaction ? try savepoint(body) : try transaction(begin: "BEGIN DEFERRED", body)
     }
 
+    /// Runs `action` once the changes made so far are committed: at once
+    /// outside a transaction, else after the outermost transaction's `COMMIT`
+    /// (in the order given); never when the transaction, or the savepoint
+    /// `action` was given in, rolls back. For work outside the database that
+    /// must not happen before the rows that allow it are durable, such as
+    /// removing a file whose row was deleted, when the caller's transaction
+    /// may enclose the one that deleted it. The first error an action throws
+    /// comes out of the transaction, after every action ran.
+    public func afterCommit(_ action: @escaping () throws -> Void) throws {
+        if isInsideTransaction { commitActions.append(action) } else { try action() }
+    }
+
     /// Whether a transaction is open on this connection, as SQLite sees it.
     public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
@@ -34,30 +46,46 @@ extension Connection {
 
     private func transaction<T>(begin: String, _ body: () throws -> T) throws -> T {
         try execute(begin)
+        commitActions = []
         let result: T
         do {
             result = try body()
         } catch {
             rollBackIfOpen()
+            commitActions = []
             throw error
         }
         do {
             try execute("COMMIT")
         } catch {
             rollBackIfOpen()
+            commitActions = []
             throw error
         }
+        try runCommitActions()
         return result
+    }
+
+    private func runCommitActions() throws {
+        let actions = commitActions
+        commitActions = []
+        var firstError: Error?
+        for action in actions {
+            do { try action() } catch { firstError = firstError ?? error }
+        }
+        if let firstError { throw firstError }
     }
 
     /// One name serves every depth: a savepoint is released before the one
     /// around it ends, so `ROLLBACK TO` always finds the innermost one.
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
         try execute("SAVEPOINT nested")
+        let actionsBefore = commitActions.count
         let result: T
         do {
             result = try body()
         } catch {
+            commitActions.removeSubrange(min(actionsBefore, commitActions.count)...)
             // SQLite may have rolled the whole transaction back already (and
             // the savepoint with it); the enclosing level meets that at COMMIT.
             if isInsideTransaction {

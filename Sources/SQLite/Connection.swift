@@ -14,6 +14,8 @@ public final class Connection {
     public let configuration: Configuration
     private var statementCache: [String: Statement] = [:]
     private var isClosed = false
+    /// Work to do once the outermost transaction commits (see `afterCommit`).
+    var commitActions: [() throws -> Void] = []
 
     /// Opens (creating when absent, unless the configuration says otherwise)
     /// the database at `path`.

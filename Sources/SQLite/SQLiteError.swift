@@ -65,6 +65,9 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         extendedCode == SQLITE_CONSTRAINT | (8 << 8) && message.hasSuffix(" \(table).\(column)")
     }
 
+    /// A constraint (UNIQUE, NOT NULL, CHECK, a foreign key) refused the write.
+    public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+
     public var description: String {
         var text = "\(codeName) (\(extendedCode)): \(message)"
         if let systemReason { text += " (\(systemReason))" }

@@ -96,6 +96,32 @@ final class ParserTests: XCTestCase {
         assertUsageError(["Todo"], mentions: "unknown command 'Todo'")
     }
 
+    func testAUniqueAbbreviationOfTwoLettersOrMoreNamesItsCommand() throws {
+        XCTAssertEqual(try parse("to", "li").path, ["todo", "list"])
+        XCTAssertEqual(try parse("todo", "mo", "3", "-1").path, ["todo", "move"])
+        XCTAssertEqual(try parse("st").path, ["status"])
+        assertUsageError(["t"], mentions: "unknown command 't'", path: [])
+        assertUsageError(["todo", "l"], mentions: "unknown command 'l'", path: ["todo"])
+    }
+
+    func testAnUnknownCommandSuggestsTheNearestNames() {
+        assertUsageError(["todo", "lsit"], mentions: "unknown command 'lsit'; did you mean 'list'?", path: ["todo"])
+        assertUsageError(["todo", "adn"], mentions: "did you mean 'add'?")
+        assertUsageError(["todo", "chekc"], mentions: "did you mean 'check'?")
+        assertUsageError(["stats"], mentions: "did you mean 'status'?")
+        assertUsageError(["frobnicate"], mentions: "unknown command 'frobnicate'", path: [])
+    }
+
+    func testAnAmbiguousAbbreviationListsWhatItCouldMean() {
+        let root = Command("memoapp", abstract: ParserTests.none,
+                           subcommands: [Command("record", abstract: ParserTests.none, body: ParserTests.noop),
+                                         Command("rename", abstract: ParserTests.none, body: ParserTests.noop)])
+        XCTAssertThrowsError(try Parser<Void>(root: root, globalOptions: []).parse(["re"])) { error in
+            XCTAssertEqual((error as? UsageError)?.message.en, "unknown command 're'; did you mean 'record' or 'rename'?")
+        }
+        XCTAssertEqual(try Parser<Void>(root: root, globalOptions: []).parse(["rec"]).path, ["record"])
+    }
+
     func testAGroupWithoutItsSubcommandIsAUsageError() {
         assertUsageError(["todo"], mentions: "missing subcommand", path: ["todo"])
     }
@@ -295,7 +321,11 @@ final class ParserTests: XCTestCase {
             XCTAssertTrue(invocation.wantsHelp, "\(arguments)")
         }
         XCTAssertTrue(try parse("todo", "--help").wantsHelp)
-        XCTAssertTrue(try parse("frobnicate", "--help").wantsHelp)
+    }
+
+    func testHelpForACommandThatDoesNotExistIsAUsageErrorNotAnotherCommandsHelp() {
+        assertUsageError(["frobnicate", "--help"], mentions: "unknown command 'frobnicate'", path: [])
+        assertUsageError(["todo", "frob", "-h"], mentions: "unknown command 'frob'", path: ["todo"])
     }
 
     func testVersionShortCircuitsToo() throws {

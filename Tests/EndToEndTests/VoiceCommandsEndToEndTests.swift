@@ -207,7 +207,9 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
         let memo = trimmed.object()
         XCTAssertEqual(memo["frames"] as? Int, 11025)
         XCTAssertNotEqual(memo["checksum"] as? String, before["checksum"] as? String)
-        XCTAssertEqual(home.libraryFiles.count, 1)
+        // The trimmed file, and the replaced one kept for undo.
+        XCTAssertEqual(home.libraryFiles.count, 2)
+        XCTAssertEqual(home.libraryFiles.first, ".undo")
         XCTAssertEqual(home.app.run("voice", "peaks", "1", "--samples-per-pixel", "32").object()["length"] as? Int,
                        (11025 + 31) / 32)
         for (start, end) in [("0.2", "0.2"), ("0.4", "0.1"), ("0", "9"), ("2:00", "3:00"), ("abc", "1"), ("1:75", "2"),
@@ -216,8 +218,24 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
             let result = home.app.run("voice", "trim", "1", "--start", start, "--end", end)
             XCTAssertEqual(result.status, 64, "\(start)-\(end): \(result.stderr)")
         }
-        XCTAssertEqual(home.app.run("voice", "trim", "1", "--start", "0").status, 64)
+        XCTAssertEqual(home.app.run("voice", "trim", "1").status, 64, "neither --start nor --end")
         XCTAssertEqual(home.memos().first?["frames"] as? Int, 11025)
+        XCTAssertEqual(home.app.run("voice", "verify").status, 0)
+    }
+
+    func testTrimWithOnlyStartOrOnlyEndKeepsTheRest() {
+        let home = VoiceHome()
+        home.importFile(VoiceHome.fixture("chord-stereo-22k.flac"))
+        let full = home.app.run("voice", "trim", "1", "--start", "0", "--end", "1", "--json").object()
+        XCTAssertEqual(full["frames"] as? Int, 22050)
+        // From 0.25 s to the end: 0.75 s at 22,050 frames a second.
+        let tail = home.app.run("voice", "trim", "1", "--start", "0.25", "--json")
+        XCTAssertEqual(tail.status, 0, tail.stderr)
+        XCTAssertEqual(Double(tail.object()["frames"] as? Int ?? 0), 16537.5, accuracy: 1)
+        // From the start to 0.5 s.
+        let head = home.app.run("voice", "trim", "1", "--end", "0.5", "--json")
+        XCTAssertEqual(head.status, 0, head.stderr)
+        XCTAssertEqual(head.object()["frames"] as? Int, 11025)
         XCTAssertEqual(home.app.run("voice", "verify").status, 0)
     }
 
@@ -232,7 +250,7 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(home.libraryFiles.count, 2)
         let removed = home.app.run("voice", "rm", "1", "2", "--json")
         XCTAssertEqual((removed.object()["removed"] as? [[String: Any]])?.map { $0["id"] as? Int }, [1, 2])
-        XCTAssertEqual(home.libraryFiles, [])
+        XCTAssertEqual(home.libraryFiles, [".undo"], "the files left the library, kept only for undo")
         XCTAssertEqual(home.memos().count, 0)
     }
 

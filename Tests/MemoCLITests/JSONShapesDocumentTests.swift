@@ -61,6 +61,7 @@ final class JSONShapesDocumentTests: XCTestCase {
         let done = object(["todo", "add", "t3"])
         _ = app.run("todo", "done", String(describing: done["id"] ?? 0))
         documents["removed"] = object(["todo", "rm", String(describing: done["id"] ?? 0)])
+        documents["undo_step"] = object(["undo"])
 
         let exportFile = scratch.appending("export.json")
         documents["export_summary"] = object(["export", "-o", exportFile])

@@ -50,4 +50,5 @@ final class RecordingStreams: StandardStreams {
         output += String(decoding: bytes, as: UTF8.self)
     }
     func readAllInput() -> [UInt8] { input }
+    func readLine() -> String? { nil }
 }

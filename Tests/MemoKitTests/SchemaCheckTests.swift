@@ -42,6 +42,7 @@ final class SchemaCheckTests: XCTestCase {
         let older = Array(Schema.migrator.migrations.prefix(3))
         var migrator = Migrator()
         migrator.register(older)
+        MemoDatabase.prepareProcess()
         let connection = try Connection(path: folder.appending("older.db"))
         try migrator.apply(to: connection)
         XCTAssertEqual(try SchemaCheck.differences(in: connection), [])

@@ -22,6 +22,7 @@ enum RootCommand {
                 .later("doctor", DoctorCommand.make),
                 .later("export", ExportCommand.make),
                 .later("import", ImportCommand.make),
+                .later("undo", UndoCommand.make),
                 .later("backup", BackupCommand.make),
                 .later("restore", RestoreCommand.make),
                 .later("token", TokenCommand.make),

@@ -55,6 +55,7 @@ public struct App {
         }
         let context = CommandContext(globals: GlobalOptions(invocation.globals), environment: environment,
                                      streams: streams, clock: clock)
+        context.undoDescription = UndoDescription.of(arguments)
         let help = HelpRenderer(root: root, language: context.language)
         do {
             if invocation.wantsHelp {

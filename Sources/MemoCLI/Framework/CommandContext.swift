@@ -29,6 +29,8 @@ public final class CommandContext {
     /// --home or MEMOAPP_HOME, no home folder at all): help and version
     /// answer without one.
     private let workspaceChoice: Result<Workspace, Error>
+    /// This command line as the undo history names what it changed.
+    public var undoDescription = ""
     /// The status the process exits with when the body returns normally; a body
     /// that reports problems without failing (verify, doctor) sets it.
     public var exitStatus: Int32 = 0
@@ -52,6 +54,12 @@ public final class CommandContext {
     /// Throws why the data home cannot be chosen, if it cannot.
     func checkDataHome() throws {
         _ = try workspaceChoice.get()
+    }
+
+    /// Runs `body`, the writes of this command, as one step of the undo
+    /// history (in one transaction with it).
+    public func recordingUndo<T>(_ body: () throws -> T) throws -> T {
+        try workspace.undoHistory().record(undoDescription, body)
     }
 
     // MARK: Text
@@ -79,6 +87,14 @@ public final class CommandContext {
 
     /// Standard input to its end.
     public func readAllInput() -> [UInt8] { streams.readAllInput() }
+
+    /// Shows `question` on stderr (after any output so far) and returns the
+    /// line typed in answer, or nil at the end of input.
+    public func ask(_ question: String) throws -> String? {
+        try flush()
+        try streams.writeError(TerminalText(line: question).rendered)
+        return streams.readLine()
+    }
 
     // MARK: Output
 

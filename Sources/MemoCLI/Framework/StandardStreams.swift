@@ -19,6 +19,8 @@ public protocol StandardStreams: AnyObject {
     var isInputTerminal: Bool { get }
     /// Reads standard input to its end.
     func readAllInput() -> [UInt8]
+    /// One line of standard input without its line break; nil at its end.
+    func readLine() -> String?
     /// Columns of the terminal on stdout (or stderr), or nil when there is none.
     var terminalWidth: Int? { get }
 }
@@ -84,6 +86,23 @@ public final class ProcessStreams: StandardStreams {
             }
         }
         return bytes
+    }
+
+    /// Byte by byte, so that nothing after the line is taken from the input.
+    public func readLine() -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count == 1 {
+                if byte == UInt8(ascii: "\n") { break }
+                bytes.append(byte)
+            } else if count == 0 || errno != EINTR {
+                if bytes.isEmpty { return nil }
+                break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var terminalWidth: Int? {

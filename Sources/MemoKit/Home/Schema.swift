@@ -15,6 +15,10 @@ public enum Schema {
         migrator.register(VoiceStore.migrations)
         migrator.register(AccessTokens.migrations)
         migrator.register(WebSessions.migrations)
+        // Last: its triggers are made from the columns the tables above have.
+        // A later migration that changes a logged table's columns must be
+        // followed by one that makes that table's undo triggers again.
+        migrator.register(UndoSchema.migrations)
         return migrator
     }()
 }

@@ -58,6 +58,11 @@ public final class Workspace {
         TimerStore(connection: try database(), clock: SystemTimerClock())
     }
 
+    /// The undo history of the database (`UndoHistory.defaultLimit` steps).
+    public func undoHistory() throws -> UndoHistory {
+        UndoHistory(connection: try database(), voiceDirectory: home.voiceDirectory, clock: clock)
+    }
+
     public func onboardingStore() throws -> OnboardingStore {
         OnboardingStore(connection: try database())
     }

@@ -14,6 +14,8 @@ public struct DocumentImport {
     /// Folders to look in for voice memo audio, in order, before the data
     /// home's own `voice/`.
     public let audioFolders: [String]
+    /// When set, the import is one step of the undo history, described so.
+    public var undoDescription: String?
 
     /// - Throws: `.noInput` when an audio folder does not exist: a mistyped
     ///   folder would otherwise show only as audio not found, after the fact.
@@ -45,8 +47,11 @@ public struct DocumentImport {
         }
         let report: DocumentImportReport
         do {
-            report = try connection.writeTransaction {
-                try ImportWriter.write(document, audio: audio, into: connection)
+            let write = { try ImportWriter.write(document, audio: audio, into: connection) }
+            if let undoDescription {
+                report = try workspace.undoHistory().record(undoDescription, write)
+            } else {
+                report = try connection.writeTransaction(write)
             }
         } catch {
             audio.finish(committed: false)

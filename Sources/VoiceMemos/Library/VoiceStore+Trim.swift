@@ -8,7 +8,8 @@ extension VoiceStore {
     /// Keeps only the span [start, end) seconds of memo `id`. The span is
     /// re-encoded into a new file in the memo's own format; then one
     /// transaction replaces the memo's metadata and peaks and renames the new
-    /// file into place; the old file is removed after the commit.
+    /// file into place; the old file is removed after the commit (the
+    /// caller's, when the trim runs inside its transaction).
     /// - Throws: `.usage` for an empty span or one outside the audio.
     public func trim(id: Int64, start: Double, end: Double) throws -> VoiceMemo {
         let memo = try memo(id: id)
@@ -27,6 +28,9 @@ extension VoiceStore {
         try removeLeftovers()
         let output = try TemporaryFile(in: directory, purpose: "trim")
         var finalName: String?
+        // Once committed, the new file is the memo's: a failure after that
+        // (removing the replaced file) must not take it away.
+        var isCommitted = false
         do {
             try transcode(memo, to: output.descriptor, format: memo.formatCode, span: first..<last)
             let audio = try AudioScanner.scan(try FileByteSource(path: output.path, followsSymbolicLinks: false), name: memo.title)
@@ -49,8 +53,19 @@ extension VoiceStore {
                 let name = try moveIntoPlace(output, id: id, audio: audio)
                 finalName = name
                 try connection.execute("UPDATE voice_memos SET file_name = ? WHERE id = ?", name, id)
+                // The replaced file goes once the memo no longer names it: after
+                // the commit of the caller's transaction, when there is one.
+                try connection.afterCommit { isCommitted = true }
+                if name != memo.fileName {
+                    let replaced = path(of: memo)
+                    try connection.afterCommit { [directory] in
+                        try FileSystem.removeFile(replaced)
+                        try FileSystem.fsyncDirectory(directory)
+                    }
+                }
             }
         } catch {
+            if isCommitted { throw error }
             if let finalName, finalName != memo.fileName {
                 unlink(directory + "/" + finalName)
                 try? FileSystem.fsyncDirectory(directory)
@@ -60,10 +75,6 @@ extension VoiceStore {
             throw error
         }
         output.closeDescriptor()
-        if finalName != memo.fileName {
-            try FileSystem.removeFile(path(of: memo))
-            try FileSystem.fsyncDirectory(directory)
-        }
         return try self.memo(id: id)
     }
 }

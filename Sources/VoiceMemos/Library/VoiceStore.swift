@@ -121,12 +121,13 @@ public final class VoiceStore {
     }
 
     /// Removes memos and their files. Every id must exist, or nothing is removed.
-    /// Rows go first (one transaction), files after: a crash in between
-    /// leaves files that the next writing command removes.
+    /// Rows go first (one transaction), files after it commits (the caller's
+    /// transaction, when this runs inside one): a crash in between leaves
+    /// files that the next writing command removes.
     @discardableResult
     public func remove(ids: [Int64]) throws -> [VoiceMemo] {
         try removeLeftovers()
-        let removed: [VoiceMemo] = try connection.writeTransaction {
+        return try connection.writeTransaction {
             var memos: [VoiceMemo] = []
             for id in ids where !memos.contains(where: { $0.id == id }) {
                 memos.append(try memo(id: id))
@@ -134,11 +135,13 @@ public final class VoiceStore {
             for memo in memos {
                 try connection.execute("DELETE FROM voice_memos WHERE id = ?", memo.id)
             }
+            let paths = memos.map(path(of:))
+            try connection.afterCommit { [directory] in
+                for path in paths { try FileSystem.removeFile(path) }
+                if !paths.isEmpty { try FileSystem.fsyncDirectory(directory) }
+            }
             return memos
         }
-        for memo in removed { try FileSystem.removeFile(path(of: memo)) }
-        if !removed.isEmpty { try FileSystem.fsyncDirectory(directory) }
-        return removed
     }
 
     // MARK: - Shared with the other parts of the store

@@ -73,9 +73,11 @@ enum MemoCommand {
 
     static let remove = Command(
         "rm", abstract: Localized(en: "remove memos for good", ko: "메모 지우기"),
+        options: [BulkConfirmation.yes],
         positionals: [ids],
         body: { context, arguments in
-            let memos = try context.memoStore().remove(ids: arguments[ids])
+            try BulkConfirmation.removing(Set(arguments[ids]).count, Localized(en: "memos", ko: "메모"), context, arguments)
+            let memos = try context.recordingUndo { try context.memoStore().remove(ids: arguments[ids]) }
             try context.emit(json: WireFormat.removed(memos.map(WireFormat.memo)),
                          text: memos.map { context.text(en: "Removed memo #\($0.id)", ko: "메모 #\($0.id) 지움") }
                             .joined(separator: "\n"))
@@ -88,7 +90,9 @@ enum MemoCommand {
         let tags = try Tags.normalized(arguments[MemoCommand.tags])
         let store = try context.memoStore()
         func add(_ text: String) throws -> Memo {
-            try store.add(NewMemo(text: text, title: arguments[title], tags: tags, isPinned: arguments[pinIt]))
+            try context.recordingUndo {
+                try store.add(NewMemo(text: text, title: arguments[title], tags: tags, isPinned: arguments[pinIt]))
+            }
         }
         let memo: Memo
         if !words.isEmpty {
@@ -136,7 +140,7 @@ enum MemoCommand {
             let current = try store.memo(id: id)
             // Saved only if no one changed the memo while the editor was open.
             let edited = try MemoTextInput.edit(current.text, context) { text -> Memo? in
-                text == current.text ? nil : try store.edit(id: id, text: text, madeFrom: current)
+                text == current.text ? nil : try context.recordingUndo { try store.edit(id: id, text: text, madeFrom: current) }
             }
             guard let edited else {
                 try context.emit(json: renderer.json(current),
@@ -145,7 +149,7 @@ enum MemoCommand {
             }
             memo = edited
         } else {
-            memo = try store.edit(id: id, text: arguments[newText], title: arguments[newTitle])
+            memo = try context.recordingUndo { try store.edit(id: id, text: arguments[newText], title: arguments[newTitle]) }
         }
         try context.emit(json: renderer.json(memo),
                      text: context.text(en: "Changed memo ", ko: "메모 고침: ")
@@ -153,7 +157,7 @@ enum MemoCommand {
     }
 
     static func setPinned(_ isPinned: Bool, _ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let memo = try context.memoStore().setPinned(isPinned, id: arguments[id])
+        let memo = try context.recordingUndo { try context.memoStore().setPinned(isPinned, id: arguments[id]) }
         let renderer = MemoRenderer(context: context)
         let verb = isPinned ? context.text(en: "Pinned ", ko: "고정: ") : context.text(en: "Unpinned ", ko: "고정 풀기: ")
         try context.emit(json: renderer.json(memo), text: verb + renderer.line(renderer.summary(of: memo), idWidth: 0))

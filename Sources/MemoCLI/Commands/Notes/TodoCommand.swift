@@ -18,6 +18,8 @@ enum TodoCommand {
             body: { context, arguments in try runList(context, arguments) })
     }
 
+    static let todoNoun = Localized(en: "to-dos", ko: "할 일")
+
     static let whenHelp = Localized(
         en: "WHEN: \(DueDateParser.acceptedForms.en). Local time zone; a date alone means by the end of that day.",
         ko: "WHEN: \(DueDateParser.acceptedForms.ko). 현지 시간 기준이며, 날짜만 쓰면 그날 끝까지입니다.")
@@ -83,15 +85,25 @@ enum TodoCommand {
         "done", abstract: Localized(en: "mark to-dos done", ko: "할 일 완료 표시"),
         positionals: [ids],
         body: { context, arguments in
-            let todos = try context.todoStore().markDone(ids: arguments[ids])
-            try report(todos, context, en: "Done", ko: "완료")
+            // Which were done already, to say so rather than "Done" again.
+            let store = try context.todoStore()
+            let alreadyDone = Set(arguments[ids].filter { (try? store.todo(id: $0))?.isDone ?? false })
+            let todos = try context.recordingUndo { try store.markDone(ids: arguments[ids]) }
+            let renderer = TodoRenderer(context)
+            let width = String(todos.map(\.id).max() ?? 0).count
+            let lines = todos.map { todo in
+                (alreadyDone.contains(todo.id) ? context.text(en: "Already done", ko: "이미 완료")
+                                               : context.text(en: "Done", ko: "완료"))
+                    + ": " + renderer.line(todo, idWidth: width)
+            }
+            try context.emit(json: renderer.json(todos), text: lines.joined(separator: "\n"))
         })
 
     static let undo = Command(
         "undo", abstract: Localized(en: "reopen done to-dos", ko: "완료한 할 일 되돌리기"),
         positionals: [ids],
         body: { context, arguments in
-            let todos = try context.todoStore().reopen(ids: arguments[ids])
+            let todos = try context.recordingUndo { try context.todoStore().reopen(ids: arguments[ids]) }
             try report(todos, context, en: "Reopened", ko: "다시 열기")
         })
 
@@ -105,16 +117,22 @@ enum TodoCommand {
 
     static let remove = Command(
         "rm", abstract: Localized(en: "remove to-dos for good", ko: "할 일 지우기"),
+        options: [BulkConfirmation.yes],
         positionals: [removedIDs],
         body: { context, arguments in
-            let todos = try context.todoStore().remove(ids: arguments[removedIDs])
+            try BulkConfirmation.removing(Set(arguments[removedIDs]).count, todoNoun, context, arguments)
+            let todos = try context.recordingUndo { try context.todoStore().remove(ids: arguments[removedIDs]) }
             try report(todos, context, en: "Removed", ko: "지움", isRemoval: true)
         })
 
     static let clear = Command(
         "clear", abstract: Localized(en: "remove every done to-do", ko: "완료한 할 일 모두 지우기"),
-        body: { context, _ in
-            let removed = try context.todoStore().clearDone()
+        options: [BulkConfirmation.yes],
+        body: { context, arguments in
+            var doneOnes = TodoQuery()
+            doneOnes.status = .done
+            try BulkConfirmation.removing(try context.todoStore().todos(matching: doneOnes).count, Localized(en: "done to-dos", ko: "완료한 할 일"), context, arguments)
+            let removed = try context.recordingUndo { try context.todoStore().clearDone() }
             let count = removed.count
             try context.emit(json: WireFormat.removed(removed.map(TodoRenderer(context).json)),
                          text: context.text(en: count == 1 ? "Removed 1 done to-do." : "Removed \(count) done to-dos.",
@@ -134,7 +152,7 @@ enum TodoCommand {
                         try DueDateParser(now: now, calendar: context.calendar).parse($0)
                     })
         }
-        let todo = try context.parsingArgument(arguments) { try context.todoStore().add(new) }
+        let todo = try context.parsingArgument(arguments) { try context.recordingUndo { try context.todoStore().add(new) } }
         let renderer = TodoRenderer(context)
         try context.emit(json: renderer.json(todo),
                      text: context.text(en: "Added to-do ", ko: "할 일 추가: ") + renderer.line(todo, idWidth: 0))
@@ -192,7 +210,7 @@ enum TodoCommand {
                                        ko: "바꿀 것이 없습니다: 옵션을 하나 이상 주세요"), path: arguments.path)
         }
         let todo = try context.parsingArgument(arguments) {
-            try context.todoStore().edit(id: arguments[id], changes)
+            try context.recordingUndo { try context.todoStore().edit(id: arguments[id], changes) }
         }
         let renderer = TodoRenderer(context)
         try context.emit(json: renderer.json(todo),

@@ -11,6 +11,8 @@ enum TimerCommand {
             "timer",
             abstract: Localized(en: "countdowns and stopwatches that outlive the process",
                                 ko: "프로세스가 끝나도 계속 가는 카운트다운과 스톱워치"),
+            // Bare `timer` lists, as bare `todo` and `memo` do.
+            options: [all],
             subcommands: [
                 Command("start", abstract: Localized(en: "start a countdown (with DURATION) or a stopwatch",
                                                      ko: "카운트다운(DURATION 지정) 또는 스톱워치 시작"),
@@ -41,7 +43,8 @@ enum TimerCommand {
                                 + "출력합니다. Ctrl-C는 기다리기만 멈추고 타이머는 계속 갑니다 (종료 코드 130). "
                                 + "일시정지하면 더 기다리고, 취소되면 종료 코드 5로 끝납니다."),
                         body: TimerWait.run),
-            ])
+            ],
+            body: list)
     }
 
     // MARK: - Declarations
@@ -65,7 +68,7 @@ enum TimerCommand {
             words.isEmpty ? nil : try DurationParser.seconds(in: words.joined(separator: " "))
         }
         let label = arguments[TimerCommand.label] ?? nil
-        let snapshot = try store(context).start(duration: duration, label: label)
+        let snapshot = try context.recordingUndo { try store(context).start(duration: duration, label: label) }
         let timer = snapshot.timer
         var text: TerminalText
         if let duration, let end = snapshot.endTime {
@@ -100,7 +103,7 @@ enum TimerCommand {
 
     static func act(_ action: TimerAction, _ context: CommandContext, _ arguments: ParsedArguments) throws {
         let id = arguments[TimerCommand.id]
-        let snapshot = try store(context).apply(action, toTimer: id)
+        let snapshot = try context.recordingUndo { try store(context).apply(action, toTimer: id) }
         try context.emit(json: WireFormat.timer(snapshot), text: TimerStatusText.confirmation(action, snapshot, context))
     }
 

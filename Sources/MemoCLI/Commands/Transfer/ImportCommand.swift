@@ -41,7 +41,8 @@ enum ImportCommand {
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let path = arguments[file]
-        let importer = try DocumentImport(workspace: context.workspace, audioFolders: arguments[audioFolders])
+        var importer = try DocumentImport(workspace: context.workspace, audioFolders: arguments[audioFolders])
+        importer.undoDescription = context.undoDescription
         let isStandardInput = path == "-"
         let report: DocumentImportReport
         if isStandardInput {

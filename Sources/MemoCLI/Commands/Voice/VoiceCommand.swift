@@ -13,6 +13,8 @@ enum VoiceCommand {
             "voice",
             abstract: Localized(en: "voice memos: import, record, list, peaks, export, trim, verify",
                                 ko: "음성 메모: 가져오기, 녹음, 목록, 파형, 내보내기, 자르기, 검사"),
+            // Bare `voice` lists, as bare `todo` and `memo` do.
+            options: [VoiceViewCommands.onlyTag],
             subcommands: [
                 .later("import", VoiceImportCommand.make),
                 .later("record", VoiceRecordCommand.make),
@@ -25,7 +27,8 @@ enum VoiceCommand {
                 .later("rename", VoiceEditCommands.makeRename),
                 .later("rm", VoiceEditCommands.makeRemove),
                 .later("verify", VoiceEditCommands.makeVerify),
-            ])
+            ],
+            body: VoiceViewCommands.runList)
     }
 
     // MARK: - Shared by the voice commands
@@ -44,9 +47,10 @@ enum VoiceCommand {
         WireFormat.voiceMemo(memo, in: store)
     }
 
-    /// One line for lists: id, title, duration, format, size, date.
-    static func line(_ memo: VoiceMemo, _ context: CommandContext) -> TerminalText {
-        let id = context.style.dim(pad("\(memo.id)", 4, right: true))
+    /// One line for lists: id, title, duration, format, size, date. The id
+    /// is right-aligned in `idWidth` columns (0: as it is, in a sentence).
+    static func line(_ memo: VoiceMemo, _ context: CommandContext, idWidth: Int = 4) -> TerminalText {
+        let id = context.style.dim(pad("\(memo.id)", idWidth, right: true))
         return "\(id)  \(line: memo.title)  \(TimeOffset.clock(memo.duration))  \(line: memo.container)  "
             + "\(byteCount(memo.size))  \(memo.importedAt.localMinute)"
     }

@@ -51,18 +51,27 @@ enum VoiceEditCommands {
 
     static func makeTrim() -> Command {
         Command("trim", abstract: Localized(en: "keep only the span from --start to --end", ko: "--start부터 --end까지만 남기기"),
-                options: [start, end],
+                options: [start, end, BulkConfirmation.yes],
                 positionals: [VoiceCommand.id],
+                discussion: Localized(en: "Without --start the span starts at the beginning; without --end it runs to the end.",
+                                      ko: "--start가 없으면 처음부터, --end가 없으면 끝까지입니다."),
                 body: { context, arguments in
-                    guard let start = arguments[start], let end = arguments[end] else {
-                        preconditionFailure("--start and --end are required")
+                    guard arguments[start] != nil || arguments[end] != nil else {
+                        throw UsageError(Localized(en: "give --start, --end or both", ko: "--start나 --end, 또는 둘 다 주세요"),
+                                         path: arguments.path)
                     }
                     let store = try VoiceCommand.store(context)
+                    let duration = try store.memo(id: arguments[VoiceCommand.id]).duration
+                    let start = arguments[start] ?? 0
+                    let end = arguments[end] ?? duration
+                    if end > start { try BulkConfirmation.trimming(keeping: min(end, duration) - start, of: duration, context, arguments) }
                     let memo = try CodecWarnings.silenced { _ in
-                        try store.trim(id: arguments[VoiceCommand.id], start: start, end: end)
+                        try context.workspace.undoHistory().trimVoiceMemo(
+                            id: arguments[VoiceCommand.id], start: start, end: end, in: store,
+                            description: context.undoDescription)
                     }
                     try context.emit(json: VoiceCommand.json(memo, store: store),
-                                 text: context.text(en: "Trimmed: ", ko: "잘랐습니다: ") + VoiceCommand.line(memo, context))
+                                 text: context.text(en: "Trimmed: ", ko: "잘랐습니다: ") + VoiceCommand.line(memo, context, idWidth: 0))
                 })
     }
 
@@ -71,18 +80,24 @@ enum VoiceEditCommands {
                 positionals: [VoiceCommand.id, newTitle],
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
-                    let memo = try store.rename(id: arguments[VoiceCommand.id], title: arguments[newTitle])
+                    let memo = try context.recordingUndo {
+                        try store.rename(id: arguments[VoiceCommand.id], title: arguments[newTitle])
+                    }
                     try context.emit(json: VoiceCommand.json(memo, store: store),
-                                 text: context.text(en: "Renamed: ", ko: "제목을 바꿨습니다: ") + VoiceCommand.line(memo, context))
+                                 text: context.text(en: "Renamed: ", ko: "제목을 바꿨습니다: ") + VoiceCommand.line(memo, context, idWidth: 0))
                 })
     }
 
     static func makeRemove() -> Command {
         Command("rm", abstract: Localized(en: "remove memos and their audio files", ko: "메모와 오디오 파일 지우기"),
+                options: [BulkConfirmation.yes],
                 positionals: [VoiceCommand.ids],
                 body: { context, arguments in
+                    try BulkConfirmation.removing(Set(arguments[VoiceCommand.ids]).count,
+                                                  Localized(en: "voice memos", ko: "음성 메모"), context, arguments)
                     let store = try VoiceCommand.store(context)
-                    let removed = try store.remove(ids: arguments[VoiceCommand.ids])
+                    let removed = try context.workspace.undoHistory().removeVoiceMemos(
+                        ids: arguments[VoiceCommand.ids], in: store, description: context.undoDescription)
                     try context.emit(json: WireFormat.removed(removed.map { VoiceCommand.json($0, store: store) }),
                                  text: removed.map { memo in
                                      context.text(en: "Removed voice memo \(memo.id) “\(line: memo.title)”",
@@ -128,7 +143,7 @@ enum VoiceEditCommands {
 
     /// A --start or --end value in seconds: `75`, `12.5`, `1:15`.
     private static func time(_ name: String, _ help: Localized) -> OptionKey<Double> {
-        OptionKey(name, "T", required: true, help: help) { text in
+        OptionKey(name, "T", help: help) { text in
             guard let seconds = TimeOffset.seconds(from: text) else {
                 throw MemoError(.usage, en: "invalid --\(name) '\(text)': expected seconds or m:ss",
                                 ko: "--\(name) '\(text)'이 올바르지 않습니다: 초 또는 m:ss여야 합니다")

@@ -37,8 +37,8 @@ enum VoiceImportCommand {
             // One file: an ordinary command, whose failure is the command's.
             let memo = try importOne(files[0], store: store, options: options, context: context)
             try context.emit(json: VoiceCommand.json(memo, store: store),
-                         text: context.text(en: "Imported voice memo \(memo.id): ", ko: "음성 메모 \(memo.id) 가져옴: ")
-                            + VoiceCommand.line(memo, context))
+                         text: context.text(en: "Imported voice memo ", ko: "음성 메모 가져옴: ")
+                            + VoiceCommand.line(memo, context, idWidth: 0))
             return
         }
         var results: [JSON] = []

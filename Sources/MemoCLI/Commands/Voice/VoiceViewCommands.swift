@@ -30,14 +30,16 @@ enum VoiceViewCommands {
         Command("list", abstract: Localized(en: "list voice memos: id, title, duration, format, size, date",
                                             ko: "음성 메모 목록: id, 제목, 길이, 형식, 크기, 날짜"),
                 options: [onlyTag],
-                body: { context, arguments in
-                    let store = try VoiceCommand.store(context)
-                    let memos = try store.memos(taggedWith: arguments[onlyTag])
-                    let text = memos.isEmpty
-                        ? TerminalText(context.text(en: "No voice memos.", ko: "음성 메모가 없습니다."))
-                        : memos.map { VoiceCommand.line($0, context) }.joined(separator: "\n")
-                    try context.emit(json: .array(memos.map { VoiceCommand.json($0, store: store) }), text: text)
-                })
+                body: runList)
+    }
+
+    static func runList(_ context: CommandContext, _ arguments: ParsedArguments) throws {
+        let store = try VoiceCommand.store(context)
+        let memos = try store.memos(taggedWith: arguments[onlyTag])
+        let text = memos.isEmpty
+            ? TerminalText(context.text(en: "No voice memos.", ko: "음성 메모가 없습니다."))
+            : memos.map { VoiceCommand.line($0, context) }.joined(separator: "\n")
+        try context.emit(json: .array(memos.map { VoiceCommand.json($0, store: store) }), text: text)
     }
 
     static func makeShow() -> Command {

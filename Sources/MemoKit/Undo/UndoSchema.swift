@@ -1,0 +1,113 @@
+import SQLite
+
+/// The undo history's tables and the triggers that fill them, after SQLite's
+/// own technique (https://www.sqlite.org/undoredo.html): triggers on every
+/// table holding the user's items log what each change undoes, in the same
+/// transaction as the change.
+///
+/// Unlike that page's log, the history holds no SQL: a logged row is its
+/// table, its kind and its values (`v1`…, each kept with its own type: JSON
+/// would round the times' last digits, `quote()` cuts text at a NUL). Undoing
+/// builds its statements from the live table's columns and binds the values,
+/// so a database from elsewhere cannot make an undo run SQL of its choosing.
+///
+/// The triggers are as small as they can be, because SQLite parses every one
+/// of them each time it reads the schema, at every start of memoapp: one
+/// `INSERT … SELECT` each, writing nothing unless a step is being recorded
+/// (a row in `undo_recording`, inside the recording transaction), so undoing,
+/// the migrations and the tools that write by hand add nothing to the
+/// history. (The session extension would need no triggers, but the SQLite
+/// Debian ships refuses tables with generated columns, as `todos` has.)
+enum UndoSchema {
+    /// The tables whose changes can be undone: every table of to-dos, memos,
+    /// voice memos and timers. The search indexes follow their tables by their
+    /// own triggers; the onboarding state is not an item.
+    static let loggedTables = [
+        "todos", "todo_tags", "memos", "memo_tags",
+        "voice_memos", "voice_memo_tags", "voice_memo_peaks",
+        "timers", "timer_spans", "timer_laps",
+    ]
+
+    /// Values a logged row can hold: the widest logged table's columns.
+    static let valueColumns = 24
+
+    static let migrations = [
+        Migration("undo.1-history") { connection in
+            try connection.executeScript(tables)
+            // A table a damaged database lacks (its migration record gone too)
+            // gets none: doctor's reference schema is made the same way.
+            for table in loggedTables {
+                let columns = try columns(of: table, in: connection)
+                if !columns.isEmpty { try connection.executeScript(triggers(for: columns, of: table)) }
+            }
+        },
+    ]
+
+    /// A table's stored columns, in order, with whether each is part of its
+    /// primary key (the columns that find a row again: `id` for most).
+    /// Generated columns are left out: SQLite computes them again.
+    struct Column: Equatable {
+        let name: String
+        let isKey: Bool
+    }
+
+    static func columns(of table: String, in connection: Connection) throws -> [Column] {
+        try connection.query("SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", table) {
+            Column(name: $0.string(0), isKey: $0.int(1) > 0)
+        }
+    }
+
+    static var valueNames: [String] { (1...valueColumns).map { "v\($0)" } }
+
+    // MARK: - Private
+
+    private static var tables: String {
+        """
+        CREATE TABLE undo_steps (
+            id INTEGER PRIMARY KEY,
+            description TEXT NOT NULL,
+            created_at REAL NOT NULL
+        );
+        CREATE TABLE undo_recording (
+            step INTEGER NOT NULL
+        );
+        CREATE TABLE undo_rows (
+            id INTEGER PRIMARY KEY,
+            step INTEGER NOT NULL REFERENCES undo_steps (id) ON DELETE CASCADE,
+            table_name TEXT NOT NULL,
+            operation TEXT NOT NULL,
+            value_count INTEGER NOT NULL,
+            \(valueNames.joined(separator: ", "))
+        );
+        CREATE INDEX undo_rows_by_step ON undo_rows (step);
+        CREATE TABLE undo_files (
+            kept_name TEXT PRIMARY KEY,
+            step INTEGER NOT NULL REFERENCES undo_steps (id) ON DELETE CASCADE,
+            library_name TEXT NOT NULL
+        );
+        CREATE INDEX undo_files_by_step ON undo_files (step);
+        """
+    }
+
+    /// Three triggers: an insert logs the new row's key (undone by deleting
+    /// it), an update and a delete the old row whole (undone by writing it
+    /// back).
+    private static func triggers(for columns: [Column], of table: String) -> String {
+        let keys = columns.filter(\.isKey)
+        precondition(!keys.isEmpty, "table \(table) has no primary key to undo by")
+        precondition(columns.count <= valueColumns, "table \(table) is wider than undo_rows")
+        func trigger(_ event: String, _ operation: String, _ row: String, _ logged: [Column]) -> String {
+            let targets = valueNames.prefix(logged.count).joined(separator: ", ")
+            let values = logged.map { "\(row).\($0.name)" }.joined(separator: ", ")
+            return """
+                CREATE TRIGGER undo_\(table)_\(operation) AFTER \(event) ON \(table) BEGIN
+                INSERT INTO undo_rows (step, table_name, operation, value_count, \(targets))
+                SELECT step, '\(table)', '\(operation)', \(logged.count), \(values) FROM undo_recording;
+                END;
+
+                """
+        }
+        return trigger("INSERT", "insert", "new", keys) + trigger("UPDATE", "update", "old", columns)
+            + trigger("DELETE", "delete", "old", columns)
+    }
+}
