@@ -52,7 +52,8 @@ final class CommandWordingEndToEndTests: XCTestCase {
 
     func testUniqueAbbreviationsRunTheirCommand() {
         XCTAssertEqual(app.run("todo", "ad", "milk").status, 0)
-        XCTAssertEqual(app.run("to", "li", "--json").array().map { $0["title"] as? String }, ["milk"])
+        XCTAssertEqual(app.run("tod", "li", "--json").array().map { $0["title"] as? String }, ["milk"])
+        XCTAssertEqual(app.run("to", "list").status, 64, "to is todo or token")
         let ambiguous = app.run("t", "list")
         XCTAssertEqual(ambiguous.status, 64, "one letter is not enough")
         let timer = app.run("ti")
