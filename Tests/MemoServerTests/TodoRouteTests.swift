@@ -111,9 +111,9 @@ final class PagingTests: XCTestCase {
     func testPagesOfToDosInEveryOrderCoverTheListOnceWhileItemsAreAdded() throws {
         let server = try APITestServer()
         server.onboard()
-        let bodies = [#"{"title": "a", "due": "2026-12-05", "priority": "low"}"#, #"{"title": "b"}"#,
-                      #"{"title": "c", "due": "2026-12-05", "priority": "high"}"#, #"{"title": "d", "priority": "high"}"#,
-                      #"{"title": "e", "due": "2026-12-01"}"#, #"{"title": "f"}"#, #"{"title": "g", "due": "2026-12-05"}"#]
+        let bodies = [#"{"title": "a", "due": "2099-12-05", "priority": "low"}"#, #"{"title": "b"}"#,
+                      #"{"title": "c", "due": "2099-12-05", "priority": "high"}"#, #"{"title": "d", "priority": "high"}"#,
+                      #"{"title": "e", "due": "2099-12-01"}"#, #"{"title": "f"}"#, #"{"title": "g", "due": "2099-12-05"}"#]
         for body in bodies { XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: body).status, 201) }
         for sort in ["due", "priority", "created"] {
             let whole = server.curl("GET", "/api/v1/todos?sort=\(sort)").array.map { $0["title"] as? String ?? "" }
