@@ -178,6 +178,12 @@ final class ImportToolsEndToEndTests: XCTestCase {
         let todos = allTodos()
         XCTAssertEqual(Set(todos.compactMap { $0["title"] as? String }),
                        ["Buy milk", "회의록 작성 😀", "water plants", "waiting one"])
+        // Into an empty home the search index is built at the end of the
+        // import; the triggers that keep it in step are back afterwards.
+        XCTAssertTrue(app.run("search", "회의", "--json").stdout.contains("작성"), "the imported to-dos are indexed")
+        XCTAssertEqual(app.run("todo", "add", "after the import").status, 0)
+        XCTAssertTrue(app.run("search", "after the", "--json").stdout.contains("import"), "a new to-do is indexed")
+        XCTAssertEqual(app.run("doctor").status, 0, "the schema is what the migrations made")
         let milk = todo(titled: "Buy milk", in: todos)
         XCTAssertEqual(milk["uid"] as? String, uuid("Buy milk"))
         XCTAssertEqual(milk["priority"] as? String, "high")

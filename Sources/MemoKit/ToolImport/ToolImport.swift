@@ -58,10 +58,19 @@ public enum ToolImport {
                 }
             }
         }
-        let outcome = try workspace.todoStore().importTodos(dryRun: dryRun) { add in
-            for file in files {
-                try reader.forEachTask(in: file) { todo in if let todo { try add(todo) } }
+        let store = try workspace.todoStore()
+        let importAll = {
+            try store.importTodos(dryRun: dryRun) { add in
+                for file in files {
+                    try reader.forEachTask(in: file) { todo in if let todo { try add(todo) } }
+                }
             }
+        }
+        let connection = try workspace.database()
+        // Into a home with no to-dos or memos yet (moving over from
+        // Taskwarrior), the search indexes are built once, at the end.
+        let outcome = try dryRun ? importAll() : connection.writeTransaction {
+            try NotesArchive.isEmpty(connection) ? NotesArchive.withSearchIndexedAtTheEnd(in: connection, importAll) : importAll()
         }
         return Result(outcome: outcome, skipped: skipped, isDryRun: dryRun)
     }
