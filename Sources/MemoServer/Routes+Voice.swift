@@ -59,7 +59,7 @@ extension MemoRoutes {
                 return (memo, store.path(of: memo))
             }
             let tag = "\"" + memo.checksum + "\""
-            if let wanted = request.headers["If-None-Match"], Items.matches(wanted, tag) {
+            if let wanted = request.headers["If-None-Match"], EntityTag.list(wanted, names: tag) {
                 return Response(status: 304, headers: ["ETag": tag])
             }
             var response = Response.file(try OpenFile(path: path), contentType: audioType(memo.container), for: request)

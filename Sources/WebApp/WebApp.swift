@@ -37,7 +37,7 @@ public enum WebApp {
             ("memos.js", PackageResources.memos_js), ("timers.js", PackageResources.timers_js),
             ("voice.js", PackageResources.voice_js),
         ] {
-            files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: etag(of: bytes))
+            files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: EntityTag.of(bytes))
         }
         return files
     }()
@@ -75,7 +75,7 @@ public enum WebApp {
             headers.add("Content-Security-Policy", contentSecurityPolicy)
             headers.add("X-Frame-Options", "DENY")
         }
-        if let wanted = request.headers["If-None-Match"], matches(wanted, file.etag) {
+        if let wanted = request.headers["If-None-Match"], EntityTag.list(wanted, names: file.etag) {
             return Response(status: 304, headers: headers)
         }
         return Response(status: 200, headers: headers, body: .bytes(file.bytes))
@@ -87,36 +87,5 @@ public enum WebApp {
         if name.hasSuffix(".js") { return "text/javascript; charset=utf-8" }
         if name.hasSuffix(".svg") { return "image/svg+xml" }
         return "application/octet-stream"
-    }
-
-    /// FNV-1a, 64 bits: enough to tell versions of a file apart (an ETag is
-    /// no security boundary).
-    static func etag(of bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
-    }
-
-    /// `If-None-Match`: `*` or a list of entity tags, weak ones compared weakly (RFC 9110 13.1.2).
-    static func matches(_ header: String, _ etag: String) -> Bool {
-        header.split(separator: ",").contains { part in
-            var tag = part.trimmingCharacters()
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == etag
-        }
-    }
-}
-
-private extension Substring {
-    func trimmingCharacters() -> Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result.removeFirst() }
-        while let last = result.last, last == " " || last == "\t" { result.removeLast() }
-        return result
     }
 }
