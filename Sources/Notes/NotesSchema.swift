@@ -117,7 +117,11 @@ public enum NotesSchema {
             """),
         // When `memoapp remind` tells about a to-do besides its due time
         // (`todo add --remind`); NULL for none. Seconds since 1970, as `due_at`.
-        Migration("notes.10-todo-remind", sql: "ALTER TABLE todos ADD COLUMN remind_at REAL;"),
+        // The index lets the watcher read only the reminders near now.
+        Migration("notes.10-todo-remind", sql: """
+            ALTER TABLE todos ADD COLUMN remind_at REAL;
+            CREATE INDEX todos_by_remind ON todos (remind_at) WHERE remind_at IS NOT NULL;
+            """),
     ]
 }
 

@@ -82,6 +82,20 @@ final class ReminderWatchTests: XCTestCase {
         XCTAssertEqual(told, [])
     }
 
+    func testAReminderDaysAwayIsReadOnlyWhenItIsNear() throws {
+        let remindAt = clock.now().adding(seconds: 3 * 86400)
+        _ = try workspace.todoStore().add(NewTodo(title: "later", remindAt: remindAt))
+        let ledger = ReminderLedger(workspace: workspace)
+        XCTAssertEqual(try ledger.candidates(at: clock.now()), [], "beyond the window of one look")
+        let watch = watch()
+        XCTAssertEqual(try watch.look(), ReminderSchedule.longestSleep)
+        clock.advance(3 * 86400 - 30)
+        XCTAssertEqual(try watch.look(), 30.005, accuracy: 0.001)
+        clock.advance(30)
+        try watch.look()
+        XCTAssertEqual(told.map(\.event.at), [remindAt])
+    }
+
     func testMovingTheReminderTimeTellsItAgain() throws {
         let store = try workspace.todoStore()
         let todo = try store.add(NewTodo(title: "call", remindAt: clock.now()))

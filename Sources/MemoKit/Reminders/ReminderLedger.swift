@@ -30,10 +30,12 @@ public struct ReminderLedger {
         self.workspace = workspace
     }
 
-    /// Every event that may be due at `now` or later: running countdowns
-    /// (at their projected end), countdowns finished within
-    /// `ReminderSchedule.missedBound`, and open to-dos' due moments and
-    /// reminder times within it or ahead.
+    /// Every event that may be due at `now` or before the next look:
+    /// running countdowns (at their projected end), countdowns finished
+    /// within `ReminderSchedule.missedBound`, and open to-dos' due moments and
+    /// reminder times within it or up to `ReminderSchedule.longestSleep`
+    /// ahead (a day more for due dates, whose morning is before their
+    /// stored end of day): nothing later can come due before the next look.
     public func candidates(at now: Timestamp) throws -> [ReminderEvent] {
         let earliest = now.adding(seconds: -ReminderSchedule.missedBound)
         var events: [ReminderEvent] = []
@@ -51,7 +53,8 @@ public struct ReminderLedger {
                                         at: end, occurrence: timer.createdAt.secondsSince1970))
         }
         let calendar = workspace.calendar
-        for todo in try workspace.todoStore().todosWithReminders(from: earliest) {
+        let latest = now.adding(seconds: ReminderSchedule.longestSleep + 86400)
+        for todo in try workspace.todoStore().todosWithReminders(from: earliest, through: latest) {
             if let due = todo.due {
                 let moment = due.reminderMoment(in: calendar)
                 events.append(ReminderEvent(kind: .todoDue, itemID: todo.id, itemUID: todo.uid, title: todo.title,
