@@ -62,6 +62,9 @@ extension TimerStore {
             ALTER TABLE timers ADD COLUMN todo_id INTEGER;
             ALTER TABLE timers ADD COLUMN seen_at REAL;
             CREATE INDEX timers_by_todo ON timers (todo_id) WHERE todo_id IS NOT NULL;
+            -- Timers that ended before this step were seen the only way there
+            -- was; they must not all come back to the main screen at once.
+            UPDATE timers SET seen_at = ended_at WHERE ended_at IS NOT NULL;
             """),
     ]
 }
