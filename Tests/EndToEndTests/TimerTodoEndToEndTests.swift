@@ -27,7 +27,7 @@ final class TimerTodoEndToEndTests: XCTestCase {
         let elapsed = stopped["elapsed"] as? Double ?? -1
         let shown = memoapp.run("todo", "show", "1", "--json").object()
         XCTAssertEqual(shown["time_spent_seconds"] as? Double ?? -1, elapsed, accuracy: 0.0015)
-        XCTAssertTrue(memoapp.run("todo", "show", "1").stdout.contains("(1 timers)"))
+        XCTAssertTrue(memoapp.run("todo", "show", "1").stdout.contains(" (1 timer)\n"))
         XCTAssertNil(memoapp.run("todo", "list", "--json").array().first?["time_spent_seconds"], "lists leave it out")
 
         XCTAssertEqual(memoapp.run("todo", "rm", "1").status, 0)

@@ -37,6 +37,11 @@ public struct Due: Hashable, Sendable {
     /// or a date-only `--remind`: a morning hour, when the day's work is planned.
     public static let dateOnlyReminderHour = 9
 
+    /// `09:00`: `dateOnlyReminderHour` as help texts show it.
+    public static var dateOnlyReminderTime: String {
+        (dateOnlyReminderHour < 10 ? "0" : "") + "\(dateOnlyReminderHour):00"
+    }
+
     /// When a reminder of this due comes: its time of day, or
     /// `dateOnlyReminderHour`:00 local on its date when it has none (its
     /// stored instant, the end of the day, would be too late to act on).

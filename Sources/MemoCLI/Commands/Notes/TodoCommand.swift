@@ -23,10 +23,10 @@ enum TodoCommand {
 
     static let whenHelp = Localized(
         en: "WHEN: \(DueDateParser.acceptedForms.en). Local time zone; a date alone means by the end of that day. "
-            + "--remind takes the same forms; a date alone means \(Due.dateOnlyReminderHour):00 that day ('memoapp remind' "
+            + "--remind takes the same forms; a date alone means \(Due.dateOnlyReminderTime) that day ('memoapp remind' "
             + "tells of it).",
         ko: "WHEN: \(DueDateParser.acceptedForms.ko). 현지 시간 기준이며, 날짜만 쓰면 그날 끝까지입니다. "
-            + "--remind도 같은 형식이며, 날짜만 쓰면 그날 \(Due.dateOnlyReminderHour):00입니다 ('memoapp remind'가 알려 줍니다).")
+            + "--remind도 같은 형식이며, 날짜만 쓰면 그날 \(Due.dateOnlyReminderTime)입니다 ('memoapp remind'가 알려 줍니다).")
 
     // MARK: - Declarations
 

@@ -98,7 +98,8 @@ final class TodoRenderer {
         if timeSpent.timerCount > 0 {
             let clock = TimerRendering.clock(timeSpent.spent.seconds, roundingUp: false)
             lines.append(TerminalText(label("spent:    ", "쓴 시간:  ")
-                + context.text(en: "\(clock) (\(timeSpent.timerCount) timers)", ko: "\(clock) (타이머 \(timeSpent.timerCount)개)")))
+                + context.text(en: "\(clock) (\(timeSpent.timerCount) timer\(timeSpent.timerCount == 1 ? "" : "s"))",
+                               ko: "\(clock) (타이머 \(timeSpent.timerCount)개)")))
         }
         lines.append(TerminalText(label("created:  ", "만든 때:  ") + todo.createdAt.localMinute))
         if let note = todo.note {

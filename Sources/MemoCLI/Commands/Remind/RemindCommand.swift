@@ -20,13 +20,13 @@ enum RemindCommand {
             discussion: Localized(
                 en: "A desktop notification through notify-send when it is on PATH, else the terminal bell; always a line "
                     + "on stdout (a JSON line with --json). A to-do due on a date without a time is told at "
-                    + "\(Due.dateOnlyReminderHour):00 that day. Each event is told once, also across restarts; events that "
+                    + "\(Due.dateOnlyReminderTime) that day. Each event is told once, also across restarts; events that "
                     + "came due while no watcher ran are told at start as missed, unless older than 24 hours. It sleeps "
                     + "until the next event and wakes when the data home's database changes. Ctrl-C or SIGTERM stops it "
                     + "(exit 0). --exec runs CMD through /bin/sh -c with MEMOAPP_EVENT (timer.finished, todo.due, "
                     + "todo.remind), MEMOAPP_ID, MEMOAPP_TITLE, MEMOAPP_AT and MEMOAPP_MISSED set, and waits for it.",
                 ko: "notify-send가 PATH에 있으면 데스크톱 알림을, 없으면 터미널 벨을 울리고, 언제나 stdout에 한 줄 씁니다 "
-                    + "(--json이면 JSON 한 줄). 시각 없이 날짜만 있는 할 일은 그날 \(Due.dateOnlyReminderHour):00에 알립니다. "
+                    + "(--json이면 JSON 한 줄). 시각 없이 날짜만 있는 할 일은 그날 \(Due.dateOnlyReminderTime)에 알립니다. "
                     + "알림은 다시 시작해도 한 번만 합니다. 감시하지 않는 동안 지난 알림은 시작할 때 놓친 알림으로 알리되, "
                     + "24시간보다 오래된 것은 알리지 않습니다. 다음 알림까지 잠들었다가 데이터베이스가 바뀌면 깨어납니다. "
                     + "Ctrl-C나 SIGTERM으로 멈춥니다 (종료 코드 0). --exec는 CMD를 /bin/sh -c로 실행하며 MEMOAPP_EVENT "
