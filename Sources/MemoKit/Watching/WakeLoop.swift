@@ -57,7 +57,13 @@ public final class WakeLoop: @unchecked Sendable {
             let wait: Double?
             do { wait = try step() } catch { wait = retryDelay }
             let shouldStop = monitor.locked { () -> Bool in
-                if !isStopped && !isPoked { monitor.wait(seconds: wait) }
+                if let wait {
+                    // An early (spurious) wake-up costs one extra look, no more.
+                    if !isStopped && !isPoked { monitor.wait(seconds: wait) }
+                } else {
+                    // Nothing ahead: only a poke or stop may wake it.
+                    while !isStopped && !isPoked { monitor.wait(seconds: nil) }
+                }
                 isPoked = false
                 return isStopped
             }

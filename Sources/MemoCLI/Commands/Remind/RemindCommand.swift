@@ -56,6 +56,7 @@ enum RemindCommand {
 
         let notifier = ChildProgram.find("notify-send", in: context.environment)
         if !context.isJSON {
+            // Written before the watch's thread starts: from then on stdout is its alone.
             let banner: TerminalText = context.text(
                 en: "Watching \(line: context.home.path) for reminders (Ctrl-C stops).\n",
                 ko: "\(line: context.home.path)의 알림을 지켜보는 중 (Ctrl-C로 멈춤).\n")
