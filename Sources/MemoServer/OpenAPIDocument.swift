@@ -66,6 +66,8 @@ enum OpenAPIDocument {
         Operation(method: "post", path: "/api/v1/timers/{id}/resume", summary: "Resume", success: 200),
         Operation(method: "post", path: "/api/v1/timers/{id}/lap", summary: "Record a lap (stopwatch)", success: 200),
         Operation(method: "post", path: "/api/v1/timers/{id}/stop", summary: "Stop a stopwatch", success: 200),
+        Operation(method: "post", path: "/api/v1/timers/{id}/dismiss", summary: "Mark an ended timer seen (leaves the main screen)",
+                  success: 200),
         Operation(method: "get", path: "/api/v1/events", summary: "Server-Sent Events: todo, memo, voice, timer, timer.finished, onboarding",
                   success: 200),
         Operation(method: "get", path: "/api/v1/export", summary: "The export document", success: 200),

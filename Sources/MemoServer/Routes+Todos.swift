@@ -17,54 +17,64 @@ extension MemoRoutes {
         }
         router.collect(.post, "/api/v1/todos", bodyLimit: JSONBody.limit) { request, body in
             try services.idempotency.perform(request, body: body) {
-                let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "tags", "due"])
+                let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "tags", "due", "remind"])
                 let now = services.clock.now()
                 let new = NewTodo(title: try document.string("title"), note: try document.optionalString("note"),
                                   priority: try document.optionalString("priority").map { try Priority(parsing: $0) },
                                   tags: try Tags.normalized(document.strings("tags")),
                                   due: try document.optionalString("due").map {
                                       try DueDateParser(now: now, calendar: SystemLocalCalendar()).parse($0)
-                                  })
-                let todo = try services.write { try $0.todoStore().add(new) }
-                var response = Items.response(encoder(services).json(todo), for: request, status: 201)
+                                  },
+                                  remindAt: try document.optionalString("remind").map { try reminderMoment($0, now: now) })
+                let (todo, answer) = try services.write { workspace -> (Todo, JSON) in
+                    let todo = try workspace.todoStore().add(new)
+                    return (todo, try todoDocument(todo, workspace, services))
+                }
+                var response = Items.response(answer, for: request, status: 201)
                 response.headers.set("Location", "/api/v1/todos/\(todo.id)")
                 return response
             }
         }
         router.route(.get, "/api/v1/todos/{id}") { request in
             let id = try request.itemID(todoWord)
-            let todo = try services.read { try $0.todoStore().todo(id: id) }
-            return Items.response(encoder(services).json(todo), for: request)
+            let document = try services.read { try todoDocument($0.todoStore().todo(id: id), $0, services) }
+            return Items.response(document, for: request)
         }
         router.collect(.patch, "/api/v1/todos/{id}", bodyLimit: JSONBody.limit) { request, body in
             let id = try request.itemID(todoWord)
             let changes = try todoChanges(body, now: services.clock.now())
-            let todo = try services.write { workspace -> Todo in
+            let document = try services.write { workspace -> JSON in
                 let store = try workspace.todoStore()
-                try Items.checkPrecondition(request, current: encoder(services).json(store.todo(id: id)))
-                return try store.edit(id: id, changes)
+                try Items.checkPrecondition(request, current: todoDocument(store.todo(id: id), workspace, services))
+                return try todoDocument(store.edit(id: id, changes), workspace, services)
             }
-            return Items.response(encoder(services).json(todo), for: request)
+            return Items.response(document, for: request)
         }
         router.route(.delete, "/api/v1/todos/{id}") { request in
             let id = try request.itemID(todoWord)
             let removed = try services.write { workspace -> [Todo] in
                 let store = try workspace.todoStore()
-                try Items.checkPrecondition(request, current: encoder(services).json(store.todo(id: id)))
+                try Items.checkPrecondition(request, current: todoDocument(store.todo(id: id), workspace, services))
                 return try store.remove(ids: [id])
             }
             return .json(WireFormat.removed(removed.map(encoder(services).json)))
         }
         router.route(.post, "/api/v1/todos/{id}/done") { request in
             let id = try request.itemID(todoWord)
-            let todos = try services.write { try $0.todoStore().markDone(ids: [id]) }
-            return Items.response(encoder(services).json(todos[0]), for: request)
+            let document = try services.write { try todoDocument($0.todoStore().markDone(ids: [id])[0], $0, services) }
+            return Items.response(document, for: request)
         }
         router.route(.post, "/api/v1/todos/{id}/undo") { request in
             let id = try request.itemID(todoWord)
-            let todos = try services.write { try $0.todoStore().reopen(ids: [id]) }
-            return Items.response(encoder(services).json(todos[0]), for: request)
+            let document = try services.write { try todoDocument($0.todoStore().reopen(ids: [id])[0], $0, services) }
+            return Items.response(document, for: request)
         }
+    }
+
+    /// One to-do as every single-item answer gives it and every `If-Match`
+    /// is compared with: in full, with `time_spent_seconds` (lists leave it out).
+    static func todoDocument(_ todo: Todo, _ workspace: Workspace, _ services: ServerServices) throws -> JSON {
+        encoder(services).detail(todo, timeSpent: try TimeTracking.timeSpent(onTodo: todo.id, in: workspace).spent.seconds)
     }
 
     /// To-dos as JSON for this moment in the server's time zone (`TZ`).
@@ -98,7 +108,8 @@ extension MemoRoutes {
 
     /// A PATCH body as the changes of `todo edit`: null removes a field.
     static func todoChanges(_ body: [UInt8], now: Timestamp) throws -> TodoChanges {
-        let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "due", "add_tags", "remove_tags"])
+        let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "due", "remind", "add_tags",
+                                                                "remove_tags"])
         var changes = TodoChanges(title: try document.optionalString("title"),
                                   addedTags: try document.strings("add_tags"), removedTags: try document.strings("remove_tags"))
         if let note = try document.change("note") {
@@ -112,10 +123,21 @@ extension MemoRoutes {
             changes.due = try due.map { .set(try DueDateParser(now: now, calendar: SystemLocalCalendar()).parse($0.string())) }
                 ?? .remove
         }
+        if let remind = try document.change("remind") {
+            changes.remind = try remind.map { .set(try reminderMoment($0.string(), now: now)) } ?? .remove
+        }
         guard !changes.isEmpty else {
-            throw MemoError(.usage, en: "nothing to change: give at least one of title, note, priority, due, add_tags, remove_tags",
-                            ko: "바꿀 것이 없습니다: title, note, priority, due, add_tags, remove_tags 중 하나 이상을 주세요")
+            throw MemoError(.usage, en: "nothing to change: give at least one of title, note, priority, due, remind, add_tags, "
+                                + "remove_tags",
+                            ko: "바꿀 것이 없습니다: title, note, priority, due, remind, add_tags, remove_tags 중 하나 이상을 주세요")
         }
         return changes
+    }
+
+    /// `remind` read as `due` is (the same parser), a date alone meaning its
+    /// morning (`Due.reminderMoment`).
+    static func reminderMoment(_ text: String, now: Timestamp) throws -> Timestamp {
+        let calendar = SystemLocalCalendar()
+        return try DueDateParser(now: now, calendar: calendar).parse(text).reminderMoment(in: calendar)
     }
 }

@@ -115,6 +115,13 @@ public enum NotesSchema {
             CREATE INDEX todos_open_in_due_order ON todos (due_at IS NULL, due_at, priority IS NULL, priority DESC, id)
                 WHERE done_at IS NULL;
             """),
+        // When `memoapp remind` tells about a to-do besides its due time
+        // (`todo add --remind`); NULL for none. Seconds since 1970, as `due_at`.
+        // The index lets the watcher read only the reminders near now.
+        Migration("notes.10-todo-remind", sql: """
+            ALTER TABLE todos ADD COLUMN remind_at REAL;
+            CREATE INDEX todos_by_remind ON todos (remind_at) WHERE remind_at IS NOT NULL;
+            """),
     ]
 }
 

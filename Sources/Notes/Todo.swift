@@ -64,11 +64,13 @@ public struct Todo: Hashable, Sendable {
     public var updatedAt: Timestamp
     /// When it was marked done; nil while it is open.
     public var doneAt: Timestamp?
+    /// When `memoapp remind` tells about it besides its due time; nil for none.
+    public var remindAt: Timestamp?
 
     /// A to-do as stored; stores make these, tests and front ends may too.
     public init(id: Int64, uid: String = "", title: String, note: String? = nil, priority: Priority? = nil,
                 tags: [String] = [], due: Due? = nil, createdAt: Timestamp, updatedAt: Timestamp,
-                doneAt: Timestamp? = nil) {
+                doneAt: Timestamp? = nil, remindAt: Timestamp? = nil) {
         self.id = id
         self.uid = uid
         self.title = title
@@ -79,6 +81,7 @@ public struct Todo: Hashable, Sendable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.doneAt = doneAt
+        self.remindAt = remindAt
     }
 
     /// Whether it has been marked done.
@@ -108,14 +111,18 @@ public struct NewTodo: Sendable {
     public var tags: [String]
     /// Optional due date (see `DueDateParser`).
     public var due: Due?
+    /// Optional moment to be reminded at (see `Due.reminderMoment`).
+    public var remindAt: Timestamp?
 
     /// A to-do to add.
-    public init(title: String, note: String? = nil, priority: Priority? = nil, tags: [String] = [], due: Due? = nil) {
+    public init(title: String, note: String? = nil, priority: Priority? = nil, tags: [String] = [], due: Due? = nil,
+                remindAt: Timestamp? = nil) {
         self.title = title
         self.note = note
         self.priority = priority
         self.tags = tags
         self.due = due
+        self.remindAt = remindAt
     }
 }
 
@@ -136,6 +143,8 @@ public struct TodoChanges: Sendable {
     public var priority: Change<Priority> = .keep
     /// Set, keep or remove the due date.
     public var due: Change<Due> = .keep
+    /// Set, keep or remove the reminder moment.
+    public var remind: Change<Timestamp> = .keep
     /// Tags to add after the existing ones.
     public var addedTags: [String] = []
     /// Tags to take away (any case); removing an absent tag is no error.
@@ -143,11 +152,13 @@ public struct TodoChanges: Sendable {
 
     /// Changes to apply; everything kept by default.
     public init(title: String? = nil, note: Change<String> = .keep, priority: Change<Priority> = .keep,
-                due: Change<Due> = .keep, addedTags: [String] = [], removedTags: [String] = []) {
+                due: Change<Due> = .keep, remind: Change<Timestamp> = .keep, addedTags: [String] = [],
+                removedTags: [String] = []) {
         self.title = title
         self.note = note
         self.priority = priority
         self.due = due
+        self.remind = remind
         self.addedTags = addedTags
         self.removedTags = removedTags
     }
@@ -155,7 +166,7 @@ public struct TodoChanges: Sendable {
     /// True when applying the changes could not change anything.
     public var isEmpty: Bool {
         guard title == nil, addedTags.isEmpty, removedTags.isEmpty else { return false }
-        if case .keep = note, case .keep = priority, case .keep = due { return true }
+        if case .keep = note, case .keep = priority, case .keep = due, case .keep = remind { return true }
         return false
     }
 }

@@ -33,11 +33,12 @@ public final class TodoStore {
             do {
                 try connection.insertingRow(of: .todo) {
                     try connection.execute("""
-                    INSERT INTO todos (uid, title, note, priority, due_at, due_has_time, tags, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO todos (uid, title, note, priority, due_at, due_has_time, tags, created_at, updated_at,
+                        remind_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, uid, new.title, TodoStore.storedNote(new.note), new.priority?.rawValue,
                     new.due?.instant.secondsSince1970, new.due?.hasTime ?? false, Tags.joined(tags),
-                    now.secondsSince1970, now.secondsSince1970)
+                    now.secondsSince1970, now.secondsSince1970, new.remindAt?.secondsSince1970)
                 }
             } catch let error as SQLiteError where error.isUniqueViolation(table: "todos", column: "uid") {
                 throw MemoError.duplicateUID(.todo, uid)
@@ -47,7 +48,8 @@ public final class TodoStore {
                 try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", id, tag)
             }
             return Todo(id: id, uid: uid, title: new.title, note: TodoStore.storedNote(new.note),
-                        priority: new.priority, tags: tags, due: new.due, createdAt: now, updatedAt: now)
+                        priority: new.priority, tags: tags, due: new.due, createdAt: now, updatedAt: now,
+                        remindAt: new.remindAt)
         }
     }
 
@@ -109,6 +111,11 @@ public final class TodoStore {
             case let .set(due): todo.due = due
             case .remove: todo.due = nil
             }
+            switch changes.remind {
+            case .keep: break
+            case let .set(moment): todo.remindAt = moment
+            case .remove: todo.remindAt = nil
+            }
             var tags = todo.tags.filter { !removed.contains($0.lowercased()) }
             let present = Set(tags.map { $0.lowercased() })
             tags += added.filter { !present.contains($0.lowercased()) }
@@ -116,9 +123,9 @@ public final class TodoStore {
             todo.updatedAt = now
             try connection.execute("""
                 UPDATE todos SET title = ?, note = ?, priority = ?, due_at = ?, due_has_time = ?, tags = ?,
-                    updated_at = ? WHERE id = ?
+                    updated_at = ?, remind_at = ? WHERE id = ?
                 """, todo.title, todo.note, todo.priority?.rawValue, todo.due?.instant.secondsSince1970,
-                todo.due?.hasTime ?? false, Tags.joined(tags), now.secondsSince1970, id)
+                todo.due?.hasTime ?? false, Tags.joined(tags), now.secondsSince1970, todo.remindAt?.secondsSince1970, id)
             try connection.execute("DELETE FROM todo_tags WHERE todo_id = ?", id)
             for tag in tags {
                 try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", id, tag)
@@ -152,7 +159,8 @@ public final class TodoStore {
     // MARK: - Row mapping
 
     static let selectSQL = """
-        SELECT id, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at, uid FROM todos
+        SELECT id, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at, uid, remind_at
+        FROM todos
         """
 
     static func todo(_ row: Row) -> Todo {
@@ -162,7 +170,8 @@ public final class TodoStore {
              due: row.optionalDouble(4).map { Due(instant: Timestamp(secondsSince1970: $0), hasTime: row.bool(5)) },
              createdAt: Timestamp(secondsSince1970: row.double(7)),
              updatedAt: Timestamp(secondsSince1970: row.double(8)),
-             doneAt: row.optionalDouble(9).map(Timestamp.init(secondsSince1970:)))
+             doneAt: row.optionalDouble(9).map(Timestamp.init(secondsSince1970:)),
+             remindAt: row.optionalDouble(11).map(Timestamp.init(secondsSince1970:)))
     }
 
     /// An empty note is no note.

@@ -71,7 +71,7 @@ public struct ImportDocument {
             switch try ImportDocument.item(key, reader) {
             case let .todo(todo): (id, uid) = (todo.id, todo.uid)
             case let .memo(memo): (id, uid) = (memo.id, memo.uid)
-            case let .timer(timer): (id, uid) = (timer.id, timer.uid)
+            case let .timer(timer, _): (id, uid) = (timer.id, timer.uid)
             case let .voiceMemo(item):
                 (id, uid) = (item.id, item.uid)
                 voiceMemos.append(item)
@@ -100,7 +100,8 @@ public struct ImportDocument {
         case todo(Todo)
         case memo(Memo)
         case voiceMemo(VoiceArchive.Item)
-        case timer(TimerRecord)
+        /// A timer, and the uid of the to-do its time was spent on.
+        case timer(TimerRecord, todoUID: String?)
     }
 
     /// Reads the document again and hands `body` each to-do, memo and timer,
@@ -135,7 +136,9 @@ public struct ImportDocument {
         case "todos": return .todo(try NotesArchive.todo(from: reader))
         case "memos": return .memo(try NotesArchive.memo(from: reader))
         case "voice_memos": return .voiceMemo(try VoiceArchive.item(from: reader))
-        default: return .timer(try TimerArchive.timer(from: reader))
+        default:
+            let todoUID = reader.hasKey("todo_uid") ? try reader.nullable("todo_uid")?.string() : nil
+            return .timer(try TimerArchive.timer(from: reader), todoUID: todoUID)
         }
     }
 }

@@ -67,9 +67,11 @@ public enum ImportWriter {
                     try NotesArchive.insert(memo, keepingID: keepingIDs, into: connection)
                     return true
                 }
-            case let .timer(timer):
+            case let .timer(timer, todoUID):
                 try add(to: &report.timers, isPresent: isPresent { try TimerArchive.contains(uid: timer.uid, in: connection) }) {
-                    try TimerArchive.insert(timer, keepingID: keepingIDs, into: connection)
+                    let id = try TimerArchive.insert(timer, keepingID: keepingIDs, into: connection)
+                    // To-dos come before timers in the document: the to-do is here when it was exported.
+                    if let todoUID { try FeatureLinks.tieTimer(id, toTodoWithUID: todoUID, in: connection) }
                     return true
                 }
             case .voiceMemo:

@@ -32,7 +32,9 @@ extension NotesArchive {
                     note: TodoStore.storedNote(try item.nullableString("note")), priority: priority,
                     tags: try tags(in: item), due: dueAt.map { Due(instant: $0, hasTime: dueHasTime) },
                     createdAt: try item.time("created_at"), updatedAt: try item.time("updated_at"),
-                    doneAt: try item.nullableTime("done_at"))
+                    doneAt: try item.nullableTime("done_at"),
+                    // Exports made before reminders have no such key.
+                    remindAt: item.hasKey("remind_at") ? try item.nullableTime("remind_at") : nil)
     }
 
     /// A memo from an export, every field checked. Errors name the path.
@@ -84,11 +86,12 @@ extension NotesArchive {
             try connection.insertingRow(of: .todo) {
                 try connection.execute("""
                     INSERT INTO todos (id, uid, title, note, priority, due_at, due_has_time, tags, created_at,
-                        updated_at, done_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        updated_at, done_at, remind_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, keepingID ? todo.id : nil, todo.uid, todo.title, todo.note, todo.priority?.rawValue,
                     todo.due?.instant.secondsSince1970, todo.due?.hasTime ?? false, Tags.joined(todo.tags),
-                    todo.createdAt.secondsSince1970, todo.updatedAt.secondsSince1970, todo.doneAt?.secondsSince1970)
+                    todo.createdAt.secondsSince1970, todo.updatedAt.secondsSince1970, todo.doneAt?.secondsSince1970,
+                    todo.remindAt?.secondsSince1970)
             }
         } catch let error as SQLiteError where error.isUniqueViolation(table: "todos", column: "uid") {
             throw MemoError.duplicateUID(.todo, todo.uid)

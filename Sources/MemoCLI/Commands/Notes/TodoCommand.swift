@@ -1,6 +1,7 @@
 import CommandLineKit
 import MemoAPI
 import MemoCore
+import MemoKit
 import Notes
 
 /// `memoapp todo …`: to-dos with due dates, priorities and tags.
@@ -21,8 +22,11 @@ enum TodoCommand {
     static let todoNoun = Localized(en: "to-dos", ko: "할 일")
 
     static let whenHelp = Localized(
-        en: "WHEN: \(DueDateParser.acceptedForms.en). Local time zone; a date alone means by the end of that day.",
-        ko: "WHEN: \(DueDateParser.acceptedForms.ko). 현지 시간 기준이며, 날짜만 쓰면 그날 끝까지입니다.")
+        en: "WHEN: \(DueDateParser.acceptedForms.en). Local time zone; a date alone means by the end of that day. "
+            + "--remind takes the same forms; a date alone means \(Due.dateOnlyReminderTime) that day ('memoapp remind' "
+            + "tells of it).",
+        ko: "WHEN: \(DueDateParser.acceptedForms.ko). 현지 시간 기준이며, 날짜만 쓰면 그날 끝까지입니다. "
+            + "--remind도 같은 형식이며, 날짜만 쓰면 그날 \(Due.dateOnlyReminderTime)입니다 ('memoapp remind'가 알려 줍니다).")
 
     // MARK: - Declarations
 
@@ -50,6 +54,9 @@ enum TodoCommand {
     static let newTitle = OptionKey<String>("title", "T", help: Localized(en: "new title", ko: "새 제목"))
     static let newDue = OptionKey<String>("due", "WHEN", help: Localized(en: "new due date", ko: "새 마감"))
     static let noDue = Flag("no-due", help: Localized(en: "remove the due date", ko: "마감 없애기"))
+    static let remind = OptionKey<String>("remind", "WHEN", help: Localized(en: "when 'memoapp remind' reminds of it",
+                                                                           ko: "'memoapp remind'가 알려 줄 때"))
+    static let noRemind = Flag("no-remind", help: Localized(en: "remove the reminder time", ko: "알림 시각 없애기"))
     static let newPriority = OptionKey<TodoChanges.Change<Priority>>(
         "priority", "P", help: Localized(en: "new priority (none removes it)", ko: "새 우선순위 (none이면 없앰)"),
         decode: { $0.lowercased() == "none" ? .remove : .set(try Priority(parsing: $0)) })
@@ -61,7 +68,7 @@ enum TodoCommand {
 
     static let add = Command(
         "add", abstract: Localized(en: "add a to-do", ko: "할 일 추가"),
-        options: [due, priority, tags, note],
+        options: [due, remind, priority, tags, note],
         positionals: [title],
         discussion: whenHelp,
         body: { context, arguments in try runAdd(context, arguments) })
@@ -78,7 +85,9 @@ enum TodoCommand {
         body: { context, arguments in
             let todo = try context.todoStore().todo(id: arguments[id])
             let renderer = TodoRenderer(context)
-            try context.emit(json: renderer.json(todo), text: renderer.details(todo))
+            let tracked = try TimeTracking.timeSpent(onTodo: todo.id, in: context.workspace)
+            try context.emit(json: renderer.detail(todo, timeSpent: tracked.spent.seconds),
+                             text: renderer.details(todo, timeSpent: tracked))
         })
 
     static let done = Command(
@@ -109,9 +118,9 @@ enum TodoCommand {
 
     static let edit = Command(
         "edit", abstract: Localized(en: "change a to-do", ko: "할 일 고치기"),
-        options: [newTitle, newDue, noDue, newPriority, addedTags, removedTags, newNote],
+        options: [newTitle, newDue, noDue, remind, noRemind, newPriority, addedTags, removedTags, newNote],
         positionals: [id],
-        exclusiveOptions: [[newDue, noDue]],
+        exclusiveOptions: [[newDue, noDue], [remind, noRemind]],
         discussion: whenHelp,
         body: { context, arguments in try runEdit(context, arguments) })
 
@@ -150,7 +159,8 @@ enum TodoCommand {
                     tags: try Tags.normalized(arguments[tags]),
                     due: try arguments[due].map {
                         try DueDateParser(now: now, calendar: context.calendar).parse($0)
-                    })
+                    },
+                    remindAt: try arguments[remind].map { try reminderMoment($0, now: now, context) })
         }
         let todo = try context.parsingArgument(arguments) { try context.recordingUndo { try context.todoStore().add(new) } }
         let renderer = TodoRenderer(context)
@@ -203,6 +213,8 @@ enum TodoCommand {
             if let when = arguments[newDue] {
                 changes.due = .set(try DueDateParser(now: now, calendar: context.calendar).parse(when))
             }
+            if arguments[noRemind] { changes.remind = .remove }
+            if let when = arguments[remind] { changes.remind = .set(try reminderMoment(when, now: now, context)) }
             return changes
         }
         guard !changes.isEmpty else {
@@ -215,6 +227,11 @@ enum TodoCommand {
         let renderer = TodoRenderer(context)
         try context.emit(json: renderer.json(todo),
                      text: context.text(en: "Changed ", ko: "고침: ") + renderer.line(todo, idWidth: 0))
+    }
+
+    /// `--remind WHEN`, read by the due date's parser; a date alone is its morning.
+    static func reminderMoment(_ text: String, now: Timestamp, _ context: CommandContext) throws -> Timestamp {
+        try DueDateParser(now: now, calendar: context.calendar).parse(text).reminderMoment(in: context.calendar)
     }
 
     /// The to-dos a multi-id command acted on: an array in JSON, a line each in text.

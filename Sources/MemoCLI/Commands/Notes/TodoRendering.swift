@@ -2,6 +2,7 @@ import CommandLineKit
 import MemoAPI
 import MemoCore
 import Notes
+import Timers
 
 /// How to-dos look: lines of text, and the wire format's JSON (whose encoder
 /// also works out today's bounds and each due's text once for the lines).
@@ -22,6 +23,8 @@ final class TodoRenderer {
     func json(_ todo: Todo) -> JSON { encoder.json(todo) }
 
     func json(_ todos: [Todo]) -> JSON { encoder.json(todos) }
+
+    func detail(_ todo: Todo, timeSpent: Double) -> JSON { encoder.detail(todo, timeSpent: timeSpent) }
 
     /// `  3 [ ] Buy milk  due 2026-11-30 (today) · high · #home`: overdue in red
     /// and due-today in yellow when colour is on, and said in words always.
@@ -71,7 +74,7 @@ final class TodoRenderer {
     }
 
     /// Every field, for `todo show`.
-    func details(_ todo: Todo) -> TerminalText {
+    func details(_ todo: Todo, timeSpent: (spent: MeasuredDuration, timerCount: Int)) -> TerminalText {
         let label = { (en: String, ko: String) in self.context.text(en: en, ko: ko) }
         var lines: [TerminalText] = [context.style.bold("#\(todo.id) \(line: todo.title)")]
         let status = todo.doneAt.map { label("done ", "완료 ") + $0.localMinute } ?? label("open", "진행 중")
@@ -85,9 +88,18 @@ final class TodoRenderer {
             }
             lines.append(label("due:      ", "마감:     ") + text)
         }
+        if let remindAt = todo.remindAt {
+            lines.append(TerminalText(label("remind:   ", "알림:     ") + remindAt.localMinute))
+        }
         if let priority = todo.priority { lines.append(TerminalText(label("priority: ", "우선순위: ") + context.text(priority.label))) }
         if !todo.tags.isEmpty {
             lines.append(label("tags:     ", "태그:     ") + TerminalText(line: NotesText.tags(todo.tags)))
+        }
+        if timeSpent.timerCount > 0 {
+            let clock = TimerRendering.clock(timeSpent.spent.seconds, roundingUp: false)
+            lines.append(TerminalText(label("spent:    ", "쓴 시간:  ")
+                + context.text(en: "\(clock) (\(timeSpent.timerCount) timer\(timeSpent.timerCount == 1 ? "" : "s"))",
+                               ko: "\(clock) (타이머 \(timeSpent.timerCount)개)")))
         }
         lines.append(TerminalText(label("created:  ", "만든 때:  ") + todo.createdAt.localMinute))
         if let note = todo.note {
