@@ -25,6 +25,7 @@ enum VoiceCommand {
                 .later("export", VoiceEditCommands.makeExport),
                 .later("trim", VoiceEditCommands.makeTrim),
                 .later("rename", VoiceEditCommands.makeRename),
+                .later("edit", VoiceEditCommands.makeEdit),
                 .later("rm", VoiceEditCommands.makeRemove),
                 .later("verify", VoiceEditCommands.makeVerify),
             ],
