@@ -164,7 +164,7 @@ public struct OutputFile: Sendable {
     }
 
     /// Refuses a folder that is the data home or lies below it.
-    private static func refuseInside(_ home: DataHome, folder: String, given: String) throws {
+    static func refuseInside(_ home: DataHome, folder: String, given: String) throws {
         var homeStatus = stat()
         guard stat(home.path, &homeStatus) == 0 else { return }  // no data home yet: nothing to protect
         var ancestor = folder
@@ -252,7 +252,7 @@ public struct OutputFile: Sendable {
         try FileSystem.fsyncFile(directory, path: given)
     }
 
-    private static func baseName(_ path: String) -> String {
+    static func baseName(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
     }
 
@@ -263,7 +263,7 @@ public struct OutputFile: Sendable {
         return folder.isEmpty ? "/" : folder
     }
 
-    private static func realPath(_ path: String) -> String? {
+    static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -13,7 +13,8 @@ enum MemoCommand {
             subcommands: [.later("add") { add }, .later("list") { list }, .later("show") { show },
                           .later("edit") { edit }, .later("pin") { pin }, .later("unpin") { unpin },
                           .later("rm") { remove }, .later("search") { SearchCommand.make(kinds: [.memo]) },
-                          .later("import") { NotesImportCommands.memoImport }],
+                          .later("import") { NotesImportCommands.memoImport },
+                          .later("export") { MemoExportCommand.command }],
             body: { context, arguments in try runList(context, arguments) })
     }
 
