@@ -31,7 +31,7 @@ enum NotesImportCommands {
         discussion: Localized(
             en: """
                 todotxt: (A) is high, (B) medium, (C) to (Z) low; x marks done (completion, then creation date); \
-                +project and @context stay in the title and become tags as written; due:YYYY-MM-DD is the due \
+                +project and @context stay in the title and become tags without the sign (+home and @home are the tag home); due:YYYY-MM-DD is the due \
                 date; other key:value words go to the note.
                 taskwarrior: the JSON array of `task export`; H, M, L priorities; project:NAME and the tags as \
                 tags; annotations in the note; deleted tasks and recurring templates are skipped.
@@ -40,7 +40,7 @@ enum NotesImportCommands {
                 """,
             ko: """
                 todotxt: (A)는 높음, (B)는 보통, (C)~(Z)는 낮음; x는 완료 (완료 날짜, 그다음 만든 날짜); \
-                +project와 @context는 제목에 남고 쓴 그대로 태그가 됨; due:YYYY-MM-DD는 마감; \
+                +project와 @context는 제목에 남고 기호 없이 태그가 됨 (+home과 @home은 태그 home); due:YYYY-MM-DD는 마감; \
                 그 밖의 key:value는 메모로 감.
                 taskwarrior: `task export`의 JSON 배열; 우선순위 H, M, L; project:이름과 태그는 태그로; \
                 주석(annotation)은 메모로; 지운 작업과 반복 원본은 건너뜀.
