@@ -111,6 +111,20 @@ final class MemoMarkdownEndToEndTests: XCTestCase {
         XCTAssertTrue(String(decoding: now["2-two.md"] ?? Data(), as: UTF8.self).hasSuffix("---\ntwo"))
     }
 
+    func testAKilledExportsTemporariesAreSweptOnceTheFilesAreWritten() throws {
+        let app = home("home")
+        add(app, Data("one".utf8), ["--title", "one"])
+        let out = folder.appending("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        // A temporary no process holds a lock on: a killed writer's, of this very file.
+        for name in [".1-one.md.0123456789abcdef.part", ".notes.txt.0123456789abcdef.part", ".1-one.md.part"] {
+            try Data("partial".utf8).write(to: URL(fileURLWithPath: out + "/" + name))
+        }
+        XCTAssertEqual(export(app, to: out).status, 0)
+        XCTAssertEqual(Set(try files(in: out).keys), ["1-one.md", ".notes.txt.0123456789abcdef.part", ".1-one.md.part"],
+                       "only the temporaries of the files written go")
+    }
+
     func testPlacesThatAreNoFolderOrInsideTheHomeAreRefused() throws {
         let app = home("home")
         add(app, Data("one".utf8))

@@ -43,8 +43,9 @@ public enum MemoMarkdownExport {
                                                                  home: workspace.home, mayReplace: mayReplace)))
             }
             for (id, output) in places {
-                try output.write(text: MemoMarkdown.document(of: try store.memo(id: id)))
+                try output.write(text: MemoMarkdown.document(of: try store.memo(id: id)), finishesFolder: false)
             }
+            try OutputFile.finishFolder(of: places.map(\.output))
             return Result(folder: folder, fileNames: places.map { OutputFile.baseName($0.output.given) })
         }
     }
