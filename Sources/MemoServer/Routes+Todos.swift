@@ -42,10 +42,18 @@ extension MemoRoutes {
         }
         router.collect(.patch, "/api/v1/todos/{id}", bodyLimit: JSONBody.limit) { request, body in
             let id = try request.itemID(todoWord)
-            let changes = try todoChanges(body, now: services.clock.now())
+            let (edits, newTags) = try todoChanges(body, now: services.clock.now())
             let document = try services.write { workspace -> JSON in
                 let store = try workspace.todoStore()
-                try Items.checkPrecondition(request, current: todoDocument(store.todo(id: id), workspace, services))
+                let current = try store.todo(id: id)
+                try Items.checkPrecondition(request, current: todoDocument(current, workspace, services))
+                var changes = edits
+                if let newTags {
+                    // A whole new list: every tag there now goes, the new ones come in
+                    // their order, read in the same transaction as the change.
+                    changes.removedTags = current.tags
+                    changes.addedTags = newTags
+                }
                 return try todoDocument(store.edit(id: id, changes), workspace, services)
             }
             return Items.response(document, for: request)
@@ -106,12 +114,13 @@ extension MemoRoutes {
         try request.queryInt("limit", in: 1...500) ?? 50
     }
 
-    /// A PATCH body as the changes of `todo edit`: null removes a field.
-    static func todoChanges(_ body: [UInt8], now: Timestamp) throws -> TodoChanges {
-        let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "due", "remind", "add_tags",
-                                                                "remove_tags"])
-        var changes = TodoChanges(title: try document.optionalString("title"),
-                                  addedTags: try document.strings("add_tags"), removedTags: try document.strings("remove_tags"))
+    /// A PATCH body as the changes of `todo edit` (null removes a field) and
+    /// the whole new list of tags when `tags` gives one.
+    static func todoChanges(_ body: [UInt8], now: Timestamp) throws -> (TodoChanges, newTags: [String]?) {
+        let document = try JSONBody.object(body, allowedKeys: JSONBody.tagKeys.union(["title", "note", "priority", "due",
+                                                                                      "remind"]))
+        let tags = try document.tagChanges(clean: Tags.normalized(_:))
+        var changes = TodoChanges(title: try document.optionalString("title"), addedTags: tags.added, removedTags: tags.removed)
         if let note = try document.change("note") {
             let text = try note?.string() ?? ""
             changes.note = text.isEmpty ? .remove : .set(text)
@@ -126,12 +135,13 @@ extension MemoRoutes {
         if let remind = try document.change("remind") {
             changes.remind = try remind.map { .set(try reminderMoment($0.string(), now: now)) } ?? .remove
         }
-        guard !changes.isEmpty else {
-            throw MemoError(.usage, en: "nothing to change: give at least one of title, note, priority, due, remind, add_tags, "
-                                + "remove_tags",
-                            ko: "바꿀 것이 없습니다: title, note, priority, due, remind, add_tags, remove_tags 중 하나 이상을 주세요")
+        guard !changes.isEmpty || tags.replacement != nil else {
+            throw MemoError(.usage, en: "nothing to change: give at least one of title, note, priority, due, remind, tags, "
+                                + "add_tags, remove_tags",
+                            ko: "바꿀 것이 없습니다: title, note, priority, due, remind, tags, add_tags, remove_tags 중 하나 "
+                                + "이상을 주세요")
         }
-        return changes
+        return (changes, tags.replacement)
     }
 
     /// `remind` read as `due` is (the same parser), a date alone meaning its

@@ -20,6 +20,7 @@ final class UndoEndToEndTests: XCTestCase {
             ["todo", "rm", "1"],
             ["memo", "add", "another"],
             ["memo", "edit", "1", "--text", "new text"],
+            ["memo", "edit", "1", "--tag", "later", "--untag", "work"],
             ["memo", "pin", "1"],
             ["memo", "rm", "1"],
             ["timer", "pause", "1"],

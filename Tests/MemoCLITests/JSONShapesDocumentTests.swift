@@ -62,6 +62,7 @@ final class JSONShapesDocumentTests: XCTestCase {
         let todoFile = scratch.appending("todo.txt")
         try Data("(A) one\ntwo\n".utf8).write(to: URL(fileURLWithPath: todoFile))
         documents["tool_import"] = object(["todo", "import", "--from", "todotxt", todoFile])
+        documents["memo_export"] = object(["memo", "export", "--format", "md", scratch.appending("memos")])
         let done = object(["todo", "add", "t3"])
         _ = app.run("todo", "done", String(describing: done["id"] ?? 0))
         documents["removed"] = object(["todo", "rm", String(describing: done["id"] ?? 0)])

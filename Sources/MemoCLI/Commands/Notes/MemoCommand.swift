@@ -13,7 +13,8 @@ enum MemoCommand {
             subcommands: [.later("add") { add }, .later("list") { list }, .later("show") { show },
                           .later("edit") { edit }, .later("pin") { pin }, .later("unpin") { unpin },
                           .later("rm") { remove }, .later("search") { SearchCommand.make(kinds: [.memo]) },
-                          .later("import") { NotesImportCommands.memoImport }],
+                          .later("import") { NotesImportCommands.memoImport },
+                          .later("export") { MemoExportCommand.command }],
             body: { context, arguments in try runList(context, arguments) })
     }
 
@@ -32,6 +33,8 @@ enum MemoCommand {
     static let newText = OptionKey<String>("text", "TEXT", help: Localized(en: "new text", ko: "새 내용"))
     static let newTitle = OptionKey<String>("title", "T", help: Localized(en: "new title (empty removes it)",
                                                                         ko: "새 제목 (빈 값이면 없앰)"))
+    static let addedTags = NotesArguments.tags(Localized(en: "add a tag (repeatable)", ko: "태그 추가 (여러 번 가능)"))
+    static let removedTags = NotesArguments.untags
     static let ids = NotesArguments.ids(help: Localized(en: "one or more ids; all or none are removed",
                                                         ko: "id 하나 이상; 모두 지우거나 하나도 안 지움"))
 
@@ -57,7 +60,7 @@ enum MemoCommand {
 
     static let edit = Command(
         "edit", abstract: Localized(en: "change a memo (no options: in $EDITOR)", ko: "메모 고치기 (옵션 없으면 $EDITOR)"),
-        options: [newText, newTitle],
+        options: [newText, newTitle, addedTags, removedTags],
         positionals: [id],
         body: { context, arguments in try runEdit(context, arguments) })
 
@@ -136,7 +139,8 @@ enum MemoCommand {
         let id = arguments[MemoCommand.id]
         let renderer = MemoRenderer(context: context)
         let memo: Memo
-        if arguments[newText] == nil && arguments[newTitle] == nil {
+        let tags = TagChanges(added: arguments[addedTags], removed: arguments[removedTags])
+        if arguments[newText] == nil && arguments[newTitle] == nil && tags.isEmpty {
             let current = try store.memo(id: id)
             // Saved only if no one changed the memo while the editor was open.
             let edited = try MemoTextInput.edit(current.text, context) { text -> Memo? in
@@ -149,7 +153,9 @@ enum MemoCommand {
             }
             memo = edited
         } else {
-            memo = try context.recordingUndo { try store.edit(id: id, text: arguments[newText], title: arguments[newTitle]) }
+            memo = try context.parsingArgument(arguments) {
+                try context.recordingUndo { try store.edit(id: id, text: arguments[newText], title: arguments[newTitle], tags: tags) }
+            }
         }
         try context.emit(json: renderer.json(memo),
                      text: context.text(en: "Changed memo ", ko: "메모 고침: ")

@@ -46,6 +46,11 @@ enum NotesArguments {
         RepeatedOptionKey("tag", "T", help: help, decode: Tags.normalized(_:))
     }
 
+    /// `--untag T`, repeatable: a tag to take away (any case). Not cleaned
+    /// while parsing, as `todo edit` has always taken it: the store cleans it.
+    static let untags = RepeatedOptionKey<String>("untag", "T", help: Localized(en: "remove a tag (repeatable)",
+                                                                               ko: "태그 빼기 (여러 번 가능)"))
+
     /// `--tag T`, once.
     static func tag(_ help: Localized) -> OptionKey<String> {
         OptionKey("tag", "T", help: help, decode: Tags.normalized(_:))

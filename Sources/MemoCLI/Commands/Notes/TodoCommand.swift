@@ -61,8 +61,7 @@ enum TodoCommand {
         "priority", "P", help: Localized(en: "new priority (none removes it)", ko: "새 우선순위 (none이면 없앰)"),
         decode: { $0.lowercased() == "none" ? .remove : .set(try Priority(parsing: $0)) })
     static let addedTags = NotesArguments.tags(Localized(en: "add a tag (repeatable)", ko: "태그 추가 (여러 번 가능)"))
-    static let removedTags = RepeatedOptionKey<String>("untag", "T", help: Localized(en: "remove a tag (repeatable)",
-                                                                                     ko: "태그 빼기 (여러 번 가능)"))
+    static let removedTags = NotesArguments.untags
     static let newNote = OptionKey<String>("note", "TEXT", help: Localized(en: "new note (empty removes it)",
                                                                           ko: "새 메모 (빈 값이면 없앰)"))
 

@@ -11,8 +11,8 @@ enum VoiceCommand {
     static func make() -> Command {
         Command(
             "voice",
-            abstract: Localized(en: "voice memos: import, record, list, peaks, export, trim, verify",
-                                ko: "음성 메모: 가져오기, 녹음, 목록, 파형, 내보내기, 자르기, 검사"),
+            abstract: Localized(en: "voice memos: import, record, list, play, peaks, export, trim, verify",
+                                ko: "음성 메모: 가져오기, 녹음, 목록, 재생, 파형, 내보내기, 자르기, 검사"),
             // Bare `voice` lists, as bare `todo` and `memo` do.
             options: [VoiceViewCommands.onlyTag],
             subcommands: [
@@ -25,6 +25,8 @@ enum VoiceCommand {
                 .later("export", VoiceEditCommands.makeExport),
                 .later("trim", VoiceEditCommands.makeTrim),
                 .later("rename", VoiceEditCommands.makeRename),
+                .later("edit", VoiceEditCommands.makeEdit),
+                .later("play", VoicePlayCommand.make),
                 .later("rm", VoiceEditCommands.makeRemove),
                 .later("verify", VoiceEditCommands.makeVerify),
             ],
