@@ -62,8 +62,17 @@ public struct TerminalText: Equatable, Sendable {
     /// The words as shown, without the codes: what takes room on the screen.
     public var plain: String { text(withCodes: false) }
 
-    /// Columns the text takes on a terminal (codes take none).
-    public var displayWidth: Int { TerminalText.displayWidth(plain) }
+    /// Columns the text takes on a terminal (codes take none), each piece
+    /// measured as shown without joining them into one string first.
+    public var displayWidth: Int {
+        pieces.reduce(0) { width, piece in
+            switch piece {
+            case let .words(text): return width + TerminalText.displayWidth(TerminalText.visible(text, keepingLineBreaks: true))
+            case let .line(text): return width + TerminalText.displayWidth(TerminalText.visible(text, keepingLineBreaks: false))
+            case .code: return width
+            }
+        }
+    }
 
     /// The text without the line breaks it starts or ends with (codes around
     /// them stay), so that parts can be joined with blank lines of their own.

@@ -86,7 +86,15 @@ public struct TextTable {
             guard let width else { continue }
             if !isFirst { out += TextTable.gap }
             isFirst = false
-            out += cells[index].truncated(toWidth: width).padded(toWidth: width, alignment: columns[index].alignment)
+            // Measured once: a list of half a million rows pays for this per cell.
+            var cell = cells[index]
+            var cellWidth = cell.displayWidth
+            if cellWidth > width {
+                cell = cell.truncated(toWidth: width)
+                cellWidth = cell.displayWidth
+            }
+            let padding = TerminalText(String(repeating: " ", count: max(0, width - cellWidth)))
+            out += columns[index].alignment == .left ? cell + padding : padding + cell
         }
         let title = lastWidth.map { cells[cells.count - 1].truncated(toWidth: $0) } ?? cells[cells.count - 1]
         if !title.isEmpty {

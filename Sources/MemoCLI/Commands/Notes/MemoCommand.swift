@@ -131,8 +131,10 @@ enum MemoCommand {
         var isEmpty = true
         try store.forEachSummary(tag: tag, pinnedOnly: pinnedOnly, limit: limit) { summary in
             if isEmpty { try context.write(table.header + "\n") }
-            isEmpty = false
             try context.write(renderer.row(summary, in: table, dates: dates) + "\n")
+            // The first row goes out at once; the rest in large writes.
+            if isEmpty { try context.flush() }
+            isEmpty = false
         }
         if isEmpty { try context.emit(json: .array([]), text: empty) }
     }

@@ -187,8 +187,10 @@ enum TodoCommand {
         var isEmpty = true
         try store.forEachTodo(matching: query) { todo in
             if isEmpty { try context.write(table.header + "\n") }
-            isEmpty = false
             try context.write(renderer.row(todo, in: table) + "\n")
+            // The first row goes out at once; the rest in large writes.
+            if isEmpty { try context.flush() }
+            isEmpty = false
         }
         if isEmpty { try context.emit(json: .array([]), text: empty) }
     }
