@@ -27,13 +27,22 @@ public enum Priority: Int, CaseIterable, Comparable, Sendable {
     /// Reads `high|medium|low` (any case, also `h`, `m`, `l` and the Korean
     /// 높음, 보통, 낮음), or throws a usage error naming them.
     public init(parsing text: String) throws {
-        switch text.lowercased() {
-        case "high", "h", "높음": self = .high
-        case "medium", "med", "m", "보통": self = .medium
-        case "low", "l", "낮음": self = .low
-        default:
+        let word = text.lowercased()
+        switch Priority.allCases.first(where: { Priority.spellings($0).contains(word) }) {
+        case let priority?: self = priority
+        case nil:
             throw MemoError(.usage, en: "unknown priority '\(text)'; use high, medium or low",
                             ko: "우선순위 '\(text)'을(를) 알 수 없습니다. high, medium, low(높음, 보통, 낮음) 중 하나를 쓰세요")
+        }
+    }
+
+    /// Every word `init(parsing:)` takes for `priority` (in lower case), the
+    /// canonical name first: help lists them from here.
+    public static func spellings(_ priority: Priority) -> [String] {
+        switch priority {
+        case .high: return ["high", "h", "높음"]
+        case .medium: return ["medium", "med", "m", "보통"]
+        case .low: return ["low", "l", "낮음"]
         }
     }
 

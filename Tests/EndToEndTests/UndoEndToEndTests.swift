@@ -184,8 +184,9 @@ final class UndoEndToEndTests: XCTestCase {
         XCTAssertEqual(list.map { $0["description"] as? String }, ["memo add 'second one'", "todo add first"])
         XCTAssertNotNil(documentTime(list.first?["created_at"] as? String ?? ""))
         let text = app.run("undo", "--list").stdout.split(separator: "\n")
-        XCTAssertEqual(text.count, 2)
-        XCTAssertTrue(text[0].hasSuffix("  memo add 'second one'"), String(text[0]))
+        XCTAssertEqual(text.count, 3, "a header and two changes")
+        XCTAssertEqual(text.first, "WHEN      CHANGE")
+        XCTAssertTrue(text[1].hasSuffix("  memo add 'second one'"), String(text[1]))
     }
 
     func testUndoIsGatedByTheOnboarding() {

@@ -117,7 +117,7 @@ final class NotesArchiveTests: NotesTestCase {
         }
         let cases: [(JSON, String)] = [
             (with("title", .string("  ")), "export.json: $.todos[0].title: a to-do needs a title"),
-            (with("title", nil), "export.json: $.todos[0].title: missing (null is allowed)"),
+            (with("title", nil), "export.json: $.todos[0].title: missing: expected a title (a string)"),
             (with("title", .int(3)), "export.json: $.todos[0].title: expected a string, found an integer"),
             (with("note", nil), "export.json: $.todos[0].note: missing (null is allowed)"),
             (with("priority", .string("urgent")), "export.json: $.todos[0].priority: 'urgent' is not a priority; use high, medium, low or null"),

@@ -57,7 +57,8 @@ public struct ImportDocument {
         guard number == ExportDocument.formatVersion else {
             throw version.failure(en: "unknown format version \(number)", ko: "알 수 없는 형식 버전 \(number)")
         }
-        try ImportDocument.checkSchema(try root.nonNull("schema"))
+        try ImportDocument.checkSchema(try root.nonNull("schema", expecting: Localized(en: "an object naming the migrations, as 'memoapp export' writes it",
+                                                                       ko: "'memoapp export'가 쓰는 것처럼 마이그레이션을 적은 객체")))
         onboarding = try OnboardingArchive.state(from: try root.nonNull("onboarding"))
         // Present, and arrays (a value of another kind is not streamed).
         for key in ["todos", "memos", "voice_memos", "timers"] { _ = try root.elements(key) }
@@ -118,7 +119,7 @@ public struct ImportDocument {
     /// Migrations this memoapp does not know mean a newer memoapp wrote the
     /// document, whose items may hold what this one cannot store.
     private static func checkSchema(_ schema: JSONReader) throws {
-        let list = try schema.nonNull("migrations")
+        let list = try schema.nonNull("migrations", expecting: Localized(en: "a list of migration names", ko: "마이그레이션 이름 목록"))
         let names = try list.elements().map { try $0.string() }
         let known = Set(Schema.migrator.migrations.map(\.name))
         let unknown = names.filter { !known.contains($0) }

@@ -7,7 +7,7 @@ extension NotesArchive {
     /// A to-do from an export, every field checked as the store would have
     /// written it. Errors are bad input naming the value's path.
     public static func todo(from item: JSONReader) throws -> Todo {
-        let titleReader = try item.nonNull("title")
+        let titleReader = try item.nonNull("title", expecting: Localized(en: "a title (a string)", ko: "제목(문자열)"))
         let title = try titleReader.string()
         guard title.contains(where: { !$0.isWhitespace }) else {
             throw titleReader.failure(en: "a to-do needs a title", ko: "할 일에는 제목이 필요합니다")
@@ -39,7 +39,7 @@ extension NotesArchive {
 
     /// A memo from an export, every field checked. Errors name the path.
     public static func memo(from item: JSONReader) throws -> Memo {
-        let textReader = try item.nonNull("text")
+        let textReader = try item.nonNull("text", expecting: Localized(en: "the memo's text (a string)", ko: "메모 내용(문자열)"))
         let text = try textReader.string()
         do {
             try MemoStore.validate(text: text, isNew: true)

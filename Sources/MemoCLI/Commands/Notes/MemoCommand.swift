@@ -92,18 +92,22 @@ enum MemoCommand {
         let words = arguments[MemoCommand.words]
         let tags = try Tags.normalized(arguments[MemoCommand.tags])
         let store = try context.memoStore()
-        func add(_ text: String) throws -> Memo {
+        func add(_ text: String, title: String?) throws -> Memo {
             try context.recordingUndo {
-                try store.add(NewMemo(text: text, title: arguments[title], tags: tags, isPinned: arguments[pinIt]))
+                try store.add(NewMemo(text: text, title: title, tags: tags, isPinned: arguments[pinIt]))
             }
         }
         let memo: Memo
         if !words.isEmpty {
-            memo = try add(words.joined(separator: " "))
+            memo = try add(words.joined(separator: " "), title: arguments[title])
         } else if !context.isInputTerminal {
-            memo = try add(MemoTextInput.readStandardInput(context))
+            memo = try add(MemoTextInput.readStandardInput(context), title: arguments[title])
         } else {
-            memo = try MemoTextInput.edit("", context, save: add)
+            // Written in an editor, a memo is a small Markdown file: a first
+            // line `# 제목` is its title, as `import` reads a file's heading.
+            memo = try MemoTextInput.edit("", context) { text in
+                try add(text, title: arguments[title] ?? MemoFileReader.title(of: text))
+            }
         }
         let renderer = MemoRenderer(context: context)
         try context.emit(json: renderer.json(memo),
@@ -125,11 +129,15 @@ enum MemoCommand {
             return try context.emit(json: .array(summaries.map(renderer.json)), text: "")
         }
         // Text is written as it is read, a line at a time.
-        let width = String(try store.largestID(tag: tag, pinnedOnly: pinnedOnly) ?? 0).count
+        let table = renderer.table(largestID: try store.largestID(tag: tag, pinnedOnly: pinnedOnly) ?? 0)
+        let dates = RelativeDate(now: context.clock.now(), calendar: context.calendar, language: context.language)
         var isEmpty = true
         try store.forEachSummary(tag: tag, pinnedOnly: pinnedOnly, limit: limit) { summary in
+            if isEmpty { try context.write(table.header + "\n") }
+            try context.write(renderer.row(summary, in: table, dates: dates) + "\n")
+            // The first row goes out at once; the rest in large writes.
+            if isEmpty { try context.flush() }
             isEmpty = false
-            try context.write(renderer.line(summary, idWidth: width) + "\n")
         }
         if isEmpty { try context.emit(json: .array([]), text: empty) }
     }

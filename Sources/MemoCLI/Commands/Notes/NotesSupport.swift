@@ -60,9 +60,12 @@ enum NotesArguments {
     static let limit = OptionKey<Int>("limit", "N", range: 1...Int(Int32.max),
                                       help: Localized(en: "the first N only", ko: "앞의 N개만"))
 
-    /// `--priority P` (high, medium, low and their synonyms).
+    /// `--priority P` (high, medium, low and their synonyms, which its help lists).
     static func priority(_ help: Localized) -> OptionKey<Priority> {
-        OptionKey("priority", "high|medium|low", help: help, decode: Priority.init(parsing:))
+        let synonyms = Priority.allCases.reversed().flatMap { Priority.spellings($0).dropFirst() }.joined(separator: ", ")
+        return OptionKey("priority", "high|medium|low",
+                         help: Localized(en: help.en + " (also \(synonyms))", ko: help.ko + " (\(synonyms)도 됨)"),
+                         decode: Priority.init(parsing:))
     }
 }
 

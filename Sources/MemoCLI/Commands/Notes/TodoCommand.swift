@@ -192,11 +192,14 @@ enum TodoCommand {
         }
         // Text is written as it is read: the first line comes at once and a
         // list of any length takes no more memory than a line.
-        let width = String(try store.largestID(matching: query) ?? 0).count
+        let table = renderer.table(largestID: try store.largestID(matching: query) ?? 0)
         var isEmpty = true
         try store.forEachTodo(matching: query) { todo in
+            if isEmpty { try context.write(table.header + "\n") }
+            try context.write(renderer.row(todo, in: table) + "\n")
+            // The first row goes out at once; the rest in large writes.
+            if isEmpty { try context.flush() }
             isEmpty = false
-            try context.write(renderer.line(todo, idWidth: width) + "\n")
         }
         if isEmpty { try context.emit(json: .array([]), text: empty) }
     }

@@ -11,12 +11,54 @@ final class TodoRenderer {
     let now: Timestamp
     let calendar: SystemLocalCalendar
     let encoder: WireFormat.TodoEncoder
+    let dates: RelativeDate
+    /// The relative text of each due seen, kept for a while: many to-dos
+    /// share a due, and the list must not grow with the number of rows.
+    private var relativeDues: [Due: String] = [:]
 
     init(_ context: CommandContext) {
         self.context = context
         now = context.clock.now()
         calendar = context.calendar
         encoder = WireFormat.TodoEncoder(now: now, calendar: calendar)
+        dates = RelativeDate(now: now, calendar: calendar, language: context.language)
+    }
+
+    // MARK: The list's table
+
+    /// The table of `todo list`, its columns sized before any row is read:
+    /// ids up to `largestID`, the longest priority label and relative date.
+    func table(largestID: Int64) -> TextTable {
+        let label = { (en: String, ko: String) in self.context.text(en: en, ko: ko) }
+        let priorityWidth = Priority.allCases.map { TerminalText.displayWidth(context.text($0.label)) }.max() ?? 0
+        return TextTable([
+            .init(label("ID", "ID"), width: String(largestID).count, alignment: .right),
+            // ✓ done, ! overdue: said in a sign as well as in colour.
+            .init("", width: 1),
+            .init(label("PRI", "중요도"), width: priorityWidth, isOptional: true),
+            .init(label("DUE", "마감"), width: RelativeDate.maximumWidth(in: context.language)),
+            .init(label("TITLE", "제목"), width: 8),
+        ], totalWidth: context.tableWidth, style: context.style)
+    }
+
+    /// One to-do as a row of `table`: overdue in red, due today in yellow,
+    /// done dimmed, high priority bold when colour is on.
+    func row(_ todo: Todo, in table: TextTable) -> TerminalText {
+        let style = context.style
+        let isOverdue = !todo.isDone && todo.isOverdue(at: now)
+        let mark: TerminalText = todo.isDone ? style.green("✓") : isOverdue ? style.red("!") : ""
+        let priority = todo.priority.map { priority -> TerminalText in
+            let label = context.text(priority.label)
+            return priority == .high ? style.bold(label) : TerminalText(label)
+        } ?? ""
+        var due = TerminalText()
+        if let value = todo.due {
+            let text = relativeText(value)
+            due = isOverdue ? style.red(text) : isDueToday(todo) ? style.yellow(text) : TerminalText(text)
+        }
+        var title = TerminalText(line: todo.title)
+        if !todo.tags.isEmpty { title += "  " + style.cyan(TerminalText(line: NotesText.tags(todo.tags))) }
+        return table.row([TerminalText(String(todo.id)), mark, priority, due, todo.isDone ? style.dim(title) : title])
     }
 
     /// One to-do in the wire format.
@@ -114,4 +156,12 @@ final class TodoRenderer {
     private func isDueToday(_ todo: Todo) -> Bool { encoder.isDueToday(todo) }
 
     private func dueText(_ due: Due) -> String { encoder.dueText(due) }
+
+    private func relativeText(_ due: Due) -> String {
+        if let text = relativeDues[due] { return text }
+        if relativeDues.count >= 4096 { relativeDues.removeAll(keepingCapacity: true) }
+        let text = dates.due(due)
+        relativeDues[due] = text
+        return text
+    }
 }
