@@ -240,17 +240,26 @@ LUA
   bench_log "measuring 1,000 event-stream subscribers told of a 2 s countdown's end..."
   local worst median told count rss
   read -r worst median told count rss < <(python3 "$clients" sse "$SERVE_URL" "$token" 1000 "$SERVE_PID")
+  [ -n "$rss" ] || bench_die "the event-stream clients failed"
   local result="ok"
   awk -v w="$worst" -v t="$told" -v c="$count" 'BEGIN { exit !(w <= 50 && t == c) }' || result="MISS"
   bench_judged "GET /events, 1,000 told of a timer" "$(bench_fmt "$worst" ms)" - - - "<= 50 ms, all" "$result" \
     "worst after the countdown's end; median $(bench_fmt "$median" ms); $told of $count told"
   bench_limit "GET /events, 1,000: server RSS" "$rss" MB "<=" 128 "VmHWM of the server so far (10,000 to-dos, the wrk runs before)"
 
+  serve_stop "$SERVE_PID"
+
+  # A server of its own: an event stream whose client left is noticed at its
+  # next heartbeat, so the 1,000 above would still hold connections.
   bench_log "measuring a GET beside 500 slow clients..."
-  local answered open
-  read -r worst median answered open < <(python3 "$clients" slow "$SERVE_URL" "$token" 500 10)
-  bench_limit "GET beside 500 slow clients" "$worst" ms "<=" 100 \
-    "worst of $answered GET /todos?limit=50 over 10 s, median $(bench_fmt "$median" ms); $open slow connections open at the end"
+  serve_start_memoapp "$home"
+  local answered unanswered open
+  read -r worst median answered unanswered open < <(python3 "$clients" slow "$SERVE_URL" "$token" 500 10)
+  [ -n "$open" ] || bench_die "the slow clients failed"
+  result="ok"
+  awk -v w="$worst" -v u="$unanswered" 'BEGIN { exit !(w <= 100 && u == 0) }' || result="MISS"
+  bench_judged "GET beside 500 slow clients" "$(bench_fmt "$worst" ms)" - - - "<= 100 ms, all" "$result" \
+    "worst of $((answered + unanswered)) GET /todos?limit=50 over 10 s ($unanswered unanswered in 5 s), median $(bench_fmt "$median" ms); $open slow connections open at the end"
   serve_stop "$SERVE_PID"
 
   serve_upload "$rounds"
