@@ -49,6 +49,7 @@ serve_start_memoapp() {
   local out="$BENCH_WORK/serve.out.$RANDOM" _
   "$BENCH_BIN" --home "$1" --json serve --listen 127.0.0.1:0 > "$out" 2>/dev/null &
   SERVE_PID=$!
+  BENCH_CHILDREN+=("$SERVE_PID")
   for _ in $(seq 1 200); do
     [ -s "$out" ] && break
     sleep 0.1
@@ -134,6 +135,7 @@ http {
 CONF
   nginx -p "$prefix" -e "$prefix/logs/error.log" -c "$prefix/nginx.conf" 2>"$prefix/logs/start.log" &
   NGINX_PID=$!
+  BENCH_CHILDREN+=("$NGINX_PID")
   NGINX_URL="http://127.0.0.1:$port"
   serve_wait_for "$NGINX_URL/list.json"
 }
@@ -158,6 +160,7 @@ serve_start_datasette() {
   port=$(serve_free_port)
   "$DATASETTE" serve --immutable "$1" -h 127.0.0.1 -p "$port" >/dev/null 2>"$BENCH_WORK/datasette.log" &
   DATASETTE_PID=$!
+  BENCH_CHILDREN+=("$DATASETTE_PID")
   DATASETTE_URL="http://127.0.0.1:$port"
   serve_wait_for "$DATASETTE_URL/"
 }
