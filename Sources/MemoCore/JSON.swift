@@ -30,43 +30,79 @@ public indirect enum JSON: Equatable, Sendable {
         return out
     }
 
-    public func write(to out: inout String) {
+    /// Compact serialization as UTF-8 bytes: what an HTTP body is, without a
+    /// String in between (appending many small pieces to a String checks and
+    /// grows it piece by piece, most of what a list of to-dos cost the
+    /// server). The same writer as `serialized`, so the command line's
+    /// documents and the server's bodies are the same bytes.
+    public var serializedBytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        write(to: &out)
+        return out
+    }
+
+    /// Appends the compact serialization to a String or a byte array.
+    public func write<Output: JSONOutput>(to out: inout Output) {
         switch self {
-        case .null: out += "null"
-        case let .bool(value): out += value ? "true" : "false"
-        case let .int(value): out += String(value)
+        case .null: out.append(ascii: "null")
+        case let .bool(value): out.append(ascii: value ? "true" : "false")
+        case let .int(value): JSON.writeInteger(value, to: &out)
         case let .double(value):
             // JSON has no NaN or infinity; null is the honest rendering.
             if value.isFinite {
-                if value == value.rounded(), abs(value) < 1e15 { out += String(Int64(value)) } else { out += "\(value)" }
+                if value == value.rounded(), abs(value) < 1e15 {
+                    JSON.writeInteger(Int64(value), to: &out)
+                } else {
+                    out.append(text: "\(value)")
+                }
             } else {
-                out += "null"
+                out.append(ascii: "null")
             }
         case let .string(value): JSON.writeEscaped(value, to: &out)
         case let .array(items):
-            out += "["
+            out.append(ascii: "[")
             for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(ascii: ",") }
                 item.write(to: &out)
             }
-            out += "]"
+            out.append(ascii: "]")
         case let .object(members):
-            out += "{"
+            out.append(ascii: "{")
             for (index, (key, value)) in members.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(ascii: ",") }
                 JSON.writeEscaped(key, to: &out)
-                out += ":"
+                out.append(ascii: ":")
                 value.write(to: &out)
             }
-            out += "}"
+            out.append(ascii: "}")
+        }
+    }
+
+    /// Decimal digits of `value`, made on the stack rather than as a String.
+    private static func writeInteger<Output: JSONOutput>(_ value: Int64, to out: inout Output) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: a sign and 20 digits fit
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var magnitude = value.magnitude
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            out.append(utf8: UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[start...]))
         }
     }
 
     /// Appends `text` as a JSON string, quotes included. Runs of bytes that
     /// need no escape are appended whole: documents of millions of strings
     /// (exports) spend their time here.
-    public static func writeEscaped(_ text: String, to out: inout String) {
-        out += "\""
+    public static func writeEscaped<Output: JSONOutput>(_ text: String, to out: inout Output) {
+        out.append(ascii: "\"")
         var text = text
         text.withUTF8 { bytes in
             var runStart = 0
@@ -93,14 +129,37 @@ public indirect enum JSON: Equatable, Sendable {
                     index += 1
                     continue
                 }
-                out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self)
-                out += escape
+                out.append(utf8: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                out.append(text: escape)
                 index += length
                 runStart = index
             }
-            out += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]), as: UTF8.self)
+            out.append(utf8: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
-        out += "\""
+        out.append(ascii: "\"")
+    }
+}
+
+/// Where `JSON.write(to:)` puts a document: a String (the command line,
+/// exports) or UTF-8 bytes (HTTP bodies). One writer serves both.
+public protocol JSONOutput {
+    /// Appends valid UTF-8 (whole characters: the writer never splits one).
+    mutating func append(utf8 bytes: UnsafeBufferPointer<UInt8>)
+    mutating func append(text: String)
+    mutating func append(ascii: StaticString)
+}
+
+extension String: JSONOutput {
+    public mutating func append(utf8 bytes: UnsafeBufferPointer<UInt8>) { self += String(decoding: bytes, as: UTF8.self) }
+    public mutating func append(text: String) { self += text }
+    public mutating func append(ascii: StaticString) { self += ascii.description }
+}
+
+extension Array: JSONOutput where Element == UInt8 {
+    public mutating func append(utf8 bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+    public mutating func append(text: String) { append(contentsOf: text.utf8) }
+    public mutating func append(ascii: StaticString) {
+        ascii.withUTF8Buffer { append(contentsOf: $0) }
     }
 }
 

@@ -108,7 +108,7 @@ extension Substring {
 extension Response {
     /// A JSON document as the body.
     static func json(_ document: JSON, status: Int = 200) -> Response {
-        .bytes(Array(document.serialized.utf8), status: status, contentType: "application/json")
+        .bytes(document.serializedBytes, status: status, contentType: "application/json")
     }
 }
 

@@ -9,7 +9,7 @@ enum Items {
     /// 200 (or `status`) with `document` and its ETag; 304 when the request's
     /// `If-None-Match` names that tag.
     static func response(_ document: JSON, for request: Request, status: Int = 200) -> Response {
-        let body = Array(document.serialized.utf8)
+        let body = document.serializedBytes
         let tag = EntityTag.of(body)
         if status == 200, request.method == .get || request.method == .head,
            let wanted = request.headers["If-None-Match"], EntityTag.list(wanted, names: tag) {
@@ -24,7 +24,7 @@ enum Items {
     /// another version; nothing when it has none or names this one.
     static func checkPrecondition(_ request: Request, current: JSON) throws {
         guard let wanted = request.headers["If-Match"] else { return }
-        let body = Array(current.serialized.utf8)
+        let body = current.serializedBytes
         let tag = EntityTag.of(body)
         guard !EntityTag.list(wanted, names: tag) else { return }
         var response = Response.bytes(body, status: 412, contentType: "application/json")

@@ -15,6 +15,22 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(JSON.int(Int64.min).serialized, "-9223372036854775808")
     }
 
+    func testTheByteWriterWritesExactlyTheBytesOfTheStringWriter() {
+        // HTTP bodies are serializedBytes, the command line's documents
+        // serialized: one writer, so they must never differ.
+        let document = JSON.object([
+            ("ints", .array([.int(0), .int(9), .int(10), .int(-1), .int(Int64.max), .int(Int64.min)])),
+            ("doubles", .array([.double(1.5), .double(-2), .double(1e300), .double(.nan)])),
+            ("text", .string("회의 \"quoted\" back\\slash\n\t\u{01}\u{7F} \u{2028}\u{2029} 🙂")),
+            ("키 \"key\"", .optional(nil as String?)),
+            ("nested", .object([("empty", .array([])), ("flags", .array([.bool(true), .bool(false)]))])),
+        ])
+        XCTAssertEqual(document.serializedBytes, Array(document.serialized.utf8))
+        XCTAssertEqual(String(decoding: JSON.int(-9_223_372_036_854_775_807 - 1).serializedBytes, as: UTF8.self),
+                       "-9223372036854775808")
+        XCTAssertEqual(JSON.string("").serializedBytes, Array(#""""#.utf8))
+    }
+
     // MARK: Strings
 
     func testQuoteAndBackslashAreEscaped() {

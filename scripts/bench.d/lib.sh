@@ -13,6 +13,13 @@
 #   BENCH_QUICK    1 for the smaller --quick run, else 0
 
 BENCH_STATUS=0  # becomes 1 when a row misses its target
+BENCH_CHILDREN=()  # servers a section started, stopped on any exit (bench_stop_children)
+
+# bench_stop_children: SIGTERM to every server a section started and may have
+# left running, when the bench ends early (bench_die) as when it ends well.
+bench_stop_children() {
+  [ ${#BENCH_CHILDREN[@]} -eq 0 ] || kill "${BENCH_CHILDREN[@]}" 2>/dev/null || true
+}
 
 bench_log() { echo "bench: $*" >&2; }
 bench_die() { echo "bench: $*" >&2; exit 1; }
