@@ -35,7 +35,7 @@ public enum WebApp {
             ("i18n.js", PackageResources.i18n_js), ("splash.js", PackageResources.splash_js),
             ("onboarding.js", PackageResources.onboarding_js), ("todos.js", PackageResources.todos_js),
             ("memos.js", PackageResources.memos_js), ("timers.js", PackageResources.timers_js),
-            ("voice.js", PackageResources.voice_js),
+            ("voice.js", PackageResources.voice_js), ("paging.js", PackageResources.paging_js),
         ] {
             files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: EntityTag.of(bytes))
         }

@@ -64,6 +64,22 @@ class MainScreenTests(BrowserTest):
         self.css(".editor button[type=submit]").click()
         self.wait(lambda d: self.todo_titles() == ["Draft the report"])
 
+    def test_a_long_list_comes_a_page_at_a_time(self):
+        todo_txt = self.server.home + "/many.txt"
+        with open(todo_txt, "w", encoding="utf-8") as f:
+            f.write("".join(f"할 일 {n:03}\n" for n in range(250)))
+        self.server.memoapp("todo", "import", "--from", "todotxt", todo_txt)
+        self.assertEqual(len(self.server.memoapp("todo", "list", "--limit", "300")), 250)
+        self.open_tab("todos")
+        more = self.css(".load-more")
+        self.wait(lambda d: len(self.todo_titles()) == 100 and more.is_displayed())
+        self.assertEqual(more.text, "Load more")
+        more.click()
+        self.wait(lambda d: len(self.todo_titles()) == 200)
+        more.click()
+        self.wait(lambda d: len(self.todo_titles()) == 250 and not more.is_displayed())
+        self.assertEqual(sorted(self.todo_titles()), [f"할 일 {n:03}" for n in range(250)], "each once, none lost")
+
     def test_a_memo_and_search_with_the_matches_marked(self):
         self.open_tab("memos")
         self.css('textarea[name="memo-text"]').send_keys("대한민국 만세, 회의록 초안")

@@ -64,6 +64,22 @@ export function upload(path, body, contentType, onProgress) {
 }
 
 export const get = path => request('GET', path);
+
+// One page of a list and the path of the next, from the `Link: <…>;
+// rel="next"` header the API sends when the page is full (docs/api.md).
+export async function getPage(path) {
+  let response;
+  try {
+    response = await fetch('/api/v1' + path, {
+      headers: { Accept: 'application/json', 'Accept-Language': lang() }, credentials: 'same-origin', cache: 'no-store' });
+  } catch {
+    throw new ApiError(0, 'offline', t('offline'));
+  }
+  if (!response.ok) return { items: await request('GET', path), next: null }; // the error, as request words it
+  const items = await response.json();
+  const link = /<\/api\/v1([^>]*)>;\s*rel="next"/.exec(response.headers.get('Link') || '');
+  return { items, next: link ? link[1] : null };
+}
 export const post = (path, body) => request('POST', path, body);
 export const put = (path, body) => request('PUT', path, body);
 export const patch = (path, body) => request('PATCH', path, body);

@@ -6,6 +6,7 @@ import * as api from './api.js';
 import * as events from './events.js';
 import { h, icon, toast, errorToast, formatLocal, splitTags } from './dom.js';
 import { t } from './i18n.js';
+import { pagedList, PAGE_SIZE } from './paging.js';
 
 // "주간 [회의]" → ["주간 ", <mark>회의</mark>]
 export function marked(snippet) {
@@ -38,8 +39,10 @@ export function mountMemos(panel) {
   const searchBox = h('label', { class: 'search-box' }, icon('search'), search);
   const list = h('ul', { class: 'list memo-list', 'aria-live': 'polite' });
   const empty = h('p', { class: 'empty' });
+  const pages = pagedList(list, row);
 
   function relabel() {
+    pages.relabel();
     mTitle.placeholder = t('memoTitle'); mTitle.setAttribute('aria-label', t('memoTitle'));
     text.placeholder = t('text'); text.setAttribute('aria-label', t('text'));
     tags.placeholder = `${t('tags')}: ${t('tagsPlaceholder')}`; tags.setAttribute('aria-label', t('tags'));
@@ -66,16 +69,16 @@ export function mountMemos(panel) {
     const q = search.value.trim();
     try {
       if (q) {
+        pages.reset();
         const hits = await api.get('/search' + api.query({ q, limit: 100 }));
         if (ticket !== loading) return;
         list.replaceChildren(...hits.map(hitRow));
         empty.textContent = t('noHits');
         empty.hidden = hits.length > 0;
       } else {
-        const memos = await api.get('/memos?limit=500');
-        if (ticket !== loading) return;
-        memos.sort((a, b) => (b.is_pinned - a.is_pinned));
-        list.replaceChildren(...memos.map(row));
+        // Pinned first, then newest: the API's order, page after page.
+        const memos = await pages.load('/memos' + api.query({ limit: PAGE_SIZE }));
+        if (ticket !== loading || !memos) return;
         empty.textContent = t('noMemos');
         empty.hidden = memos.length > 0;
       }
@@ -146,7 +149,7 @@ export function mountMemos(panel) {
     })) });
   }
 
-  panel.append(form, searchBox, list, empty);
+  panel.append(form, searchBox, list, pages.more, empty);
   const off = [events.on('memo', () => load()), events.on('todo', () => { if (search.value.trim()) load(); }),
     events.on('reconnected', () => load())];
   relabel();

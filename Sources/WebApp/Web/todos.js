@@ -5,6 +5,7 @@ import * as api from './api.js';
 import * as events from './events.js';
 import { h, icon, toast, errorToast, formatLocal } from './dom.js';
 import { t } from './i18n.js';
+import { pagedList, PAGE_SIZE } from './paging.js';
 
 const priorities = ['', 'low', 'medium', 'high'];
 
@@ -18,7 +19,6 @@ function priorityOptions(selected) {
 
 export function mountTodos(panel) {
   const filters = { status: 'open', due: '', tag: '', sort: 'created' };
-  let loading = 0;
 
   const title = h('input', { name: 'title', required: true, autocomplete: 'off', maxlength: '1000' });
   const due = h('input', { name: 'due', autocomplete: 'off' });
@@ -40,6 +40,7 @@ export function mountTodos(panel) {
   const filterBar = h('div', { class: 'filters' }, status, dueFilter, sort, tagFilter);
   const list = h('ul', { class: 'list todo-list', 'aria-live': 'polite' });
   const empty = h('p', { class: 'empty' });
+  const pages = pagedList(list, row);
 
   function relabel() {
     const labels = form.querySelectorAll('.label');
@@ -61,6 +62,7 @@ export function mountTodos(panel) {
     tagFilter.placeholder = t('filterTag');
     tagFilter.setAttribute('aria-label', t('filterTag'));
     empty.textContent = t('noTodos');
+    pages.relabel();
     load();
   }
 
@@ -79,13 +81,10 @@ export function mountTodos(panel) {
   }
 
   async function load() {
-    const ticket = ++loading;
     try {
-      const items = await api.get('/todos' + api.query({ status: filters.status, due: filters.due, tag: filters.tag, sort: filters.sort, limit: 500 }));
-      if (ticket !== loading) return;
-      list.replaceChildren(...items.map(row));
-      empty.hidden = items.length > 0;
-    } catch (error) { if (ticket === loading) errorToast(error.message); }
+      const items = await pages.load('/todos' + api.query({ status: filters.status, due: filters.due, tag: filters.tag, sort: filters.sort, limit: PAGE_SIZE }));
+      if (items) empty.hidden = items.length > 0;
+    } catch (error) { errorToast(error.message); }
   }
 
   function row(todo) {
@@ -151,7 +150,7 @@ export function mountTodos(panel) {
     } catch (error) { errorToast(error.message); }
   }
 
-  panel.append(h('h2', { class: 'visually-hidden', text: t('todos') }), form, filterBar, list, empty);
+  panel.append(h('h2', { class: 'visually-hidden', text: t('todos') }), form, filterBar, list, pages.more, empty);
   const off = [events.on('todo', () => load()), events.on('reconnected', () => load())];
   relabel();
   return { relabel, destroy() { off.forEach(f => f()); } };

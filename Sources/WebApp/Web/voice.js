@@ -7,6 +7,7 @@ import * as api from './api.js';
 import * as events from './events.js';
 import { h, icon, toast, errorToast, formatLocal, splitTags } from './dom.js';
 import { t } from './i18n.js';
+import { pagedList, PAGE_SIZE } from './paging.js';
 
 function duration(seconds) {
   const s = Math.max(0, seconds);
@@ -53,10 +54,11 @@ export function mountVoice(panel) {
     h('div', { class: 'form-row' }, uploadButton, recordButton), progress);
   const list = h('ul', { class: 'list voice-list' });
   const empty = h('p', { class: 'empty' });
+  const pages = pagedList(list, row);
   let recorder = null;
-  let memos = [];
 
   function relabel() {
+    pages.relabel();
     const labels = form.querySelectorAll('.label');
     labels[0].textContent = t('audioFile');
     labels[1].textContent = t('title');
@@ -113,9 +115,8 @@ export function mountVoice(panel) {
 
   async function load() {
     try {
-      memos = await api.get('/voice?limit=500');
-      list.replaceChildren(...memos.map(row));
-      empty.hidden = memos.length > 0;
+      const memos = await pages.load('/voice' + api.query({ limit: PAGE_SIZE }));
+      if (memos) empty.hidden = memos.length > 0;
     } catch (error) { errorToast(error.message); }
   }
 
@@ -226,7 +227,7 @@ export function mountVoice(panel) {
     try { await api.del(`/voice/${memo.id}`); toast(t('voiceRemoved')); load(); } catch (error) { errorToast(error.message); }
   }
 
-  panel.append(form, list, empty);
+  panel.append(form, list, pages.more, empty);
   const off = [events.on('voice', () => load()), events.on('reconnected', () => load())];
   relabel();
   return { relabel, destroy() { off.forEach(f => f()); if (recorder) recorder.stop(); } };
