@@ -17,6 +17,11 @@ import SQLite
 /// of items (a personal collection, not a service's).
 final class ChangeFeed: @unchecked Sendable {
     let stream: EventStream
+    /// Only `onboarding` events, for a client still on the onboarding: the
+    /// main stream is behind the gate, and without this a page would not
+    /// learn that the onboarding was completed elsewhere (`memoapp onboard`).
+    /// While only it has subscribers, a scan reads the one onboarding row.
+    let onboardingStream: EventStream
     private let services: ServerServices
     /// Called when timers changed, so the alarm recomputes its next wake-up.
     var onTimersChanged: (@Sendable () -> Void)?
@@ -45,6 +50,7 @@ final class ChangeFeed: @unchecked Sendable {
     init(services: ServerServices, stream: EventStream) {
         self.services = services
         self.stream = stream
+        onboardingStream = EventStream(stream.configuration)
     }
 
     /// Learns the current state without publishing anything: events are
@@ -61,6 +67,9 @@ final class ChangeFeed: @unchecked Sendable {
         let timersChanged = try mutex.locked { () throws -> Bool in
             guard stream.subscriberCount > 0 else {
                 isStale = true
+                if onboardingStream.subscriberCount > 0 {
+                    try services.read { try publishOnboardingIfChanged($0, $0.database()) }
+                }
                 return true
             }
             if isStale { return try relearn() }
@@ -113,14 +122,18 @@ final class ChangeFeed: @unchecked Sendable {
                 }
                 known[kind] = now
             }
-            let state = try onboardingFingerprint(connection)
-            if state != onboarding {
-                onboarding = state
-                stream.publish(data: WireFormat.onboarding(try workspace.onboardingStore().state()).serialized,
-                               event: "onboarding")
-            }
+            try publishOnboardingIfChanged(workspace, connection)
         }
         return timersChanged
+    }
+
+    private func publishOnboardingIfChanged(_ workspace: Workspace, _ connection: Connection) throws {
+        let state = try onboardingFingerprint(connection)
+        guard state != onboarding else { return }
+        onboarding = state
+        let data = WireFormat.onboarding(try workspace.onboardingStore().state()).serialized
+        stream.publish(data: data, event: "onboarding")
+        onboardingStream.publish(data: data, event: "onboarding")
     }
 
     // MARK: - Private

@@ -70,6 +70,8 @@ enum OpenAPIDocument {
                   success: 200),
         Operation(method: "get", path: "/api/v1/events", summary: "Server-Sent Events: todo, memo, voice, timer, timer.finished, onboarding",
                   success: 200),
+        Operation(method: "get", path: "/api/v1/onboarding/events",
+                  summary: "Server-Sent Events of the onboarding alone; open before the onboarding is completed", success: 200),
         Operation(method: "get", path: "/api/v1/export", summary: "The export document", success: 200),
         Operation(method: "post", path: "/api/v1/import", summary: "Import an export document", success: 200, body: .json),
         Operation(method: "get", path: "/api/v1/doctor", summary: "Examine the data home", success: 200),

@@ -25,9 +25,15 @@ function emit(name, data) {
 
 const names = ['todo', 'memo', 'voice', 'timer', 'timer.finished', 'onboarding'];
 
-export function connect() {
-  if (source) return;
-  source = new EventSource('/api/v1/events');
+// The main stream, or before the gate opens only the onboarding's
+// (`/api/v1/onboarding/events`): completing it elsewhere then opens the app.
+let path = '/api/v1/events';
+
+export function connect(to = '/api/v1/events') {
+  if (source && to === path) return;
+  if (source) disconnect();
+  path = to;
+  source = new EventSource(path);
   source.addEventListener('open', () => {
     delay = 500;
     document.body.classList.remove('offline');
@@ -41,7 +47,7 @@ export function connect() {
     if (source.readyState === EventSource.CLOSED) {
       source = null;
       clearTimeout(retryTimer);
-      retryTimer = setTimeout(connect, delay);
+      retryTimer = setTimeout(() => connect(path), delay);
       delay = Math.min(delay * 2, 5000);
     }
   });

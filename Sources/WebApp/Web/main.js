@@ -47,8 +47,9 @@ async function route() {
 
 function startOnboarding(state, tour = false) {
   if (screen && screen.close) screen.close();
-  // The event stream is behind the gate: it runs only once the gate is open.
-  if (!tour) events.disconnect();
+  // The main event stream is behind the gate: until it opens, only the
+  // onboarding's, so that completing it with `memoapp onboard` opens the app.
+  if (!tour) events.connect('/api/v1/onboarding/events');
   const view = showOnboarding(root, state, { tour, done: () => showMain() });
   screen = { kind: tour ? 'tour' : 'onboarding', view, close: () => view.close() };
   document.body.dataset.screen = 'onboarding';
