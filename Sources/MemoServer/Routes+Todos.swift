@@ -17,14 +17,16 @@ extension MemoRoutes {
         }
         router.collect(.post, "/api/v1/todos", bodyLimit: JSONBody.limit) { request, body in
             try services.idempotency.perform(request, body: body) {
-                let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "tags", "due"])
+                let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "tags", "due", "repeat",
+                                                                       "repeat_from"])
                 let now = services.clock.now()
                 let new = NewTodo(title: try document.string("title"), note: try document.optionalString("note"),
                                   priority: try document.optionalString("priority").map { try Priority(parsing: $0) },
                                   tags: try Tags.normalized(document.strings("tags")),
                                   due: try document.optionalString("due").map {
                                       try DueDateParser(now: now, calendar: SystemLocalCalendar()).parse($0)
-                                  })
+                                  },
+                                  repeatRule: try repeatRule(document))
                 let todo = try services.write { try $0.todoStore().add(new) }
                 var response = Items.response(encoder(services).json(todo), for: request, status: 201)
                 response.headers.set("Location", "/api/v1/todos/\(todo.id)")
@@ -96,9 +98,33 @@ extension MemoRoutes {
         try request.queryInt("limit", in: 1...500) ?? 50
     }
 
+    /// A POST body's `repeat` (`"weekly"`, `"every 2 weeks"`) with its
+    /// `repeat_from` (`"due"`, the default, or `"done"`), or nil.
+    static func repeatRule(_ document: JSONReader) throws -> RepeatRule? {
+        let from = try repeatAnchor(document)
+        guard var rule = try document.optionalString("repeat").map(RepeatRule.init(parsing:)) else {
+            guard from == nil else {
+                throw MemoError(.usage, en: "'repeat_from' needs 'repeat'", ko: "'repeat_from'에는 'repeat'이 필요합니다")
+            }
+            return nil
+        }
+        rule.from = from ?? .due
+        return rule
+    }
+
+    /// `repeat_from`: `due`, `done` or absent.
+    static func repeatAnchor(_ document: JSONReader) throws -> RepeatRule.Anchor? {
+        guard let text = try document.optionalString("repeat_from") else { return nil }
+        guard let anchor = RepeatRule.Anchor(rawValue: text) else {
+            throw MemoError(.usage, en: "'repeat_from' must be due or done", ko: "'repeat_from' 값은 due 또는 done이어야 합니다")
+        }
+        return anchor
+    }
+
     /// A PATCH body as the changes of `todo edit`: null removes a field.
     static func todoChanges(_ body: [UInt8], now: Timestamp) throws -> TodoChanges {
-        let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "due", "add_tags", "remove_tags"])
+        let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "due", "add_tags", "remove_tags",
+                                                               "repeat", "repeat_from"])
         var changes = TodoChanges(title: try document.optionalString("title"),
                                   addedTags: try document.strings("add_tags"), removedTags: try document.strings("remove_tags"))
         if let note = try document.change("note") {
@@ -112,9 +138,15 @@ extension MemoRoutes {
             changes.due = try due.map { .set(try DueDateParser(now: now, calendar: SystemLocalCalendar()).parse($0.string())) }
                 ?? .remove
         }
+        if let rule = try document.change("repeat") {
+            changes.repeatRule = try rule.map { .set(try RepeatRule(parsing: $0.string())) } ?? .remove
+        }
+        changes.repeatFrom = try repeatAnchor(document)
         guard !changes.isEmpty else {
-            throw MemoError(.usage, en: "nothing to change: give at least one of title, note, priority, due, add_tags, remove_tags",
-                            ko: "바꿀 것이 없습니다: title, note, priority, due, add_tags, remove_tags 중 하나 이상을 주세요")
+            throw MemoError(.usage, en: "nothing to change: give at least one of title, note, priority, due, add_tags, "
+                                + "remove_tags, repeat, repeat_from",
+                            ko: "바꿀 것이 없습니다: title, note, priority, due, add_tags, remove_tags, repeat, repeat_from "
+                                + "중 하나 이상을 주세요")
         }
         return changes
     }

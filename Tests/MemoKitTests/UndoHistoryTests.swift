@@ -62,6 +62,30 @@ final class UndoHistoryTests: XCTestCase {
         XCTAssertEqual(try rows(), done)
     }
 
+    func testUndoRestoresTheRepeatRuleAndTakesBackTheNextOccurrence() throws {
+        let todos = try workspace.todoStore()
+        let due = Due(instant: Timestamp(secondsSince1970: 1_800_100_000), hasTime: true)
+        let watering = try history.record("add") {
+            try todos.add(NewTodo(title: "water plants", due: due, repeatRule: RepeatRule(every: 1, unit: .week)))
+        }
+        var changes = TodoChanges()
+        changes.repeatRule = .set(RepeatRule(every: 2, unit: .month))
+        changes.repeatFrom = .done
+        let before = try rows()
+        _ = try history.record("edit") { try todos.edit(id: watering.id, changes) }
+        XCTAssertEqual(try todos.todo(id: watering.id).repeatRule?.unit, .month)
+        XCTAssertEqual(try history.undo().description, "edit")
+        XCTAssertEqual(try rows(), before, "the rule's four columns are logged and written back")
+        XCTAssertEqual(try todos.todo(id: watering.id).repeatRule, watering.repeatRule)
+
+        let finished = try history.record("done") { try todos.finish(ids: [watering.id]) }
+        XCTAssertEqual(finished.next.count, 1)
+        XCTAssertEqual(try todos.todos(matching: TodoQuery(status: .all)).count, 2)
+        XCTAssertEqual(try history.undo().description, "done")
+        XCTAssertEqual(try rows(), before, "one undo reopens it and removes the occurrence it made")
+        XCTAssertEqual(try searchIndexProblems(), [])
+    }
+
     func testEachKindOfMemoAndTimerChangeIsUndone() throws {
         let memos = try workspace.memoStore()
         let memo = try history.record("add") { try memos.add(NewMemo(text: "회의록 초안", title: nil, tags: ["work"], isPinned: false)) }

@@ -41,7 +41,23 @@ enum UndoSchema {
                 if !columns.isEmpty { try connection.executeScript(triggers(for: columns, of: table)) }
             }
         },
+        // notes.10 gave `todos` its repeat columns: triggers made before it
+        // would log rows without them, and undoing an edit would keep the rule.
+        remakingTriggers("undo.2-todo-repeat-triggers", of: "todos"),
     ]
+
+    /// A step that makes `table`'s undo triggers again from its columns as
+    /// they are now, after a migration added some.
+    static func remakingTriggers(_ name: String, of table: String) -> Migration {
+        Migration(name) { connection in
+            let columns = try columns(of: table, in: connection)
+            guard !columns.isEmpty else { return }
+            for operation in ["insert", "update", "delete"] {
+                try connection.execute("DROP TRIGGER IF EXISTS undo_\(table)_\(operation)")
+            }
+            try connection.executeScript(triggers(for: columns, of: table))
+        }
+    }
 
     /// A table's stored columns, in order, with whether each is part of its
     /// primary key (the columns that find a row again: `id` for most).

@@ -56,14 +56,28 @@ enum TodoCommand {
     static let addedTags = NotesArguments.tags(Localized(en: "add a tag (repeatable)", ko: "태그 추가 (여러 번 가능)"))
     static let removedTags = RepeatedOptionKey<String>("untag", "T", help: Localized(en: "remove a tag (repeatable)",
                                                                                      ko: "태그 빼기 (여러 번 가능)"))
+    static let repeatRule = OptionKey<RepeatRule>(
+        "repeat", "RULE", help: Localized(en: "come back when done: daily, weekly, monthly, yearly, weekdays, every 2 weeks",
+                                          ko: "완료하면 다시: daily, weekly, monthly, yearly, weekdays, every 2 weeks"),
+        decode: RepeatRule.init(parsing:))
+    static let repeatFrom = OptionKey<RepeatRule.Anchor>(
+        "repeat-from", "due|done", help: Localized(en: "count the next date from the due date (default) or the day it is done",
+                                                   ko: "다음 날짜를 마감(기본)이나 완료한 날부터 세기"))
+    static let noRepeat = Flag("no-repeat", help: Localized(en: "stop repeating", ko: "반복 없애기"))
+    static let repeatHelp = Localized(
+        en: "RULE: \(RepeatRule.acceptedForms.en). A repeating to-do needs a due date; done, it comes back due on "
+            + "the rule's next date after today (with --repeat-from done, counted from the day it was done).",
+        ko: "RULE: \(RepeatRule.acceptedForms.ko). 반복하는 할 일에는 마감이 필요합니다. 완료하면 규칙에 따른 오늘 이후의 "
+            + "다음 날짜로 다시 생깁니다 (--repeat-from done이면 완료한 날부터 셉니다).")
+    static let whenAndRepeatHelp = Localized(en: whenHelp.en + "\n" + repeatHelp.en, ko: whenHelp.ko + "\n" + repeatHelp.ko)
     static let newNote = OptionKey<String>("note", "TEXT", help: Localized(en: "new note (empty removes it)",
                                                                           ko: "새 메모 (빈 값이면 없앰)"))
 
     static let add = Command(
         "add", abstract: Localized(en: "add a to-do", ko: "할 일 추가"),
-        options: [due, priority, tags, note],
+        options: [due, priority, tags, note, repeatRule, repeatFrom],
         positionals: [title],
-        discussion: whenHelp,
+        discussion: whenAndRepeatHelp,
         body: { context, arguments in try runAdd(context, arguments) })
 
     static let list = Command(
@@ -88,14 +102,16 @@ enum TodoCommand {
             // Which were done already, to say so rather than "Done" again.
             let store = try context.todoStore()
             let alreadyDone = Set(arguments[ids].filter { (try? store.todo(id: $0))?.isDone ?? false })
-            let todos = try context.recordingUndo { try store.markDone(ids: arguments[ids]) }
+            let (todos, next) = try context.recordingUndo { try store.finish(ids: arguments[ids]) }
             let renderer = TodoRenderer(context)
-            let width = String(todos.map(\.id).max() ?? 0).count
-            let lines = todos.map { todo in
+            let width = String((todos + next).map(\.id).max() ?? 0).count
+            var lines: [TerminalText] = todos.map { todo in
                 (alreadyDone.contains(todo.id) ? context.text(en: "Already done", ko: "이미 완료")
                                                : context.text(en: "Done", ko: "완료"))
                     + ": " + renderer.line(todo, idWidth: width)
             }
+            // A recurring to-do's next occurrence, added by finishing it.
+            lines += next.map { context.text(en: "Next", ko: "다음") + ": " + renderer.line($0, idWidth: width) }
             try context.emit(json: renderer.json(todos), text: lines.joined(separator: "\n"))
         })
 
@@ -109,10 +125,10 @@ enum TodoCommand {
 
     static let edit = Command(
         "edit", abstract: Localized(en: "change a to-do", ko: "할 일 고치기"),
-        options: [newTitle, newDue, noDue, newPriority, addedTags, removedTags, newNote],
+        options: [newTitle, newDue, noDue, newPriority, addedTags, removedTags, newNote, repeatRule, noRepeat, repeatFrom],
         positionals: [id],
-        exclusiveOptions: [[newDue, noDue]],
-        discussion: whenHelp,
+        exclusiveOptions: [[newDue, noDue], [repeatRule, noRepeat], [noRepeat, repeatFrom]],
+        discussion: whenAndRepeatHelp,
         body: { context, arguments in try runEdit(context, arguments) })
 
     static let remove = Command(
@@ -150,7 +166,8 @@ enum TodoCommand {
                     tags: try Tags.normalized(arguments[tags]),
                     due: try arguments[due].map {
                         try DueDateParser(now: now, calendar: context.calendar).parse($0)
-                    })
+                    },
+                    repeatRule: try repeatRule(arguments))
         }
         let todo = try context.parsingArgument(arguments) { try context.recordingUndo { try context.todoStore().add(new) } }
         let renderer = TodoRenderer(context)
@@ -203,6 +220,9 @@ enum TodoCommand {
             if let when = arguments[newDue] {
                 changes.due = .set(try DueDateParser(now: now, calendar: context.calendar).parse(when))
             }
+            if arguments[noRepeat] { changes.repeatRule = .remove }
+            if let rule = arguments[repeatRule] { changes.repeatRule = .set(rule) }
+            changes.repeatFrom = arguments[repeatFrom]
             return changes
         }
         guard !changes.isEmpty else {
@@ -215,6 +235,19 @@ enum TodoCommand {
         let renderer = TodoRenderer(context)
         try context.emit(json: renderer.json(todo),
                      text: context.text(en: "Changed ", ko: "고침: ") + renderer.line(todo, idWidth: 0))
+    }
+
+    /// `--repeat` with its `--repeat-from`, or nil; `--repeat-from` alone
+    /// is a usage error.
+    static func repeatRule(_ arguments: ParsedArguments) throws -> RepeatRule? {
+        guard var rule = arguments[repeatRule] else {
+            guard arguments[repeatFrom] == nil else {
+                throw MemoError(.usage, en: "--repeat-from needs --repeat", ko: "--repeat-from에는 --repeat가 필요합니다")
+            }
+            return nil
+        }
+        rule.from = arguments[repeatFrom] ?? .due
+        return rule
     }
 
     /// The to-dos a multi-id command acted on: an array in JSON, a line each in text.

@@ -45,6 +45,10 @@ final class TodoRenderer {
             }
             separator = " · "
         }
+        if let mark = repeatMark(todo) {
+            text += separator + mark
+            separator = " · "
+        }
         if let priority = todo.priority {
             let label = "!" + context.text(priority.label)
             text += separator
@@ -85,6 +89,10 @@ final class TodoRenderer {
             }
             lines.append(label("due:      ", "마감:     ") + text)
         }
+        if let rule = todo.repeatRule {
+            let from = rule.from == .due ? label("from the due date", "마감부터") : label("from the day it is done", "완료한 날부터")
+            lines.append(TerminalText(label("repeats:  ", "반복:     ") + context.text(rule.text) + " (" + from + ")"))
+        }
         if let priority = todo.priority { lines.append(TerminalText(label("priority: ", "우선순위: ") + context.text(priority.label))) }
         if !todo.tags.isEmpty {
             lines.append(label("tags:     ", "태그:     ") + TerminalText(line: NotesText.tags(todo.tags)))
@@ -95,6 +103,14 @@ final class TodoRenderer {
             lines.append(TerminalText(note))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `↻ weekly`, `↻ every 2 weeks (from done)`: a recurring to-do's rule
+    /// in a list line; nil for a one-off.
+    func repeatMark(_ todo: Todo) -> String? {
+        guard let rule = todo.repeatRule else { return nil }
+        let text = "↻ " + context.text(rule.text)
+        return rule.from == .due ? text : text + context.text(en: " (from done)", ko: " (완료 기준)")
     }
 
     // MARK: - Private
