@@ -97,7 +97,7 @@ final class NotesTodoEndToEndTests: XCTestCase {
 
     func testABadWhenIsExit64NamingTheFormsAndAddsNothing() {
         let app = onboarded()
-        for when in ["someday", "2026-02-30", "+3m", "25:00", "2026-12-25 24:00", ""] {
+        for when in ["someday", "2026-02-30", "+3x", "25:00", "2026-12-25 24:00", "", "13pm", "내일 오후 13시"] {
             let result = app.run("todo", "add", "x", "--due", when)
             XCTAssertEqual(result.status, 64, when)
             XCTAssertTrue(result.stderr.hasPrefix("memoapp: "), result.stderr)

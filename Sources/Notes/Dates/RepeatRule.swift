@@ -66,8 +66,8 @@ public struct RepeatRule: Hashable, Sendable {
             var next = date.adding(days: 1)
             while next.weekday == 0 || next.weekday == 6 { next = next.adding(days: 1) }
             return next
-        case .month: return shifted(date, months: every)
-        case .year: return shifted(date, months: 12 * every)
+        case .month: return date.adding(months: every, keepingDay: anchorDay)
+        case .year: return date.adding(months: 12 * every, keepingDay: anchorDay)
         }
     }
 
@@ -80,15 +80,5 @@ public struct RepeatRule: Hashable, Sendable {
         let (koreanEvery, koreanUnit) = korean[unit.rawValue]!
         if every == 1 { return Localized(en: english[unit.rawValue]!, ko: koreanEvery) }
         return Localized(en: "every \(every) \(unit.rawValue)s", ko: "\(every)\(koreanUnit)마다")
-    }
-
-    // MARK: - Private
-
-    private func shifted(_ date: CivilDate, months: Int) -> CivilDate {
-        let monthIndex = date.year * 12 + (date.month - 1) + months
-        let year = monthIndex / 12
-        let month = monthIndex % 12 + 1
-        let day = min(anchorDay ?? date.day, CivilDate.daysIn(month: month, year: year))
-        return CivilDate(year: year, month: month, day: day)
     }
 }
