@@ -32,8 +32,8 @@ enum MemoCommand {
     static let newText = OptionKey<String>("text", "TEXT", help: Localized(en: "new text", ko: "새 내용"))
     static let newTitle = OptionKey<String>("title", "T", help: Localized(en: "new title (empty removes it)",
                                                                         ko: "새 제목 (빈 값이면 없앰)"))
-    static let ids = NotesArguments.ids(help: Localized(en: "one or more ids; all or none are removed",
-                                                        ko: "id 하나 이상; 모두 지우거나 하나도 안 지움"))
+    static let ids = NotesArguments.ids(help: Localized(en: "one or more ids, lists or ranges (1-3,5); all or none are removed",
+                                                        ko: "id 하나 이상, 목록이나 범위 (1-3,5); 모두 지우거나 하나도 안 지움"))
 
     static let add = Command(
         "add", abstract: Localized(en: "add a memo", ko: "메모 추가"),

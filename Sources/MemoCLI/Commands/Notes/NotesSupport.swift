@@ -33,8 +33,9 @@ enum NotesArguments {
     /// Ids are positive integers (SQLite rowids).
     static let idRange = 1...Int(Int64.max)
 
-    static func ids(help: Localized) -> Arguments<Int64> {
-        Arguments("ID", range: idRange, help: help)
+    /// One or more ids, lists and ranges (`3 4`, `1-3,5`).
+    static func ids(help: Localized) -> IDArguments {
+        IDArguments("ID", range: 1...Int64.max, help: help)
     }
 
     static func id(help: Localized) -> Argument<Int64> {

@@ -43,10 +43,10 @@ enum TodoCommand {
     static let listLimit = NotesArguments.limit
     static let listOptions: [any OptionDeclaration] = [all, doneOnly, onlyTag, dueWindow, onlyPriority, sort, listLimit]
     static let id = NotesArguments.id(help: Localized(en: "the to-do's id", ko: "할 일 id"))
-    static let ids = NotesArguments.ids(help: Localized(en: "one or more ids; all or none change",
-                                                        ko: "id 하나 이상; 모두 바뀌거나 하나도 안 바뀜"))
-    static let removedIDs = NotesArguments.ids(help: Localized(en: "one or more ids; all or none are removed",
-                                                               ko: "id 하나 이상; 모두 지우거나 하나도 안 지움"))
+    static let ids = NotesArguments.ids(help: Localized(en: "one or more ids, lists or ranges (1-3,5); all or none change",
+                                                        ko: "id 하나 이상, 목록이나 범위 (1-3,5); 모두 바뀌거나 하나도 안 바뀜"))
+    static let removedIDs = NotesArguments.ids(help: Localized(en: "one or more ids, lists or ranges (1-3,5); all or none are removed",
+                                                               ko: "id 하나 이상, 목록이나 범위 (1-3,5); 모두 지우거나 하나도 안 지움"))
     static let newTitle = OptionKey<String>("title", "T", help: Localized(en: "new title", ko: "새 제목"))
     static let newDue = OptionKey<String>("due", "WHEN", help: Localized(en: "new due date", ko: "새 마감"))
     static let noDue = Flag("no-due", help: Localized(en: "remove the due date", ko: "마감 없애기"))

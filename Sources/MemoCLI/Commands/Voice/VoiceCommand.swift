@@ -38,7 +38,8 @@ enum VoiceCommand {
     }
 
     static let id = Argument<Int64>("ID", range: 1...Int.max, help: Localized(en: "voice memo id", ko: "음성 메모 id"))
-    static let ids = Arguments<Int64>("ID", range: 1...Int.max, help: Localized(en: "voice memo ids", ko: "음성 메모 id"))
+    static let ids = IDArguments("ID", range: 1...Int64.max,
+                                 help: Localized(en: "voice memo ids, lists and ranges (1-3,5)", ko: "음성 메모 id, 목록과 범위 (1-3,5)"))
     static let tags = RepeatedOptionKey<String>("tag", "T", help: Localized(en: "a tag (repeatable)",
                                                                            ko: "태그 (여러 번 가능)"))
 
