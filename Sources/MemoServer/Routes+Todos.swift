@@ -84,7 +84,7 @@ extension MemoRoutes {
         default:
             throw MemoError(.usage, en: "'status' must be one of open, done, all", ko: "'status' 값은 open, done, all 중 하나여야 합니다")
         }
-        query.tag = request.queryValue("tag")
+        query.tags = try TagFilter(parsing: request.queryValues("tag"))
         query.due = try request.queryChoice("due", TodoQuery.DueWindow.self)
         query.priority = try request.queryValue("priority").map { try Priority(parsing: $0) }
         query.sort = try request.queryChoice("sort", TodoQuery.Sort.self) ?? .due

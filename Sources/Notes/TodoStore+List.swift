@@ -32,8 +32,8 @@ public struct TodoQuery: Sendable {
 
     /// Open (the default), done, or all.
     public var status: Status
-    /// Only to-dos with this tag (any case).
-    public var tag: String?
+    /// Only to-dos with every required tag and no excluded one.
+    public var tags: TagFilter
     /// Only to-dos due in this window.
     public var due: DueWindow?
     /// Only to-dos of this priority.
@@ -48,10 +48,10 @@ public struct TodoQuery: Sendable {
     public var after: TodoPosition?
 
     /// A query; by default every open to-do, soonest due first.
-    public init(status: Status = .open, tag: String? = nil, due: DueWindow? = nil, priority: Priority? = nil,
+    public init(status: Status = .open, tags: TagFilter = TagFilter(), due: DueWindow? = nil, priority: Priority? = nil,
                 sort: Sort = .due, limit: Int? = nil) {
         self.status = status
-        self.tag = tag
+        self.tags = tags
         self.due = due
         self.priority = priority
         self.sort = sort
@@ -128,10 +128,9 @@ extension TodoStore {
         case .done: conditions.append("done_at IS NOT NULL")
         case .all: break
         }
-        if let tag = query.tag {
-            conditions.append("id IN (SELECT todo_id FROM todo_tags WHERE tag = ?)")
-            arguments.append(.text(try Tags.normalized(tag)))
-        }
+        let tagged = query.tags.conditions(table: "todo_tags", key: "todo_id")
+        conditions += tagged.conditions
+        arguments += tagged.arguments
         if let priority = query.priority {
             conditions.append("priority = ?")
             arguments.append(.integer(Int64(priority.rawValue)))

@@ -46,7 +46,7 @@ final class NotesArchiveTests: NotesTestCase {
         }
         XCTAssertEqual(try gathered(NotesArchive.exportTodos, other), exported)
         let copied = TodoStore(connection: other, clock: clock, calendar: seoul)
-        XCTAssertEqual(try copied.todos(matching: TodoQuery(status: .done, tag: "집")).map(\.id), [full.id])
+        XCTAssertEqual(try copied.todos(matching: TodoQuery(status: .done, tags: try TagFilter(parsing: ["집"]))).map(\.id), [full.id])
         // The search index took the rows too.
         XCTAssertEqual(try NoteSearch(connection: other).search(try SearchQuery("회의")).hits.map(\.id), [full.id])
     }

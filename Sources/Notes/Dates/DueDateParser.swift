@@ -60,6 +60,19 @@ public struct DueDateParser: Sendable {
         return Due(instant: instant(date, time), hasTime: true)
     }
 
+    /// The first moment `text` names, for "since": a date's local midnight,
+    /// or the time given.
+    public func start(of text: String) throws -> Timestamp {
+        let due = try parse(text)
+        return due.hasTime ? due.instant : calendar.startOfDay(due.date(in: calendar))
+    }
+
+    /// The last moment `text` names, for "until": a date's 23:59:59, or the
+    /// time given.
+    public func end(of text: String) throws -> Timestamp {
+        try parse(text).instant
+    }
+
     // MARK: - Days
 
     private static let weekdays: [String: Int] = {

@@ -9,7 +9,7 @@ enum MemoCommand {
         Command(
             "memo",
             abstract: Localized(en: "text memos: add, list, search", ko: "메모: 추가, 목록, 검색"),
-            options: [onlyTag, pinnedOnly, listLimit],
+            options: [onlyTag, pinnedOnly, since, until, sort, reverse, listLimit],
             subcommands: [.later("add") { add }, .later("list") { list }, .later("show") { show },
                           .later("edit") { edit }, .later("pin") { pin }, .later("unpin") { unpin },
                           .later("rm") { remove }, .later("search") { SearchCommand.make(kinds: [.memo]) },
@@ -25,7 +25,16 @@ enum MemoCommand {
     static let words = Arguments<String>("TEXT", minimum: 0,
                                          help: Localized(en: "the text (words are joined); none: stdin, or $EDITOR on a terminal",
                                                          ko: "내용 (단어를 이어 붙임); 없으면 표준 입력, 터미널이면 $EDITOR"))
-    static let onlyTag = NotesArguments.tag(Localized(en: "only with this tag", ko: "이 태그가 있는 것만"))
+    static let onlyTag = NotesArguments.tagFilter
+    static let since = OptionKey<String>("since", "WHEN", help: Localized(en: "only those created on or after WHEN",
+                                                                        ko: "WHEN 이후에 만든 것만"))
+    static let until = OptionKey<String>("until", "WHEN", help: Localized(en: "only those created on or before WHEN",
+                                                                        ko: "WHEN 이전에 만든 것만"))
+    static let sort = OptionKey<MemoQuery.Sort>(
+        "sort", "created|updated|title",
+        help: Localized(en: "newest, last changed or title first (default: pinned, then newest)",
+                        ko: "최신, 최근 수정, 제목 순 (기본: 고정 먼저, 그다음 최신)"))
+    static let reverse = Flag("reverse", help: Localized(en: "the order turned around", ko: "순서 뒤집기"))
     static let listLimit = NotesArguments.limit
     static let pinnedOnly = Flag("pinned", help: Localized(en: "pinned ones only", ko: "고정한 것만"))
     static let id = NotesArguments.id(help: Localized(en: "the memo's id", ko: "메모 id"))
@@ -43,7 +52,8 @@ enum MemoCommand {
 
     static let list = Command(
         "list", abstract: Localized(en: "list memos, pinned first, then newest", ko: "메모 목록 (고정 먼저, 최신 순)"),
-        options: [onlyTag, pinnedOnly, listLimit],
+        options: [onlyTag, pinnedOnly, since, until, sort, reverse, listLimit],
+        discussion: TodoCommand.whenHelp,
         body: { context, arguments in try runList(context, arguments) })
 
     static let show = Command(
@@ -109,22 +119,25 @@ enum MemoCommand {
     }
 
     static func runList(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let tag = arguments[onlyTag]
-        let pinnedOnly = arguments[MemoCommand.pinnedOnly]
-        let limit = arguments[listLimit]
+        let dates = DueDateParser(now: context.clock.now(), calendar: context.calendar)
+        let query = try context.parsingArgument(arguments) {
+            MemoQuery(tags: try TagFilter(parsing: arguments[onlyTag]), pinnedOnly: arguments[pinnedOnly],
+                      since: try arguments[since].map(dates.start(of:)), until: try arguments[until].map(dates.end(of:)),
+                      sort: arguments[sort], isReversed: arguments[reverse], limit: arguments[listLimit])
+        }
         let store = try context.memoStore()
-        let empty = tag != nil || pinnedOnly
+        let empty = !query.tags.isEmpty || query.pinnedOnly || query.since != nil || query.until != nil
             ? context.text(en: "No matching memos.", ko: "조건에 맞는 메모가 없습니다.")
             : context.text(en: "No memos yet.", ko: "메모가 아직 없습니다.")
         let renderer = MemoRenderer(context: context)
         guard !context.isJSON else {
-            let summaries = try store.summaries(tag: tag, pinnedOnly: pinnedOnly, limit: limit)
+            let summaries = try store.summaries(matching: query)
             return try context.emit(json: .array(summaries.map(renderer.json)), text: "")
         }
         // Text is written as it is read, a line at a time.
-        let width = String(try store.largestID(tag: tag, pinnedOnly: pinnedOnly) ?? 0).count
+        let width = String(try store.largestID(matching: query) ?? 0).count
         var isEmpty = true
-        try store.forEachSummary(tag: tag, pinnedOnly: pinnedOnly, limit: limit) { summary in
+        try store.forEachSummary(matching: query) { summary in
             isEmpty = false
             try context.write(renderer.line(summary, idWidth: width) + "\n")
         }

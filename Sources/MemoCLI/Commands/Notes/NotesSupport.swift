@@ -47,10 +47,12 @@ enum NotesArguments {
         RepeatedOptionKey("tag", "T", help: help, decode: Tags.normalized(_:))
     }
 
-    /// `--tag T`, once.
-    static func tag(_ help: Localized) -> OptionKey<String> {
-        OptionKey("tag", "T", help: help, decode: Tags.normalized(_:))
-    }
+    /// `--tag T` of a list, repeatable: every tag given must be there, and
+    /// `-T` must not (`TagFilter`).
+    static let tagFilter = RepeatedOptionKey<String>(
+        "tag", "T", help: Localized(en: "only with this tag; -T: without it (repeatable: all must hold)",
+                                    ko: "이 태그가 있는 것만; -T: 없는 것만 (여러 번: 모두 만족)"),
+        decode: TagFilter.checked(_:))
 
     /// `--limit N` on a list: the first N only.
     static let limit = OptionKey<Int>("limit", "N", range: 1...Int(Int32.max),

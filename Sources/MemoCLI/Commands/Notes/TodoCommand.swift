@@ -34,7 +34,7 @@ enum TodoCommand {
                                                                   ko: "제목 (단어를 이어 붙임)"))
     static let all = Flag("all", help: Localized(en: "open and done", ko: "진행 중과 완료 모두"))
     static let doneOnly = Flag("done", help: Localized(en: "done ones only", ko: "완료한 것만"))
-    static let onlyTag = NotesArguments.tag(Localized(en: "only with this tag", ko: "이 태그가 있는 것만"))
+    static let onlyTag = NotesArguments.tagFilter
     static let dueWindow = OptionKey<TodoQuery.DueWindow>(
         "due", "today|overdue|week", help: Localized(en: "due today, overdue, or within 7 days", ko: "오늘, 지남, 7일 안 마감"))
     static let onlyPriority = NotesArguments.priority(Localized(en: "only this priority", ko: "이 우선순위만"))
@@ -182,11 +182,11 @@ enum TodoCommand {
         query.due = arguments[dueWindow]
         query.sort = arguments[sort] ?? .due
         query.priority = arguments[onlyPriority]
-        query.tag = arguments[onlyTag]
+        query.tags = try context.parsingArgument(arguments) { try TagFilter(parsing: arguments[onlyTag]) }
         query.limit = arguments[listLimit]
         let store = try context.todoStore()
         let renderer = TodoRenderer(context)
-        let isFiltered = query.tag != nil || query.due != nil || query.priority != nil
+        let isFiltered = !query.tags.isEmpty || query.due != nil || query.priority != nil
         let empty: String
         switch (query.status, isFiltered) {
         case (_, true): empty = context.text(en: "No matching to-dos.", ko: "조건에 맞는 할 일이 없습니다.")

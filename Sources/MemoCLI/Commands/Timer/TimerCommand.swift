@@ -12,7 +12,7 @@ enum TimerCommand {
             abstract: Localized(en: "countdowns and stopwatches that outlive the process",
                                 ko: "프로세스가 끝나도 계속 가는 카운트다운과 스톱워치"),
             // Bare `timer` lists, as bare `todo` and `memo` do.
-            options: [all],
+            options: [all, NotesArguments.limit],
             subcommands: [
                 Command("start", abstract: Localized(en: "start a countdown (with DURATION) or a stopwatch",
                                                      ko: "카운트다운(DURATION 지정) 또는 스톱워치 시작"),
@@ -21,7 +21,7 @@ enum TimerCommand {
                                               ko: "DURATION 형식: \(DurationParser.forms.ko)."),
                         body: start),
                 Command("list", abstract: Localized(en: "running and paused timers", ko: "실행 중이거나 일시정지된 타이머"),
-                        options: [all],
+                        options: [all, NotesArguments.limit],
                         body: list),
                 Command("status", abstract: Localized(en: "one timer in full (default: the newest running one)",
                                                       ko: "타이머 하나의 자세한 상태 (기본: 가장 최근 실행 중인 것)"),
@@ -85,7 +85,8 @@ enum TimerCommand {
 
     static func list(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let includingEnded = arguments[TimerCommand.all]
-        let snapshots = try store(context).snapshots(includingEnded: includingEnded)
+        let snapshots = Array(try store(context).snapshots(includingEnded: includingEnded)
+            .prefix(arguments[NotesArguments.limit] ?? Int.max))
         let text = snapshots.isEmpty
             ? TerminalText(includingEnded ? context.text(en: "No timers.", ko: "타이머가 없습니다.")
                                           : context.text(en: "No running or paused timers.",

@@ -14,7 +14,7 @@ enum VoiceCommand {
             abstract: Localized(en: "voice memos: import, record, list, peaks, export, trim, verify",
                                 ko: "음성 메모: 가져오기, 녹음, 목록, 파형, 내보내기, 자르기, 검사"),
             // Bare `voice` lists, as bare `todo` and `memo` do.
-            options: [VoiceViewCommands.onlyTag],
+            options: [VoiceViewCommands.onlyTag, NotesArguments.limit],
             subcommands: [
                 .later("import", VoiceImportCommand.make),
                 .later("record", VoiceRecordCommand.make),
