@@ -33,7 +33,7 @@ enum OpenAPIDocument {
         Operation(method: "post", path: "/api/v1/onboarding/start", summary: "Finish, from the last page (else 409)", success: 200),
         Operation(method: "post", path: "/api/v1/onboarding/reset", summary: "Back to page 1, not completed", success: 200),
         Operation(method: "put", path: "/api/v1/onboarding/page", summary: "Go to page N", success: 200, body: .json),
-        Operation(method: "get", path: "/api/v1/todos", summary: "To-dos: status, tag (repeatable, -T excludes), due, priority, sort, limit, cursor", success: 200),
+        Operation(method: "get", path: "/api/v1/todos", summary: "To-dos: status, tag (repeatable, -T excludes), due, due_before, due_after, priority, sort, limit, cursor", success: 200),
         Operation(method: "post", path: "/api/v1/todos", summary: "Add a to-do (repeat: a rule for a recurring one)", success: 201, body: .json),
         Operation(method: "get", path: "/api/v1/todos/{id}", summary: "One to-do", success: 200),
         Operation(method: "patch", path: "/api/v1/todos/{id}", summary: "Change a to-do", success: 200, body: .json),

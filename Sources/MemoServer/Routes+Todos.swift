@@ -10,7 +10,7 @@ extension MemoRoutes {
 
     static func addTodos(to router: inout Router, _ services: ServerServices) {
         router.route(.get, "/api/v1/todos") { request in
-            let query = try todoQuery(request)
+            let query = try todoQuery(request, now: services.clock.now())
             let todos = try services.read { try $0.todoStore().todos(matching: query) }
             return Paging.linking(.json(encoder(services).json(todos)), request, itemCount: todos.count,
                                   limit: query.limit ?? 0) { todos.last.map { Paging.todoCursor($0, sort: query.sort) } }
@@ -75,7 +75,7 @@ extension MemoRoutes {
     }
 
     /// The list's filters: the command line's `todo list` options as query items.
-    static func todoQuery(_ request: Request) throws -> TodoQuery {
+    static func todoQuery(_ request: Request, now: Timestamp) throws -> TodoQuery {
         var query = TodoQuery()
         switch request.queryValue("status") {
         case nil, "open"?: query.status = .open
@@ -86,6 +86,9 @@ extension MemoRoutes {
         }
         query.tags = try TagFilter(parsing: request.queryValues("tag"))
         query.due = try request.queryChoice("due", TodoQuery.DueWindow.self)
+        let dates = DueDateParser(now: now, calendar: SystemLocalCalendar())
+        query.dueBefore = try request.queryValue("due_before").map(dates.start(of:))
+        query.dueAfter = try request.queryValue("due_after").map(dates.end(of:))
         query.priority = try request.queryValue("priority").map { try Priority(parsing: $0) }
         query.sort = try request.queryChoice("sort", TodoQuery.Sort.self) ?? .due
         query.limit = try listLimit(request)

@@ -16,7 +16,8 @@ public struct TodoQuery: Sendable {
         case today
         /// Due before now.
         case overdue
-        /// Due from the start of today through the end of the sixth day after it.
+        /// Due by the end of the sixth day after today, overdue ones included:
+        /// what is left to do this week.
         case week
     }
 
@@ -36,6 +37,10 @@ public struct TodoQuery: Sendable {
     public var tags: TagFilter
     /// Only to-dos due in this window.
     public var due: DueWindow?
+    /// Only to-dos due before this moment (undated ones never are).
+    public var dueBefore: Timestamp?
+    /// Only to-dos due after this moment.
+    public var dueAfter: Timestamp?
     /// Only to-dos of this priority.
     public var priority: Priority?
     /// The order.
@@ -115,7 +120,7 @@ extension TodoStore {
         switch window {
         case .today: return (calendar.startOfDay(today), calendar.endOfDay(today))
         case .overdue: return (nil, now)
-        case .week: return (calendar.startOfDay(today), calendar.endOfDay(today.adding(days: 6)))
+        case .week: return (nil, calendar.endOfDay(today.adding(days: 6)))
         }
     }
 
@@ -163,6 +168,14 @@ extension TodoStore {
             }
             conditions.append(window == .overdue ? "due_at < ?" : "due_at <= ?")
             arguments.append(.real(end.secondsSince1970))
+        }
+        if let before = query.dueBefore {
+            conditions.append("due_at < ?")
+            arguments.append(.real(before.secondsSince1970))
+        }
+        if let after = query.dueAfter {
+            conditions.append("due_at > ?")
+            arguments.append(.real(after.secondsSince1970))
         }
         return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), arguments)
     }

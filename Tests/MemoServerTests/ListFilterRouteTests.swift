@@ -28,6 +28,20 @@ final class ListFilterRouteTests: XCTestCase {
         XCTAssertEqual(bad.errorCode, "usage")
     }
 
+    func testToDosDueBeforeAndAfter() throws {
+        let server = try APITestServer()
+        server.onboard()
+        for due in ["2020-01-01", "2099-06-01 09:00", "2099-12-31"] {
+            XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: "{\"title\": \"t\", \"due\": \"\(due)\"}").status, 201)
+        }
+        XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": "undated"}"#).status, 201)
+        XCTAssertEqual(ids(server, "/api/v1/todos?due_before=2099-06-01"), [1])
+        XCTAssertEqual(ids(server, "/api/v1/todos?due_after=2099-06-01"), [3])
+        XCTAssertEqual(ids(server, "/api/v1/todos?due_after=2020-01-01&due_before=2099-12-31"), [2])
+        XCTAssertEqual(ids(server, "/api/v1/todos?due=week"), [1], "the week includes what is overdue")
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos?due_before=someday").status, 400)
+    }
+
     func testMemoDatesOrdersAndPaging() throws {
         let server = try APITestServer()
         server.onboard()

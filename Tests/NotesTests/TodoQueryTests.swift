@@ -46,7 +46,22 @@ final class TodoQueryTests: NotesTestCase {
     func testDueWindowsFollowTheLocalCalendar() throws {
         XCTAssertEqual(try titles(TodoQuery(due: .today)), ["this morning", "tonight", "today"])
         XCTAssertEqual(try titles(TodoQuery(due: .overdue)), ["yesterday", "this morning"])
-        XCTAssertEqual(try titles(TodoQuery(due: .week)), ["this morning", "tonight", "today", "saturday"])
+        // The week's window includes what is overdue: it is still to do.
+        XCTAssertEqual(try titles(TodoQuery(due: .week)), ["yesterday", "this morning", "tonight", "today", "saturday"])
+    }
+
+    func testDueBeforeAndAfterBoundTheList() throws {
+        let parser = DueDateParser(now: clock.now(), calendar: seoul)
+        var before = TodoQuery()
+        before.dueBefore = try parser.start(of: "today")
+        XCTAssertEqual(try titles(before), ["yesterday"], "before today begins; undated ones never")
+        before.dueBefore = try parser.start(of: "2026-11-29 12:00")
+        XCTAssertEqual(try titles(before), ["yesterday", "this morning"])
+        var after = TodoQuery()
+        after.dueAfter = try parser.end(of: "today")
+        XCTAssertEqual(try titles(after), ["saturday", "sunday week"], "after today ends")
+        after.dueBefore = try parser.start(of: "sun")
+        XCTAssertEqual(try titles(after), ["saturday"], "both: a window")
     }
 
     func testTagFilterIsExactAndIgnoresCase() throws {

@@ -36,12 +36,18 @@ enum TodoCommand {
     static let doneOnly = Flag("done", help: Localized(en: "done ones only", ko: "완료한 것만"))
     static let onlyTag = NotesArguments.tagFilter
     static let dueWindow = OptionKey<TodoQuery.DueWindow>(
-        "due", "today|overdue|week", help: Localized(en: "due today, overdue, or within 7 days", ko: "오늘, 지남, 7일 안 마감"))
+        "due", "today|overdue|week", help: Localized(en: "due today, overdue, or by the end of the 7th day (overdue ones too)",
+                                                     ko: "오늘, 지남, 7일째 끝까지 마감 (지난 것 포함)"))
+    static let dueBefore = OptionKey<String>("due-before", "WHEN", help: Localized(en: "due before WHEN (a date: before it begins)",
+                                                                                 ko: "WHEN 전 마감 (날짜면 그날이 시작되기 전)"))
+    static let dueAfter = OptionKey<String>("due-after", "WHEN", help: Localized(en: "due after WHEN (a date: after it ends)",
+                                                                               ko: "WHEN 후 마감 (날짜면 그날이 끝난 뒤)"))
     static let onlyPriority = NotesArguments.priority(Localized(en: "only this priority", ko: "이 우선순위만"))
     static let sort = OptionKey<TodoQuery.Sort>("sort", "due|priority|created",
                                                 help: Localized(en: "order (default: due)", ko: "정렬 (기본: due)"))
     static let listLimit = NotesArguments.limit
-    static let listOptions: [any OptionDeclaration] = [all, doneOnly, onlyTag, dueWindow, onlyPriority, sort, listLimit]
+    static let listOptions: [any OptionDeclaration] = [all, doneOnly, onlyTag, dueWindow, dueBefore, dueAfter, onlyPriority,
+                                                       sort, listLimit]
     static let id = NotesArguments.id(help: Localized(en: "the to-do's id", ko: "할 일 id"))
     static let ids = NotesArguments.ids(help: Localized(en: "one or more ids, lists or ranges (1-3,5); all or none change",
                                                         ko: "id 하나 이상, 목록이나 범위 (1-3,5); 모두 바뀌거나 하나도 안 바뀜"))
@@ -183,10 +189,14 @@ enum TodoCommand {
         query.sort = arguments[sort] ?? .due
         query.priority = arguments[onlyPriority]
         query.tags = try context.parsingArgument(arguments) { try TagFilter(parsing: arguments[onlyTag]) }
+        let dates = DueDateParser(now: context.clock.now(), calendar: context.calendar)
+        query.dueBefore = try context.parsingArgument(arguments) { try arguments[dueBefore].map(dates.start(of:)) }
+        query.dueAfter = try context.parsingArgument(arguments) { try arguments[dueAfter].map(dates.end(of:)) }
         query.limit = arguments[listLimit]
         let store = try context.todoStore()
         let renderer = TodoRenderer(context)
-        let isFiltered = !query.tags.isEmpty || query.due != nil || query.priority != nil
+        let isFiltered = !query.tags.isEmpty || query.due != nil || query.priority != nil || query.dueBefore != nil
+            || query.dueAfter != nil
         let empty: String
         switch (query.status, isFiltered) {
         case (_, true): empty = context.text(en: "No matching to-dos.", ko: "조건에 맞는 할 일이 없습니다.")
