@@ -65,7 +65,7 @@ enum TodoCommand {
     static let repeatRule = OptionKey<RepeatRule>(
         "repeat", "RULE", help: Localized(en: "come back when done: daily, weekly, monthly, yearly, weekdays, every 2 weeks",
                                           ko: "완료하면 다시: daily, weekly, monthly, yearly, weekdays, every 2 weeks"),
-        decode: RepeatRule.init(parsing:))
+        decode: { try RepeatRule(parsing: $0) })
     static let repeatFrom = OptionKey<RepeatRule.Anchor>(
         "repeat-from", "due|done", help: Localized(en: "count the next date from the due date (default) or the day it is done",
                                                    ko: "다음 날짜를 마감(기본)이나 완료한 날부터 세기"))
