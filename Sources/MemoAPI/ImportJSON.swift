@@ -15,6 +15,14 @@ extension WireFormat {
 }
 
 extension WireFormat {
+    /// `memo export --format md DIR`: `{"folder", "files", "count"}`.
+    public static func memoExport(_ result: MemoMarkdownExport.Result) -> JSON {
+        .object([("folder", .string(result.folder)), ("files", .strings(result.fileNames)),
+                 ("count", .int(result.fileNames.count))])
+    }
+}
+
+extension WireFormat {
     /// `import` of an export document: `{"restored", "todos": {"added",
     /// "already_present"}, "memos": {…}, "voice_memos": {…, "audio_missing",
     /// "audio_missing_titles"}, "timers": {…}}`.

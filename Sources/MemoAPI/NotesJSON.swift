@@ -34,6 +34,7 @@ extension WireFormat {
                 ("due_at", .optional(todo.due?.instant)),
                 ("due_local", .optional(todo.due.map(dueText))),
                 ("due_has_time", .bool(todo.due?.hasTime ?? false)),
+                ("remind_at", .optional(todo.remindAt)),
                 ("is_done", .bool(todo.isDone)),
                 ("is_overdue", .bool(todo.isOverdue(at: now))),
                 ("is_due_today", .bool(isDueToday(todo))),
@@ -42,6 +43,16 @@ extension WireFormat {
                 ("updated_at", .time(todo.updatedAt)),
                 ("repeat", todo.repeatRule.map(WireFormat.repeatRule) ?? .null),
             ])
+        }
+
+        /// One to-do in full (`todo show`, the API's single to-do): `json`
+        /// and `time_spent_seconds`, the running time of the timers started
+        /// against it (`timer start --todo`). Lists leave it out: it is a read
+        /// of the to-do's timers, which a list would pay for on every row.
+        public func detail(_ todo: Todo, timeSpent: Double) -> JSON {
+            guard case var .object(members) = json(todo) else { return json(todo) }
+            members.append(("time_spent_seconds", .double(WireFormat.milliseconds(timeSpent))))
+            return .object(members)
         }
 
         public func json(_ todos: [Todo]) -> JSON {

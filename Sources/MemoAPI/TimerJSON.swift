@@ -20,6 +20,8 @@ extension WireFormat {
             ("created_at", .time(timer.createdAt)),
             ("ends_at", .optional(snapshot.endTime)),
             ("ended_at", .optional(timer.endedAt)),
+            ("todo_id", timer.todoID.map(JSON.int) ?? .null),
+            ("seen_at", .optional(timer.seenAt)),
         ]
         if timer.kind == .stopwatch {
             var previous = 0.0

@@ -41,7 +41,7 @@ extension JSONReader {
 
     /// The time member `key`; an error when absent, null or not a time.
     public func time(_ key: String) throws -> Timestamp {
-        guard let member = try nullable(key) else {
+        guard let member = try nonNullIfPresent(key, expecting: Localized(en: "a time", ko: "시각")) else {
             throw JSONReader(.null, path: path.appending(key: key), source: source)
                 .failure(en: "expected a time, found null", ko: "시각이 필요한데 null입니다")
         }
@@ -97,12 +97,24 @@ extension JSONReader {
     }
 
     /// The reader of member `key` (present, not null), for checks of its own.
-    public func nonNull(_ key: String) throws -> JSONReader {
-        guard let member = try nullable(key) else {
+    /// An absent or null member is an error saying what was `expecting`
+    /// ("a string", "a list of tags"), so the user knows what to write there.
+    public func nonNull(_ key: String, expecting: Localized = Localized(en: "a value", ko: "값")) throws -> JSONReader {
+        guard let member = try nonNullIfPresent(key, expecting: expecting) else {
             throw JSONReader(.null, path: path.appending(key: key), source: source)
-                .failure(en: "expected a value, found null", ko: "값이 필요한데 null입니다")
+                .failure(en: "expected \(expecting.en), found null", ko: "\(expecting.ko)이(가) 필요한데 null입니다")
         }
         return member
+    }
+
+    /// The member `key`, nil when null; when absent, an error that it is
+    /// missing and what it should hold (null is no answer here).
+    private func nonNullIfPresent(_ key: String, expecting: Localized) throws -> JSONReader? {
+        guard hasKey(key) else {
+            throw JSONReader(.null, path: path.appending(key: key), source: source)
+                .failure(en: "missing: expected \(expecting.en)", ko: "없습니다: \(expecting.ko)이(가) 필요합니다")
+        }
+        return try member(key)
     }
 }
 

@@ -53,6 +53,9 @@ enum JSONBody {
     /// The most bytes a JSON body may have.
     static let limit: UInt64 = 1 << 20
 
+    /// The keys `JSONReader.tagChanges` reads.
+    static let tagKeys: Set<String> = ["tags", "add_tags", "remove_tags"]
+
     static func object(_ bytes: [UInt8], allowedKeys: Set<String>) throws -> JSONReader {
         guard !bytes.isEmpty else {
             throw MemoError(.badInput, en: "the request needs a JSON object as its body",
@@ -73,6 +76,23 @@ extension JSONReader {
         guard case let .object(pairs) = value else { return try member(key).map { .some($0) } }
         guard let item = pairs.first(where: { $0.0 == key })?.1 else { return nil }
         return item == .null ? .some(nil) : .some(JSONReader(item, path: path.appending(key: key), source: source))
+    }
+
+    /// The tag keys of a PATCH: `tags`, the whole new list (null or `[]`:
+    /// none), or `add_tags` and `remove_tags`; a list with either of the
+    /// others is refused, since it is not clear which should win.
+    func tagChanges(clean: ([String]) throws -> [String]) throws -> TagChanges {
+        let added = try strings("add_tags")
+        let removed = try strings("remove_tags")
+        var changes = TagChanges(added: added, removed: removed)
+        if let replacement = try change("tags") {
+            guard added.isEmpty && removed.isEmpty else {
+                throw MemoError(.usage, en: "give either tags (the whole list) or add_tags and remove_tags, not both",
+                                ko: "tags(전체 목록)나 add_tags와 remove_tags 중 한쪽만 주세요")
+            }
+            changes.replacement = try replacement?.elements().map { try $0.string() } ?? []
+        }
+        return try changes.cleaned(by: clean)
     }
 
     /// An array of strings under `key` (absent: empty).

@@ -36,17 +36,19 @@ extension MemoRoutes {
         }
         router.collect(.patch, "/api/v1/memos/{id}", bodyLimit: JSONBody.limit) { request, body in
             let id = try request.itemID(memoWord)
-            let document = try JSONBody.object(body, allowedKeys: ["text", "title"])
+            let document = try JSONBody.object(body, allowedKeys: JSONBody.tagKeys.union(["text", "title"]))
             let text = try document.optionalString("text")
             // null or "" removes the title, as an empty title does on the command line.
             let title = try document.change("title").map { try $0?.string() ?? "" }
-            guard text != nil || title != nil else {
-                throw MemoError(.usage, en: "nothing to change: give text or title", ko: "바꿀 것이 없습니다: text 또는 title을 주세요")
+            let tags = try document.tagChanges(clean: Tags.normalized(_:))
+            guard text != nil || title != nil || !tags.isEmpty else {
+                throw MemoError(.usage, en: "nothing to change: give text, title, tags, add_tags or remove_tags",
+                                ko: "바꿀 것이 없습니다: text, title, tags, add_tags, remove_tags 중 하나 이상을 주세요")
             }
             let memo = try services.write { workspace -> Memo in
                 let store = try workspace.memoStore()
                 try Items.checkPrecondition(request, current: WireFormat.memo(store.memo(id: id)))
-                return try store.edit(id: id, text: text, title: title)
+                return try store.edit(id: id, text: text, title: title, tags: tags)
             }
             return Items.response(WireFormat.memo(memo), for: request)
         }

@@ -18,10 +18,13 @@ extension MemoRoutes {
         }
         router.collect(.post, "/api/v1/timers", bodyLimit: JSONBody.limit) { request, body in
             try services.idempotency.perform(request, body: body) {
-                let document = try JSONBody.object(body, allowedKeys: ["duration", "label"])
+                let document = try JSONBody.object(body, allowedKeys: ["duration", "label", "todo_id"])
                 let duration = try timerDuration(document)
                 let label = try TimerRecord.label(from: document.optionalString("label"))
-                let snapshot = try services.write { try $0.timerStore().start(duration: duration, label: label) }
+                let todoID = try document.member("todo_id") == nil ? nil : try document.int("todo_id", in: 1...Int64.max)
+                let snapshot = try services.write {
+                    try TimeTracking.startTimer(in: $0, duration: duration, label: label, todoID: todoID)
+                }
                 var response = Items.response(WireFormat.timer(snapshot), for: request, status: 201)
                 response.headers.set("Location", "/api/v1/timers/\(snapshot.timer.id)")
                 return response
@@ -30,6 +33,18 @@ extension MemoRoutes {
         router.route(.get, "/api/v1/timers/{id}") { request in
             let id = try request.itemID(timerWord)
             let snapshot = try services.write { try $0.timerStore().snapshot(ofTimer: id) }
+            return Items.response(WireFormat.timer(snapshot), for: request)
+        }
+        // Marks an ended timer seen: the main screen stops showing a finished
+        // countdown (as `timer dismiss ID` does on the command line).
+        router.route(.post, "/api/v1/timers/{id}/dismiss") { request in
+            let id = try request.itemID(timerWord)
+            let snapshot = try services.write { workspace -> TimerSnapshot in
+                let store = try workspace.timerStore()
+                try TimerStore.checkDismissible(try store.snapshot(ofTimer: id))
+                try store.markSeen(ids: [id])
+                return try store.snapshot(ofTimer: id)
+            }
             return Items.response(WireFormat.timer(snapshot), for: request)
         }
         router.route(.delete, "/api/v1/timers/{id}") { request in

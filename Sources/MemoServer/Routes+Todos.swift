@@ -17,8 +17,8 @@ extension MemoRoutes {
         }
         router.collect(.post, "/api/v1/todos", bodyLimit: JSONBody.limit) { request, body in
             try services.idempotency.perform(request, body: body) {
-                let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "tags", "due", "repeat",
-                                                                       "repeat_from"])
+                let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "tags", "due", "remind",
+                                                                       "repeat", "repeat_from"])
                 let now = services.clock.now()
                 let new = NewTodo(title: try document.string("title"), note: try document.optionalString("note"),
                                   priority: try document.optionalString("priority").map { try Priority(parsing: $0) },
@@ -26,47 +26,65 @@ extension MemoRoutes {
                                   due: try document.optionalString("due").map {
                                       try DueDateParser(now: now, calendar: SystemLocalCalendar()).parse($0)
                                   },
-                                  repeatRule: try repeatRule(document))
-                let todo = try services.write { try $0.todoStore().add(new) }
-                var response = Items.response(encoder(services).json(todo), for: request, status: 201)
+                                  repeatRule: try repeatRule(document),
+                                  remindAt: try document.optionalString("remind").map { try reminderMoment($0, now: now) })
+                let (todo, answer) = try services.write { workspace -> (Todo, JSON) in
+                    let todo = try workspace.todoStore().add(new)
+                    return (todo, try todoDocument(todo, workspace, services))
+                }
+                var response = Items.response(answer, for: request, status: 201)
                 response.headers.set("Location", "/api/v1/todos/\(todo.id)")
                 return response
             }
         }
         router.route(.get, "/api/v1/todos/{id}") { request in
             let id = try request.itemID(todoWord)
-            let todo = try services.read { try $0.todoStore().todo(id: id) }
-            return Items.response(encoder(services).json(todo), for: request)
+            let document = try services.read { try todoDocument($0.todoStore().todo(id: id), $0, services) }
+            return Items.response(document, for: request)
         }
         router.collect(.patch, "/api/v1/todos/{id}", bodyLimit: JSONBody.limit) { request, body in
             let id = try request.itemID(todoWord)
-            let changes = try todoChanges(body, now: services.clock.now())
-            let todo = try services.write { workspace -> Todo in
+            let (edits, newTags) = try todoChanges(body, now: services.clock.now())
+            let document = try services.write { workspace -> JSON in
                 let store = try workspace.todoStore()
-                try Items.checkPrecondition(request, current: encoder(services).json(store.todo(id: id)))
-                return try store.edit(id: id, changes)
+                let current = try store.todo(id: id)
+                try Items.checkPrecondition(request, current: todoDocument(current, workspace, services))
+                var changes = edits
+                if let newTags {
+                    // A whole new list: every tag there now goes, the new ones come in
+                    // their order, read in the same transaction as the change.
+                    changes.removedTags = current.tags
+                    changes.addedTags = newTags
+                }
+                return try todoDocument(store.edit(id: id, changes), workspace, services)
             }
-            return Items.response(encoder(services).json(todo), for: request)
+            return Items.response(document, for: request)
         }
         router.route(.delete, "/api/v1/todos/{id}") { request in
             let id = try request.itemID(todoWord)
             let removed = try services.write { workspace -> [Todo] in
                 let store = try workspace.todoStore()
-                try Items.checkPrecondition(request, current: encoder(services).json(store.todo(id: id)))
+                try Items.checkPrecondition(request, current: todoDocument(store.todo(id: id), workspace, services))
                 return try store.remove(ids: [id])
             }
             return .json(WireFormat.removed(removed.map(encoder(services).json)))
         }
         router.route(.post, "/api/v1/todos/{id}/done") { request in
             let id = try request.itemID(todoWord)
-            let todos = try services.write { try $0.todoStore().markDone(ids: [id]) }
-            return Items.response(encoder(services).json(todos[0]), for: request)
+            let document = try services.write { try todoDocument($0.todoStore().markDone(ids: [id])[0], $0, services) }
+            return Items.response(document, for: request)
         }
         router.route(.post, "/api/v1/todos/{id}/undo") { request in
             let id = try request.itemID(todoWord)
-            let todos = try services.write { try $0.todoStore().reopen(ids: [id]) }
-            return Items.response(encoder(services).json(todos[0]), for: request)
+            let document = try services.write { try todoDocument($0.todoStore().reopen(ids: [id])[0], $0, services) }
+            return Items.response(document, for: request)
         }
+    }
+
+    /// One to-do as every single-item answer gives it and every `If-Match`
+    /// is compared with: in full, with `time_spent_seconds` (lists leave it out).
+    static func todoDocument(_ todo: Todo, _ workspace: Workspace, _ services: ServerServices) throws -> JSON {
+        encoder(services).detail(todo, timeSpent: try TimeTracking.timeSpent(onTodo: todo.id, in: workspace).spent.seconds)
     }
 
     /// To-dos as JSON for this moment in the server's time zone (`TZ`).
@@ -124,12 +142,13 @@ extension MemoRoutes {
         return anchor
     }
 
-    /// A PATCH body as the changes of `todo edit`: null removes a field.
-    static func todoChanges(_ body: [UInt8], now: Timestamp) throws -> TodoChanges {
-        let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "due", "add_tags", "remove_tags",
-                                                               "repeat", "repeat_from"])
-        var changes = TodoChanges(title: try document.optionalString("title"),
-                                  addedTags: try document.strings("add_tags"), removedTags: try document.strings("remove_tags"))
+    /// A PATCH body as the changes of `todo edit` (null removes a field) and
+    /// the whole new list of tags when `tags` gives one.
+    static func todoChanges(_ body: [UInt8], now: Timestamp) throws -> (TodoChanges, newTags: [String]?) {
+        let document = try JSONBody.object(body, allowedKeys: JSONBody.tagKeys.union(["title", "note", "priority", "due",
+                                                                                      "remind", "repeat", "repeat_from"]))
+        let tags = try document.tagChanges(clean: Tags.normalized(_:))
+        var changes = TodoChanges(title: try document.optionalString("title"), addedTags: tags.added, removedTags: tags.removed)
         if let note = try document.change("note") {
             let text = try note?.string() ?? ""
             changes.note = text.isEmpty ? .remove : .set(text)
@@ -141,16 +160,26 @@ extension MemoRoutes {
             changes.due = try due.map { .set(try DueDateParser(now: now, calendar: SystemLocalCalendar()).parse($0.string())) }
                 ?? .remove
         }
+        if let remind = try document.change("remind") {
+            changes.remind = try remind.map { .set(try reminderMoment($0.string(), now: now)) } ?? .remove
+        }
         if let rule = try document.change("repeat") {
             changes.repeatRule = try rule.map { .set(try RepeatRule(parsing: $0.string())) } ?? .remove
         }
         changes.repeatFrom = try repeatAnchor(document)
-        guard !changes.isEmpty else {
-            throw MemoError(.usage, en: "nothing to change: give at least one of title, note, priority, due, add_tags, "
-                                + "remove_tags, repeat, repeat_from",
-                            ko: "바꿀 것이 없습니다: title, note, priority, due, add_tags, remove_tags, repeat, repeat_from "
-                                + "중 하나 이상을 주세요")
+        guard !changes.isEmpty || tags.replacement != nil else {
+            throw MemoError(.usage, en: "nothing to change: give at least one of title, note, priority, due, remind, tags, "
+                                + "add_tags, remove_tags, repeat, repeat_from",
+                            ko: "바꿀 것이 없습니다: title, note, priority, due, remind, tags, add_tags, remove_tags, repeat, "
+                                + "repeat_from 중 하나 이상을 주세요")
         }
-        return changes
+        return (changes, tags.replacement)
+    }
+
+    /// `remind` read as `due` is (the same parser), a date alone meaning its
+    /// morning (`Due.reminderMoment`).
+    static func reminderMoment(_ text: String, now: Timestamp) throws -> Timestamp {
+        let calendar = SystemLocalCalendar()
+        return try DueDateParser(now: now, calendar: calendar).parse(text).reminderMoment(in: calendar)
     }
 }

@@ -2,6 +2,7 @@ import HTTPServer
 import MemoAPI
 import MemoCore
 import MemoKit
+import Notes
 import VoiceMemos
 
 /// `/api/v1/voice`: the command line's `voice` commands as routes, with the
@@ -34,12 +35,19 @@ extension MemoRoutes {
         }
         router.collect(.patch, "/api/v1/voice/{id}", bodyLimit: JSONBody.limit) { request, body in
             let id = try request.itemID(voiceWord)
-            let document = try JSONBody.object(body, allowedKeys: ["title"])
-            let title = try document.string("title")
+            let document = try JSONBody.object(body, allowedKeys: JSONBody.tagKeys.union(["title"]))
+            let title = try document.optionalString("title")
+            // The note tags' rules, as the command line's `voice edit` cleans them.
+            let tags = try document.tagChanges(clean: Tags.normalized(_:))
+            guard title != nil || !tags.isEmpty else {
+                throw MemoError(.usage, en: "nothing to change: give title, tags, add_tags or remove_tags",
+                                ko: "바꿀 것이 없습니다: title, tags, add_tags, remove_tags 중 하나 이상을 주세요")
+            }
             return try services.write { workspace in
                 let store = try workspace.voiceStore()
                 try Items.checkPrecondition(request, current: WireFormat.voiceMemo(store.memo(id: id), in: store))
-                return Items.response(WireFormat.voiceMemo(try store.rename(id: id, title: title), in: store), for: request)
+                return Items.response(WireFormat.voiceMemo(try store.edit(id: id, title: title, tags: tags), in: store),
+                                      for: request)
             }
         }
         router.route(.delete, "/api/v1/voice/{id}") { request in

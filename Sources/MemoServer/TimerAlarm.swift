@@ -13,11 +13,8 @@ import Timers
 final class TimerAlarm: @unchecked Sendable {
     private let services: ServerServices
     private let stream: EventStream
-    private let monitor = Monitor()
-    private var isStopped = false
-    private var isPoked = false
+    private let loop = WakeLoop()
     private var announced: Set<Int64> = []
-    private var thread: HelperThread?
     /// Countdowns that finish after this are announced (ones found already
     /// finished when the server started are not news).
     private let since: Timestamp
@@ -29,37 +26,16 @@ final class TimerAlarm: @unchecked Sendable {
     }
 
     func start() {
-        thread = HelperThread { [self] in run() }
+        loop.start { [self] in try announceEnded() }
     }
 
     /// Look again: timers changed.
     func poke() {
-        monitor.locked {
-            isPoked = true
-            monitor.broadcast()
-        }
+        loop.poke()
     }
 
     func stop() {
-        monitor.locked {
-            isStopped = true
-            monitor.broadcast()
-        }
-        thread?.join()
-        thread = nil
-    }
-
-    private func run() {
-        while true {
-            // A failed look (a busy database) is retried a second later.
-            let wait = (try? announceEnded()) ?? 1
-            let shouldStop = monitor.locked { () -> Bool in
-                if !isStopped && !isPoked { monitor.wait(seconds: wait) }
-                isPoked = false
-                return isStopped
-            }
-            if shouldStop { return }
-        }
+        loop.stop()
     }
 
     /// Announces every countdown that has ended and not been announced;

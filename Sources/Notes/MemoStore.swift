@@ -60,14 +60,17 @@ public final class MemoStore {
         return memo
     }
 
-    /// Replaces the text, the title, or both (an empty title removes it).
+    /// Replaces the text, the title, or both (an empty title removes it),
+    /// and changes the tags (cleaned by `Tags.normalized`), in one transaction.
     /// - Parameter seen: the memo as the new text was made from (shown in an
     ///   editor): when its text or title changed since, the edit is refused
     ///   rather than lose that change, checked in the same transaction.
-    /// - Throws: `.invalidState` for such a change.
-    public func edit(id: Int64, text: String? = nil, title: String? = nil, madeFrom seen: Memo? = nil) throws -> Memo {
+    /// - Throws: `.invalidState` for such a change; `.usage` for a bad tag.
+    public func edit(id: Int64, text: String? = nil, title: String? = nil, tags: TagChanges = TagChanges(),
+                     madeFrom seen: Memo? = nil) throws -> Memo {
         if let text { try MemoStore.validate(text: text, isNew: false) }
         try MemoStore.validate(title: title)
+        let tags = try tags.cleaned(by: Tags.normalized(_:))
         let now = clock.now()
         return try connection.writeTransaction {
             var memo = try memo(id: id)
@@ -80,6 +83,11 @@ public final class MemoStore {
             memo.updatedAt = now
             try connection.execute("UPDATE memos SET text = ?, title = ?, updated_at = ? WHERE id = ?",
                                    memo.text, memo.title, now.secondsSince1970, id)
+            let newTags = tags.applied(to: memo.tags)
+            if newTags != memo.tags {
+                memo.tags = newTags
+                try replaceTags(of: id, with: newTags)
+            }
             return memo
         }
     }
@@ -118,6 +126,16 @@ public final class MemoStore {
     }
 
     // MARK: - Private
+
+    /// The `tags` column and the `memo_tags` rows the tag filter reads, both
+    /// (the undo log follows both tables, so an undo puts both back).
+    private func replaceTags(of id: Int64, with tags: [String]) throws {
+        try connection.execute("UPDATE memos SET tags = ? WHERE id = ?", Tags.joined(tags), id)
+        try connection.execute("DELETE FROM memo_tags WHERE memo_id = ?", id)
+        for tag in tags {
+            try connection.execute("INSERT INTO memo_tags (memo_id, tag) VALUES (?, ?)", id, tag)
+        }
+    }
 
     static func validate(text: String, isNew: Bool) throws {
         guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace && $0 != "\0" }) else {

@@ -118,10 +118,17 @@ public enum NotesSchema {
             CREATE INDEX todos_open_in_due_order ON todos (due_at IS NULL, due_at, priority IS NULL, priority DESC, id)
                 WHERE done_at IS NULL;
             """),
+        // When `memoapp remind` tells about a to-do besides its due time
+        // (`todo add --remind`); NULL for none. Seconds since 1970, as `due_at`.
+        // The index lets the watcher read only the reminders near now.
+        Migration("notes.10-todo-remind", sql: """
+            ALTER TABLE todos ADD COLUMN remind_at REAL;
+            CREATE INDEX todos_by_remind ON todos (remind_at) WHERE remind_at IS NOT NULL;
+            """),
         // Recurring to-dos (`RepeatRule`): all four set or all four NULL. The
         // CHECKs keep a hand-written row from holding a rule the store could
         // not read back.
-        Migration("notes.10-todo-repeat", sql: """
+        Migration("notes.11-todo-repeat", sql: """
             ALTER TABLE todos ADD COLUMN repeat_every INTEGER CHECK (repeat_every BETWEEN 1 AND 999);
             ALTER TABLE todos ADD COLUMN repeat_unit TEXT
                 CHECK (repeat_unit IN ('day', 'week', 'month', 'year', 'weekday'));

@@ -27,13 +27,22 @@ public enum Priority: Int, CaseIterable, Comparable, Sendable {
     /// Reads `high|medium|low` (any case, also `h`, `m`, `l` and the Korean
     /// 높음, 보통, 낮음), or throws a usage error naming them.
     public init(parsing text: String) throws {
-        switch text.lowercased() {
-        case "high", "h", "높음": self = .high
-        case "medium", "med", "m", "보통": self = .medium
-        case "low", "l", "낮음": self = .low
-        default:
+        let word = text.lowercased()
+        switch Priority.allCases.first(where: { Priority.spellings($0).contains(word) }) {
+        case let priority?: self = priority
+        case nil:
             throw MemoError(.usage, en: "unknown priority '\(text)'; use high, medium or low",
                             ko: "우선순위 '\(text)'을(를) 알 수 없습니다. high, medium, low(높음, 보통, 낮음) 중 하나를 쓰세요")
+        }
+    }
+
+    /// Every word `init(parsing:)` takes for `priority` (in lower case), the
+    /// canonical name first: help lists them from here.
+    public static func spellings(_ priority: Priority) -> [String] {
+        switch priority {
+        case .high: return ["high", "h", "높음"]
+        case .medium: return ["medium", "med", "m", "보통"]
+        case .low: return ["low", "l", "낮음"]
         }
     }
 
@@ -67,11 +76,13 @@ public struct Todo: Hashable, Sendable {
     /// How it comes back once done; nil for a one-off. Only a to-do with a
     /// due date has one.
     public var repeatRule: RepeatRule?
+    /// When `memoapp remind` tells about it besides its due time; nil for none.
+    public var remindAt: Timestamp?
 
     /// A to-do as stored; stores make these, tests and front ends may too.
     public init(id: Int64, uid: String = "", title: String, note: String? = nil, priority: Priority? = nil,
                 tags: [String] = [], due: Due? = nil, createdAt: Timestamp, updatedAt: Timestamp,
-                doneAt: Timestamp? = nil, repeatRule: RepeatRule? = nil) {
+                doneAt: Timestamp? = nil, repeatRule: RepeatRule? = nil, remindAt: Timestamp? = nil) {
         self.id = id
         self.uid = uid
         self.title = title
@@ -83,6 +94,7 @@ public struct Todo: Hashable, Sendable {
         self.updatedAt = updatedAt
         self.doneAt = doneAt
         self.repeatRule = repeatRule
+        self.remindAt = remindAt
     }
 
     /// Whether it has been marked done.
@@ -116,16 +128,19 @@ public struct NewTodo: Sendable {
     /// the due date by the store unless it has one (as a next occurrence
     /// keeps the first one's).
     public var repeatRule: RepeatRule?
+    /// Optional moment to be reminded at (see `Due.reminderMoment`).
+    public var remindAt: Timestamp?
 
     /// A to-do to add.
     public init(title: String, note: String? = nil, priority: Priority? = nil, tags: [String] = [], due: Due? = nil,
-                repeatRule: RepeatRule? = nil) {
+                repeatRule: RepeatRule? = nil, remindAt: Timestamp? = nil) {
         self.title = title
         self.note = note
         self.priority = priority
         self.tags = tags
         self.due = due
         self.repeatRule = repeatRule
+        self.remindAt = remindAt
     }
 }
 
@@ -146,6 +161,8 @@ public struct TodoChanges: Sendable {
     public var priority: Change<Priority> = .keep
     /// Set, keep or remove the due date.
     public var due: Change<Due> = .keep
+    /// Set, keep or remove the reminder moment.
+    public var remind: Change<Timestamp> = .keep
     /// Tags to add after the existing ones.
     public var addedTags: [String] = []
     /// Tags to take away (any case); removing an absent tag is no error.
@@ -157,11 +174,13 @@ public struct TodoChanges: Sendable {
 
     /// Changes to apply; everything kept by default.
     public init(title: String? = nil, note: Change<String> = .keep, priority: Change<Priority> = .keep,
-                due: Change<Due> = .keep, addedTags: [String] = [], removedTags: [String] = []) {
+                due: Change<Due> = .keep, remind: Change<Timestamp> = .keep, addedTags: [String] = [],
+                removedTags: [String] = []) {
         self.title = title
         self.note = note
         self.priority = priority
         self.due = due
+        self.remind = remind
         self.addedTags = addedTags
         self.removedTags = removedTags
     }
@@ -169,7 +188,9 @@ public struct TodoChanges: Sendable {
     /// True when applying the changes could not change anything.
     public var isEmpty: Bool {
         guard title == nil, addedTags.isEmpty, removedTags.isEmpty, repeatFrom == nil else { return false }
-        if case .keep = note, case .keep = priority, case .keep = due, case .keep = repeatRule { return true }
+        if case .keep = note, case .keep = priority, case .keep = due, case .keep = repeatRule, case .keep = remind {
+            return true
+        }
         return false
     }
 }

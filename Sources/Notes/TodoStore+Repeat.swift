@@ -5,7 +5,7 @@ import SQLite
 /// finishing one adds.
 extension TodoStore {
     /// The next occurrence of `todo`, finished at `finishedAt`, or nil for a
-    /// one-off: the same title, note, priority, tags and rule, due on the
+    /// one-off: the same title, note, priority, tags, rule and reminder offset, due on the
     /// rule's next date. Counted from the due date, missed dates are skipped
     /// to the first one after today, so a daily to-do finished a week late
     /// comes back once, tomorrow, not seven times overdue. A due with a time
@@ -34,8 +34,12 @@ extension TodoStore {
         } else {
             nextDue = Due.endOf(date, in: calendar)
         }
+        // A reminder keeps its distance from the due time: one the day before
+        // stays the day before, rather than staying behind on the done one.
+        let shift = nextDue.instant.secondsSince1970 - due.instant.secondsSince1970
+        let nextRemindAt = todo.remindAt.map { Timestamp(secondsSince1970: $0.secondsSince1970 + shift) }
         return NewTodo(title: todo.title, note: todo.note, priority: todo.priority, tags: todo.tags, due: nextDue,
-                       repeatRule: rule)
+                       repeatRule: rule, remindAt: nextRemindAt)
     }
 
     /// `todo edit`'s repeat changes applied to `todo` after its due date

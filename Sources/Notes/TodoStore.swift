@@ -36,12 +36,12 @@ public final class TodoStore {
                 try connection.insertingRow(of: .todo) {
                     try connection.execute("""
                     INSERT INTO todos (uid, title, note, priority, due_at, due_has_time, tags, created_at, updated_at,
-                        repeat_every, repeat_unit, repeat_from, repeat_day)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        repeat_every, repeat_unit, repeat_from, repeat_day, remind_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, uid, new.title, TodoStore.storedNote(new.note), new.priority?.rawValue,
                     new.due?.instant.secondsSince1970, new.due?.hasTime ?? false, Tags.joined(tags),
                     now.secondsSince1970, now.secondsSince1970, repeatRule?.every, repeatRule?.unit.rawValue,
-                    repeatRule?.from.rawValue, repeatRule?.anchorDay)
+                    repeatRule?.from.rawValue, repeatRule?.anchorDay, new.remindAt?.secondsSince1970)
                 }
             } catch let error as SQLiteError where error.isUniqueViolation(table: "todos", column: "uid") {
                 throw MemoError.duplicateUID(.todo, uid)
@@ -52,7 +52,7 @@ public final class TodoStore {
             }
             return Todo(id: id, uid: uid, title: new.title, note: TodoStore.storedNote(new.note),
                         priority: new.priority, tags: tags, due: new.due, createdAt: now, updatedAt: now,
-                        repeatRule: repeatRule)
+                        repeatRule: repeatRule, remindAt: new.remindAt)
         }
     }
 
@@ -126,6 +126,11 @@ public final class TodoStore {
             case .remove: todo.due = nil
             }
             try applyRepeatChanges(changes, to: &todo)
+            switch changes.remind {
+            case .keep: break
+            case let .set(moment): todo.remindAt = moment
+            case .remove: todo.remindAt = nil
+            }
             var tags = todo.tags.filter { !removed.contains($0.lowercased()) }
             let present = Set(tags.map { $0.lowercased() })
             tags += added.filter { !present.contains($0.lowercased()) }
@@ -133,10 +138,12 @@ public final class TodoStore {
             todo.updatedAt = now
             try connection.execute("""
                 UPDATE todos SET title = ?, note = ?, priority = ?, due_at = ?, due_has_time = ?, tags = ?,
-                    updated_at = ?, repeat_every = ?, repeat_unit = ?, repeat_from = ?, repeat_day = ? WHERE id = ?
+                    updated_at = ?, repeat_every = ?, repeat_unit = ?, repeat_from = ?, repeat_day = ?, remind_at = ?
+                WHERE id = ?
                 """, todo.title, todo.note, todo.priority?.rawValue, todo.due?.instant.secondsSince1970,
                 todo.due?.hasTime ?? false, Tags.joined(tags), now.secondsSince1970, todo.repeatRule?.every,
-                todo.repeatRule?.unit.rawValue, todo.repeatRule?.from.rawValue, todo.repeatRule?.anchorDay, id)
+                todo.repeatRule?.unit.rawValue, todo.repeatRule?.from.rawValue, todo.repeatRule?.anchorDay,
+                todo.remindAt?.secondsSince1970, id)
             try connection.execute("DELETE FROM todo_tags WHERE todo_id = ?", id)
             for tag in tags {
                 try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", id, tag)
@@ -170,7 +177,7 @@ public final class TodoStore {
     // MARK: - Row mapping
 
     static let selectSQL = """
-        SELECT id, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at, uid,
+        SELECT id, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at, uid, remind_at,
             repeat_every, repeat_unit, repeat_from, repeat_day FROM todos
         """
 
@@ -182,7 +189,8 @@ public final class TodoStore {
              createdAt: Timestamp(secondsSince1970: row.double(7)),
              updatedAt: Timestamp(secondsSince1970: row.double(8)),
              doneAt: row.optionalDouble(9).map(Timestamp.init(secondsSince1970:)),
-             repeatRule: storedRule(row, firstColumn: 11))
+             repeatRule: storedRule(row, firstColumn: 12),
+             remindAt: row.optionalDouble(11).map(Timestamp.init(secondsSince1970:)))
     }
 
     /// An empty note is no note.

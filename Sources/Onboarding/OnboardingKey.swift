@@ -4,6 +4,11 @@ public enum OnboardingKey: Equatable, Sendable {
     case rightArrow
     case leftArrow
     case enter
+    /// Home, End, PageUp, PageDown: the first page, the last, back, on.
+    case home
+    case end
+    case pageUp
+    case pageDown
     case interrupt
     case other
 }
@@ -23,6 +28,10 @@ public enum OnboardingCommand: Equatable, Sendable {
         case .rightArrow: self = .act(.next)
         case .leftArrow: self = .act(.previous)
         case .enter: self = .act(flow.isOnLastPage ? .start : .next)
+        case .home: self = .act(.goTo(1))
+        case .end: self = .act(.goTo(flow.pageCount))
+        case .pageUp: self = .act(.previous)
+        case .pageDown: self = .act(.next)
         case .interrupt: self = .quit
         case .other: self = .ignore
         case let .character(character):

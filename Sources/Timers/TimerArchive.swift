@@ -32,6 +32,10 @@ public enum TimerArchive {
             ("state", .string(timer.state.rawValue)),
             ("created_at", .exactTime(timer.createdAt)),
             ("ended_at", .exactTime(timer.endedAt)),
+            // The id in this data home (an import ties the timer again by the
+            // to-do's uid, which the application layer adds as `todo_uid`).
+            ("todo_id", timer.todoID.map(JSON.int) ?? .null),
+            ("seen_at", .exactTime(timer.seenAt)),
             ("spans", .array(timer.spans.map { span in
                 .object([("start", json(span.start)), ("end", span.end.map(json) ?? .null)])
             })),
@@ -85,7 +89,9 @@ extension TimerArchive {
         let timer = TimerRecord(id: try item.id(), uid: try item.uid(), kind: kind,
                                 label: try label(in: item), duration: try duration(in: item), state: state,
                                 createdAt: try item.time("created_at"), endedAt: try item.nullableTime("ended_at"),
-                                spans: spans, laps: laps)
+                                spans: spans, laps: laps,
+                                // Exports made before timers.4 have no such key.
+                                seenAt: item.hasKey("seen_at") ? try item.nullableTime("seen_at") : nil)
         let problems = timer.consistencyProblems + timer.valueProblems
         guard problems.isEmpty else {
             throw item.failure(en: "not a timer memoapp could have made: " + problems.joined(separator: "; "),

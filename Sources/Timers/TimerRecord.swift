@@ -112,9 +112,15 @@ public struct TimerRecord: Equatable, Sendable {
     public var spans: [RunSpan]
     /// Stopwatch laps in order.
     public var laps: [Lap]
+    /// The to-do this timer's time is spent on; nil for none.
+    public var todoID: Int64?
+    /// When the user first saw it ended (`timer list`, `timer status`,
+    /// `timer dismiss`); nil until then.
+    public var seenAt: Timestamp?
 
     public init(id: Int64, uid: String = "", kind: TimerKind, label: String?, duration: Double?, state: TimerState,
-                createdAt: Timestamp, endedAt: Timestamp?, spans: [RunSpan], laps: [Lap]) {
+                createdAt: Timestamp, endedAt: Timestamp?, spans: [RunSpan], laps: [Lap], todoID: Int64? = nil,
+                seenAt: Timestamp? = nil) {
         self.id = id
         self.uid = uid
         self.kind = kind
@@ -125,6 +131,8 @@ public struct TimerRecord: Equatable, Sendable {
         self.endedAt = endedAt
         self.spans = spans
         self.laps = laps
+        self.todoID = todoID
+        self.seenAt = seenAt
     }
 
     /// A new running timer: a countdown of `duration` seconds, or a stopwatch

@@ -53,5 +53,18 @@ extension TimerStore {
         // Identities that survive export and import (see `Migration(_:addingUIDTo:)`).
         Migration("timers.2-uids", addingUIDTo: "timers"),
         Migration("timers.3-uid-trigger-dropped", droppingUIDTriggerOf: "timers"),
+        // `todo_id`: the to-do the timer's time is spent on (`timer start --todo`);
+        // a plain id, no foreign key, since the to-dos are another module's
+        // table (MemoKit's `FeatureLinks` clears it when the to-do goes).
+        // `seen_at`: when a finished countdown was first shown to the user;
+        // until then the main screen keeps it.
+        Migration("timers.4-todo-and-seen", sql: """
+            ALTER TABLE timers ADD COLUMN todo_id INTEGER;
+            ALTER TABLE timers ADD COLUMN seen_at REAL;
+            CREATE INDEX timers_by_todo ON timers (todo_id) WHERE todo_id IS NOT NULL;
+            -- Timers that ended before this step were seen the only way there
+            -- was; they must not all come back to the main screen at once.
+            UPDATE timers SET seen_at = ended_at WHERE ended_at IS NOT NULL;
+            """),
     ]
 }

@@ -13,10 +13,11 @@ extension TimerStore {
     /// `load(id:)` on any connection (the archive reads timers without a clock).
     static func load(id: Int64, from connection: Connection) throws -> TimerRecord {
         let row = try connection.queryFirst(
-            "SELECT kind, label, duration, state, created_at, ended_at, uid FROM timers WHERE id = ?", id
+            "SELECT kind, label, duration, state, created_at, ended_at, uid, todo_id, seen_at FROM timers WHERE id = ?", id
         ) { row in
             (kind: row.string(0), label: row.optionalString(1), duration: row.optionalDouble(2),
-             state: row.string(3), createdAt: row.double(4), endedAt: row.optionalDouble(5), uid: row.string(6))
+             state: row.string(3), createdAt: row.double(4), endedAt: row.optionalDouble(5), uid: row.string(6),
+             todoID: row.isNull(7) ? nil : row.int64(7), seenAt: row.optionalDouble(8))
         }
         guard let row else {
             throw MemoError(.notFound, en: "No timer with id \(id).", ko: "\(id)번 타이머가 없습니다.")
@@ -43,7 +44,8 @@ extension TimerStore {
         let timer = TimerRecord(id: id, uid: row.uid, kind: kind, label: row.label, duration: row.duration, state: state,
                                 createdAt: Timestamp(secondsSince1970: row.createdAt),
                                 endedAt: row.endedAt.map { Timestamp(secondsSince1970: $0) },
-                                spans: spans, laps: laps)
+                                spans: spans, laps: laps, todoID: row.todoID,
+                                seenAt: row.seenAt.map(Timestamp.init(secondsSince1970:)))
         let problems = timer.consistencyProblems
         guard problems.isEmpty else { throw damaged(id, problems.joined(separator: "; ")) }
         return timer
@@ -61,10 +63,11 @@ extension TimerStore {
         let uid = timer.uid.isEmpty ? UUID4.random() : timer.uid
         do {
             try connection.execute("""
-                INSERT INTO timers (id, uid, kind, label, duration, state, created_at, ended_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO timers (id, uid, kind, label, duration, state, created_at, ended_at, todo_id, seen_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, keepingID ? timer.id : nil, uid, timer.kind.rawValue, timer.label, timer.duration,
-                timer.state.rawValue, timer.createdAt.secondsSince1970, timer.endedAt?.secondsSince1970)
+                timer.state.rawValue, timer.createdAt.secondsSince1970, timer.endedAt?.secondsSince1970, timer.todoID,
+                timer.seenAt?.secondsSince1970)
         } catch let error as SQLiteError where error.isUniqueViolation(table: "timers", column: "uid") {
             throw MemoError(.duplicate, en: "a timer with uid \(uid) already exists",
                             ko: "uid가 \(uid)인 타이머가 이미 있습니다")

@@ -25,12 +25,15 @@ public final class TimerStore {
     ///     UUID when nil.
     /// - Throws: `.badInput` for a uid not in UUID form, `.duplicate` when a
     ///   timer already has it.
-    public func start(duration: Double?, label: String?, uid: String? = nil) throws -> TimerSnapshot {
+    ///   - todoID: the to-do its time is spent on, checked by the caller
+    ///     (the to-dos are not this module's).
+    public func start(duration: Double?, label: String?, uid: String? = nil, todoID: Int64? = nil) throws -> TimerSnapshot {
         let uid = try UUID4.uid(uid)
         return try connection.writeTransaction {
             let now = clock.reading()
             var timer = TimerRecord.started(duration: duration, label: label, at: now)
             timer.uid = uid
+            timer.todoID = todoID
             timer.id = try insert(timer)
             return TimerSnapshot(timer: timer, reading: now)
         }

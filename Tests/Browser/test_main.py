@@ -163,6 +163,23 @@ class MainScreenTests(BrowserTest):
         self.wait(lambda d: self.css(".memo .preview").text == "second draft")
         self.assertEqual(self.server.memoapp("memo", "show", "1")["text"], "second draft")
 
+    def test_edit_a_memos_tags(self):
+        self.server.memoapp("memo", "add", "장보기", "--tag", "home", "--tag", "errand")
+        self.open_tab("memos")
+        self.wait(lambda d: [e.text for e in self.all(".memo .tag")] == ["#home", "#errand"])
+        self.css(".memo .edit").click()
+        self.wait(lambda d: len(self.all('.editor input[name="memo-edit-tags"]')) == 1)
+        field = self.css('.editor input[name="memo-edit-tags"]')
+        self.assertEqual(field.get_attribute("value"), "home errand")
+        field.clear()
+        field.send_keys("#가족, errand later")
+        self.css(".editor button[type=submit]").click()
+        self.wait(lambda d: [e.text for e in self.all(".memo .tag")] == ["#가족", "#errand", "#later"])
+        stored = self.server.memoapp("memo", "show", "1")
+        self.assertEqual(stored["tags"], ["가족", "errand", "later"])
+        self.assertEqual(stored["text"], "장보기")
+        self.assertEqual([m["id"] for m in self.server.memoapp("memo", "list", "--tag", "home")], [])
+
 
 class SignInTests(BrowserTest):
     def test_a_used_code_is_refused(self):

@@ -56,6 +56,21 @@ class VoiceTests(BrowserTest):
         self.wait(lambda d: self.css(".voice .length").text.startswith("0:00.4") or
                   self.css(".voice .length").text.startswith("0:00.5"))
 
+    def test_edit_a_voice_memos_tags(self):
+        self.server.memoapp("voice", "import", str(ROOT / "fixtures" / "audio" / "tone-mono-16k.wav"),
+                            "--title", "stand-up", "--tag", "work")
+        self.wait(lambda d: self.titles() == ["stand-up"])
+        self.css(".voice .edit").click()
+        self.wait(lambda d: len(self.all('.editor input[name="voice-edit-tags"]')) == 1)
+        field = self.css('.editor input[name="voice-edit-tags"]')
+        self.assertEqual(field.get_attribute("value"), "work")
+        field.clear()
+        field.send_keys("meeting #회의")
+        self.css(".editor button[type=submit]").click()
+        self.wait(lambda d: sorted(e.text for e in self.all(".voice .tag")) == ["#meeting", "#회의"])
+        self.assertEqual(self.titles(), ["stand-up"], "the title is kept")
+        self.assertEqual(sorted(self.server.memoapp("voice", "list")[0]["tags"]), ["meeting", "회의"])
+
     def test_record_with_the_microphone(self):
         self.css(".record").click()
         self.wait(lambda d: "recording" in self.css(".record").get_attribute("class"))

@@ -33,6 +33,9 @@ final class CompletionEndToEndTests: XCTestCase {
         // An option's value in between does not derail the walk.
         XCTAssertEqual(try complete(["memoapp", "--lang", "ko", "onboard", "--j"], script: result.stdout), ["--json"])
         XCTAssertTrue(try complete(["memoapp", ""], script: result.stdout).contains("onboard"))
+        XCTAssertEqual(try complete(["memoapp", "help", "tod"], script: result.stdout), ["todo"], "help offers commands")
+        XCTAssertTrue(try complete(["memoapp", "help", ""], script: result.stdout).contains("voice"))
+        XCTAssertEqual(try complete(["memoapp", "--color", "al"], script: result.stdout), ["always"])
 
         // After an option that takes one of some words, those words.
         XCTAssertEqual(try complete(["memoapp", "todo", "list", "--sort", ""], script: result.stdout),

@@ -29,6 +29,20 @@ final class DoctorVoiceEndToEndTests: XCTestCase {
         XCTAssertEqual(summary, "2 voice memos intact, no stray files")
     }
 
+    func testAFileMemoappDidNotWriteIsReportedAndLeftAlone() throws {
+        _ = importTwo()
+        let stray = library + "/stray.wav"
+        try Data("RIFF".utf8).write(to: URL(fileURLWithPath: stray))
+        let outcome = app.doctor()
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertEqual(outcome.failingChecks, ["voice_library"])
+        let problem = try XCTUnwrap(outcome.problems(of: "voice_library").first)
+        XCTAssertTrue(problem.message.contains("stray.wav") && problem.message.contains("did not write"), problem.message)
+        XCTAssertTrue(problem.fix.contains("move it out of the voice folder"), problem.fix)
+        _ = home.importFile(VoiceHome.fixture("beep.mp3"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: stray), "a writing command sweeps only what memoapp wrote")
+    }
+
     func testFileDeletedBehindItsRowIsFound() throws {
         let (first, _) = importTwo()
         try FileManager.default.removeItem(atPath: try XCTUnwrap(first["file"] as? String))

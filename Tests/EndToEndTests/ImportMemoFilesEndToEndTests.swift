@@ -79,7 +79,8 @@ final class ImportMemoFilesEndToEndTests: XCTestCase {
 
         let missing = app.run("memo", "import", good, folder.appending("gone.md"))
         XCTAssertEqual(missing.status, 66)
-        XCTAssertEqual(app.run("memo", "import", good, folder.path).status, 66, "a folder is no file")
+        XCTAssertEqual(app.run("memo", "import", good, folder.path).status, 65,
+                       "a folder stands for its memo files, the bad ones among them")
 
         let korean = app.run("memo", "import", binary, "--lang", "ko")
         XCTAssertEqual(korean.stderr, "memoapp: \(binary):2: UTF-8 텍스트가 아닙니다. 아무것도 가져오지 않았습니다\n")

@@ -67,12 +67,12 @@ final class ImportToolsEndToEndTests: XCTestCase {
         XCTAssertEqual(todos.count, 5)
         let mom = todo(titled: "Thank Mom for the meatballs @phone", in: todos)
         XCTAssertEqual(mom["priority"] as? String, "high")
-        XCTAssertEqual(mom["tags"] as? [String], ["@phone"])
+        XCTAssertEqual(mom["tags"] as? [String], ["phone"])
         XCTAssertEqual(mom["is_done"] as? Bool, false)
 
         let minutes = todo(titled: "회의록 작성 +업무 @사무실", in: todos)
         XCTAssertEqual(minutes["priority"] as? String, "medium")
-        XCTAssertEqual(minutes["tags"] as? [String], ["+업무", "@사무실"])
+        XCTAssertEqual(minutes["tags"] as? [String], ["업무", "사무실"])
         let created = try XCTUnwrap(lines.first { $0.contains("회의록") }).split(separator: " ")[1]
         XCTAssertEqual(minutes["created_at"] as? String, created + "T00:00:00.000Z", "todo.sh -t dated it (TZ is UTC)")
 
@@ -80,7 +80,9 @@ final class ImportToolsEndToEndTests: XCTestCase {
         XCTAssertEqual(rent["due_local"] as? String, "2099-12-01")
         XCTAssertEqual(rent["due_has_time"] as? Bool, false)
         XCTAssertEqual(rent["note"] as? String, "t:2099-11-25")
-        XCTAssertEqual(rent["tags"] as? [String], ["+home"])
+        XCTAssertEqual(rent["tags"] as? [String], ["home"])
+        let tagged = app.run("todo", "list", "--all", "--tag", "home", "--json")
+        XCTAssertEqual(tagged.array().map { $0["title"] as? String }, ["Pay rent +home"], "--tag finds a +project")
 
         let plain = todo(titled: "Plain task", in: todos)
         XCTAssertEqual(plain["is_done"] as? Bool, true)

@@ -139,14 +139,12 @@ final class NotesMemoEndToEndTests: XCTestCase {
         XCTAssertEqual(memoCount(), 0)
     }
 
-    func testOnATerminalAddOpensTheEditor() throws {
-        app.onboard()
-        // `script` gives memoapp a terminal for stdin; the "editor" writes the file.
-        let editor = "printf 'from the editor\\n' >"
-        let command = "'\(Memoapp.binaryPath)' memo add --json"
+    /// Runs `memoapp arguments…` with a terminal for stdin (`script`), so
+    /// that `memo add` opens `editor`; returns its exit status.
+    private func runWithEditor(_ arguments: String, editor: String) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
+        process.arguments = ["-qec", "'\(Memoapp.binaryPath)' \(arguments)", "/dev/null"]
         var environment = app.environment
         environment["VISUAL"] = editor
         process.environment = environment
@@ -154,10 +152,27 @@ final class NotesMemoEndToEndTests: XCTestCase {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        return process.terminationStatus
+    }
+
+    func testOnATerminalAddOpensTheEditor() throws {
+        app.onboard()
+        // `script` gives memoapp a terminal for stdin; the "editor" writes the file.
+        XCTAssertEqual(try runWithEditor("memo add --json", editor: "printf 'from the editor\\n' >"), 0)
         XCTAssertEqual(storedText(1), "from the editor", "the editor's final line break is dropped")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: app.home).filter { $0.hasPrefix(".memo-edit") }
         XCTAssertEqual(leftovers, [])
+    }
+
+    func testAMemoWrittenInTheEditorTakesItsHeadingAsTitle() throws {
+        app.onboard()
+        XCTAssertEqual(try runWithEditor("memo add", editor: "printf '# 주간 회의\\n\\n안건 세 가지\\n' >"), 0)
+        XCTAssertEqual(app.run("memo", "show", "1", "--json").object()["title"] as? String, "주간 회의")
+        XCTAssertEqual(storedText(1), "# 주간 회의\n\n안건 세 가지", "the text stays as written, heading included")
+        XCTAssertEqual(try runWithEditor("memo add", editor: "printf 'no heading\\n' >"), 0)
+        XCTAssertTrue(app.run("memo", "show", "2", "--json").object()["title"] is NSNull)
+        XCTAssertEqual(try runWithEditor("memo add --title mine", editor: "printf '# theirs\\n' >"), 0)
+        XCTAssertEqual(app.run("memo", "show", "3", "--json").object()["title"] as? String, "mine", "--title wins")
     }
 
     func testListIsPinnedFirstThenNewestAndSaysWhenEmpty() {
@@ -177,9 +192,12 @@ final class NotesMemoEndToEndTests: XCTestCase {
         XCTAssertEqual(app.run("memo", "list", "--tag", "A", "--json").array().compactMap { $0["id"] as? Int }, [1])
         XCTAssertEqual(app.run("memo", "list", "--tag", "zzz").stdout, "No matching memos.\n")
         let text = app.run("memo", "list").stdout
-        XCTAssertTrue(text.hasPrefix("2 * second"), text)
+        let rows = text.split(separator: "\n")
+        XCTAssertEqual(rows.first, "ID     WRITTEN           TITLE", text)
+        XCTAssertTrue(rows.count > 1 && rows[1].hasPrefix(" 2  *  ") && rows[1].hasSuffix("second"), text)
         XCTAssertEqual(app.run("memo", "list", "--limit", "2", "--json").array().compactMap { $0["id"] as? Int }, [2, 3])
-        XCTAssertEqual(app.run("memo", "list", "--limit", "1").stdout, String(text.prefix { $0 != "\n" }) + "\n")
+        XCTAssertEqual(app.run("memo", "list", "--limit", "1").stdout, rows.prefix(2).joined(separator: "\n") + "\n",
+                       "the header and one row")
         XCTAssertEqual(app.run("memo", "list", "--limit", "-1").status, 64)
         XCTAssertEqual(app.run("memo", "unpin", "2", "--json").object()["is_pinned"] as? Bool, false)
         XCTAssertEqual(app.run("memo", "list", "--json").array().compactMap { $0["id"] as? Int }, [3, 2, 1])
@@ -194,10 +212,12 @@ final class NotesMemoEndToEndTests: XCTestCase {
         XCTAssertTrue(app.run("memo", "edit", "1", "--title", "", "--json").object()["title"] is NSNull)
 
         // No options: the editor gets the current text and its result is kept.
+        // The file ends in a line break, so an appended line is a line of its
+        // own, not the end of the last one; the text had none, so none is added.
         let appending = app.run(["memo", "edit", "1", "--json"],
-                                environment: ["VISUAL": "printf ' 추가\\n' >>"])
+                                environment: ["VISUAL": "printf '추가\\n' >>"])
         XCTAssertEqual(appending.status, 0, appending.stderr)
-        XCTAssertEqual(storedText(1), "바뀐 내용 추가")
+        XCTAssertEqual(storedText(1), "바뀐 내용\n추가")
         let untouched = app.run(["memo", "edit", "1"], environment: ["VISUAL": "true"])
         XCTAssertEqual(untouched.status, 0)
         XCTAssertTrue(untouched.stdout.contains("No changes"), untouched.stdout)
@@ -206,7 +226,7 @@ final class NotesMemoEndToEndTests: XCTestCase {
         XCTAssertTrue(failing.stderr.contains("editor"), failing.stderr)
         let emptied = app.run(["memo", "edit", "1"], environment: ["VISUAL": ": >"])
         XCTAssertEqual(emptied.status, 65)
-        XCTAssertEqual(storedText(1), "바뀐 내용 추가")
+        XCTAssertEqual(storedText(1), "바뀐 내용\n추가")
         XCTAssertEqual(app.run("memo", "edit", "1", "--text", " ").status, 65)
         XCTAssertEqual(app.run("memo", "edit", "9", "--text", "x").status, 4)
     }

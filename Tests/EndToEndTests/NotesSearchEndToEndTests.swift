@@ -66,7 +66,8 @@ final class NotesSearchEndToEndTests: XCTestCase {
         XCTAssertEqual(hits("search", "\"report the\""), [])
         XCTAssertEqual(hits("memo", "search", "\\\"appendix\\\""), ["memo3"], "a backslash makes a quote plain text")
         XCTAssertEqual(hits("memo", "search", "\"\"appendix\"\""), ["memo3"], "empty phrases around a word")
-        XCTAssertEqual(app.run("search", "report", "준비").stdout, "todo #1  회의 [준비]\n", "the title's match is shown")
+        XCTAssertEqual(app.run("search", "report", "준비").stdout, "KIND  ID  MATCH\ntodo   1  회의 [준비]\n",
+                       "the title's match is shown")
     }
 
     func testAllShowsEveryHitAndLimitCutsIt() {
@@ -103,9 +104,9 @@ final class NotesSearchEndToEndTests: XCTestCase {
 
     func testMatchesAreMarkedInTextAndLocatedInJSON() {
         let text = app.run("memo", "search", "민국").stdout
-        XCTAssertEqual(text, "memo #1  대한[민국] 만세\n")
+        XCTAssertEqual(text, "KIND  ID  MATCH\nmemo   1  대한[민국] 만세\n")
         let titled = app.run("memo", "search", "안건").stdout
-        XCTAssertEqual(titled, "memo #2  주간회의록 — 이번 주 [안건]\n")
+        XCTAssertEqual(titled, "KIND  ID  MATCH\nmemo   2  주간회의록 — 이번 주 [안건]\n")
         let hit = app.run("memo", "search", "민국", "--json").array().first ?? [:]
         XCTAssertEqual(hit["field"] as? String, "text")
         XCTAssertEqual(hit["match_start"] as? Int, 2)

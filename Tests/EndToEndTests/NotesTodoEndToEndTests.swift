@@ -154,15 +154,19 @@ final class NotesTodoEndToEndTests: XCTestCase {
         XCTAssertEqual(ids("--all", "--sort", "created", "--limit", "1"), [overdue])
         XCTAssertEqual(app.run("todo", "list", "--limit", "0").status, 64)
         XCTAssertEqual(app.run("todo", "list", "--limit", "x").status, 64)
-        XCTAssertEqual(app.run("todo", "list", "--limit", "2").stdout.split(separator: "\n").count, 2)
+        XCTAssertEqual(app.run("todo", "list", "--limit", "2").stdout.split(separator: "\n").count, 3, "a header and two rows")
         XCTAssertEqual(app.run("todo", "list", "--all", "--done").status, 64)
         XCTAssertEqual(app.run("todo", "list", "--due", "tomorrow").status, 64)
         XCTAssertEqual(app.run("todo", "list", "--sort", "title").status, 64)
         XCTAssertEqual(app.run("todo", "list", "--tag", "none-such").stdout, "No matching to-dos.\n")
 
         let text = app.run("todo", "list").stdout
-        XCTAssertTrue(text.contains("old  due 2020-01-01 (overdue)"), text)
-        XCTAssertTrue(text.contains("(today)"), text)
+        let rows = text.split(separator: "\n")
+        XCTAssertEqual(rows.first, "ID     PRI     DUE               TITLE", text)
+        // Overdue is said with a sign as well as in red; another year's date in full.
+        XCTAssertTrue(rows.contains { $0.hasPrefix(" \(overdue)  !") && $0.contains("2020-01-01") && $0.hasSuffix("old  #work") },
+                      text)
+        XCTAssertTrue(rows.contains { $0.hasPrefix(" \(today)     high    today") }, text)
         XCTAssertFalse(text.contains("\u{1B}["), "no colour when stdout is not a terminal")
         XCTAssertEqual(app.run("todo").stdout, text, "bare 'todo' lists")
     }

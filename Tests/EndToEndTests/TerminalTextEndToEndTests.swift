@@ -27,7 +27,7 @@ final class TerminalTextEndToEndTests: XCTestCase {
         }
         let search = voice.app.run("search", "beep")
         XCTAssertTrue(search.stdout.contains("[beep]␍␊fake line␛[2J"), search.stdout)
-        XCTAssertEqual(search.stdout.split(separator: "\n").count, 1, search.stdout)
+        XCTAssertEqual(search.stdout.split(separator: "\n").count, 2, "the header and one row: \(search.stdout)")
         XCTAssertEqual(voice.app.run("voice", "rename", "1", "two\nlines").status, 64)
     }
 

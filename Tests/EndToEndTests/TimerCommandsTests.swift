@@ -214,6 +214,8 @@ final class TimerCommandsTests: XCTestCase {
         memoapp.onboard()
         let started = memoapp.timerJSON("timer", "start", "0.3s")
         Thread.sleep(forTimeInterval: 0.6)
+        // Listed once more, finished, as not yet seen; then it leaves the list.
+        XCTAssertEqual(memoapp.run(["timer", "list", "--json"]).array().first?["state"] as? String, "finished")
         XCTAssertEqual(memoapp.run(["timer", "list", "--json"]).stdout, "[]\n", "it left the active list")
         let finished = memoapp.timerJSON("timer", "status", "1")
         XCTAssertEqual(finished["state"] as? String, "finished")

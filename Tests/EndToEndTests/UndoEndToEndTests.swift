@@ -20,6 +20,7 @@ final class UndoEndToEndTests: XCTestCase {
             ["todo", "rm", "1"],
             ["memo", "add", "another"],
             ["memo", "edit", "1", "--text", "new text"],
+            ["memo", "edit", "1", "--tag", "later", "--untag", "work"],
             ["memo", "pin", "1"],
             ["memo", "rm", "1"],
             ["timer", "pause", "1"],
@@ -55,6 +56,55 @@ final class UndoEndToEndTests: XCTestCase {
         XCTAssertEqual(app.run("todo", "list", "--json").array().count, 2)
         ok("undo")
         XCTAssertEqual(state(), before)
+    }
+
+    func testARestoreIntoAnEmptyHomeIsOneEmptyingStepUndoneWholeWithItsAudio() throws {
+        ok("todo", "add", "우유 사기", "--tag", "home")
+        ok("todo", "add", "Buy milk", "--due", "2099-01-02")
+        ok("memo", "add", "회의록 초안", "--tag", "work")
+        ok("timer", "start", "25m", "--label", "집중")
+        _ = home.importFile(VoiceHome.fixture("tone-mono-16k.wav"), "--title", "stand-up", "--tag", "work")
+        let document = home.folder.appending("export.json")
+        ok("export", "-o", document)
+
+        let other = VoiceHome()
+        let empty = other.app.run("todo", "list", "--all", "--json").stdout
+        let restored = other.app.run("import", document, "--audio", app.home + "/voice")
+        XCTAssertEqual(restored.status, 0, restored.stderr)
+        XCTAssertTrue(restored.stdout.contains("Restored"), restored.stdout)
+        // The step is one row per filled table, not one per restored row.
+        let logged = try sqlite(other.app.home, "SELECT table_name, operation, v1 FROM undo_rows ORDER BY id")
+        XCTAssertEqual(logged, """
+            todos|empty|2
+            todo_tags|empty|1
+            memos|empty|1
+            memo_tags|empty|1
+            voice_memos|empty|1
+            voice_memo_tags|empty|1
+            voice_memo_peaks|empty|1
+            timers|empty|1
+            timer_spans|empty|1
+
+            """)
+        XCTAssertEqual(other.libraryFiles.count, 1, "the audio came with it")
+        let undone = other.app.run("undo")
+        XCTAssertEqual(undone.status, 0, undone.stderr)
+        XCTAssertEqual(other.app.run("todo", "list", "--all", "--json").stdout, empty)
+        XCTAssertEqual(other.app.run("memo", "list", "--json").array().count, 0)
+        XCTAssertEqual(other.app.run("voice", "list", "--json").array().count, 0)
+        XCTAssertEqual(other.app.run("timer", "list", "--all", "--json").array().count, 0)
+        XCTAssertEqual(other.libraryFiles.filter { !$0.hasPrefix(".") }, [], "the restored audio left with its memo")
+        XCTAssertEqual(other.app.run("search", "회의", "--json").array().count, 0, "the search index followed")
+        XCTAssertEqual(other.app.run("doctor").status, 0, other.app.run("doctor").stdout)
+
+        // Restored again, then a row removed outside the history: the count no
+        // longer matches, so the undo is refused and changes nothing.
+        XCTAssertEqual(other.app.run("import", document, "--audio", app.home + "/voice").status, 0)
+        _ = try sqlite(other.app.home, "DELETE FROM timers")
+        let before = other.app.run("todo", "list", "--all", "--json").stdout
+        let refused = other.app.run("undo")
+        XCTAssertEqual(refused.status, 5, refused.stderr)
+        XCTAssertEqual(other.app.run("todo", "list", "--all", "--json").stdout, before)
     }
 
     func testVoiceRemovalIsUndoneWithItsAudioByteForByte() throws {
@@ -134,8 +184,9 @@ final class UndoEndToEndTests: XCTestCase {
         XCTAssertEqual(list.map { $0["description"] as? String }, ["memo add 'second one'", "todo add first"])
         XCTAssertNotNil(documentTime(list.first?["created_at"] as? String ?? ""))
         let text = app.run("undo", "--list").stdout.split(separator: "\n")
-        XCTAssertEqual(text.count, 2)
-        XCTAssertTrue(text[0].hasSuffix("  memo add 'second one'"), String(text[0]))
+        XCTAssertEqual(text.count, 3, "a header and two changes")
+        XCTAssertEqual(text.first, "WHEN      CHANGE")
+        XCTAssertTrue(text[1].hasSuffix("  memo add 'second one'"), String(text[1]))
     }
 
     func testUndoIsGatedByTheOnboarding() {
@@ -176,6 +227,20 @@ final class UndoEndToEndTests: XCTestCase {
                 + ",laps=\((timer["laps"] as? [Any])?.count ?? 0)"
         }
         return (lists + timers).joined(separator: "\n")
+    }
+
+    /// What the sqlite3 shell prints for `sql` on the data home's database.
+    private func sqlite(_ home: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [home + "/memoapp.db", sql]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, sql)
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The library's audio files (not the kept ones), name to bytes.

@@ -298,7 +298,7 @@ final class VoiceCommandsEndToEndTests: XCTestCase {
 
         let english = home.app.run("search", "meeting")
         XCTAssertEqual(english.status, 0, english.stderr)
-        XCTAssertTrue(english.stdout.contains("voice #2  Standup [MEETING]"), english.stdout)
+        XCTAssertTrue(english.stdout.contains("voice   2  Standup [MEETING]"), english.stdout)
         XCTAssertEqual(home.app.run("memo", "search", "회의", "--json").array().count, 1)
         XCTAssertEqual(home.app.run("search", "녹음록", "--json").array().count, 0)
     }

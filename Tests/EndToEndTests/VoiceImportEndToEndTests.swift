@@ -28,7 +28,11 @@ final class VoiceImportEndToEndTests: XCTestCase {
                        FileManager.default.contents(atPath: VoiceHome.fixture("chord-stereo-22k.flac")))
         XCTAssertEqual(home.libraryFiles.count, 1)
         let list = home.app.run("voice", "list")
-        XCTAssertTrue(list.stdout.contains("Chord in two channels  0:01  FLAC  81.5 KB"), list.stdout)
+        let rows = list.stdout.split(separator: "\n")
+        XCTAssertEqual(rows.first, "ID  LENGTH      SIZE  FORMAT  IMPORTED  TITLE", list.stdout)
+        // Tenths of a second, sizes in KiB, the title last.
+        XCTAssertTrue(rows.count == 2 && rows[1].hasPrefix(" 1  0:01.5  81.5 KiB  FLAC    ")
+                      && rows[1].hasSuffix("  Chord in two channels  #music"), list.stdout)
     }
 
     func testEveryFormatOfTheFixturesImports() {

@@ -27,6 +27,46 @@ final class HelpTests: XCTestCase {
         XCTAssertFalse(app.homeExists)
     }
 
+    private func helpOnATerminal(_ arguments: [String], columns: Int) -> AppRun {
+        let streams = RecordingStreams()
+        streams.isOutputTerminal = true
+        streams.terminalWidth = columns
+        return TestApp().run(arguments, streams: streams)
+    }
+
+    func testHelpIsWrappedToTheTerminalsWidthInBothLanguages() {
+        for language in ["en", "ko"] {
+            for path in [["todo", "add"], ["search"], ["todo", "list"], []] {
+                let run = helpOnATerminal(path + ["--help", "--lang", language], columns: 40)
+                XCTAssertEqual(run.status, 0)
+                for line in run.stdout.split(separator: "\n") {
+                    XCTAssertLessThanOrEqual(DisplayWidth.of(String(line)), 40, "\(path) \(language): \(line)")
+                }
+            }
+        }
+        // A description too long for its column goes on under itself.
+        let wide = helpOnATerminal(["todo", "add", "--help"], columns: 120).stdout
+        let narrow = helpOnATerminal(["todo", "add", "--help"], columns: 60).stdout
+        XCTAssertGreaterThan(narrow.split(separator: "\n").count, wide.split(separator: "\n").count)
+    }
+
+    func testHelpInAPipeIsNotWrappedUnlessColumnsIsSet() {
+        let app = TestApp()
+        let longest = app.run("search", "--help").stdout.split(separator: "\n").map { DisplayWidth.of(String($0)) }.max()
+        XCTAssertGreaterThan(longest ?? 0, 80)
+        app.environment["COLUMNS"] = "50"
+        for line in app.run("search", "--help").stdout.split(separator: "\n") {
+            XCTAssertLessThanOrEqual(DisplayWidth.of(String(line)), 50, String(line))
+        }
+    }
+
+    func testThePrioritySynonymsAreListed() {
+        let english = TestApp().run("todo", "add", "--help").stdout
+        XCTAssertTrue(english.contains("(also h, 높음, med, m, 보통, l, 낮음)"), english)
+        let korean = TestApp().run("todo", "add", "--help", "--lang", "ko").stdout
+        XCTAssertTrue(korean.contains("(h, 높음, med, m, 보통, l, 낮음도 됨)"), korean)
+    }
+
     func testHelpIsInKoreanWhenAsked() {
         let app = TestApp()
         let run = app.run("onboard", "--help", "--lang", "ko")

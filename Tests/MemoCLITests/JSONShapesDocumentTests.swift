@@ -1,5 +1,8 @@
 import Foundation
+import MemoAPI
 @testable import MemoCLI
+import MemoCore
+import MemoKit
 import TestSupport
 import XCTest
 
@@ -42,7 +45,8 @@ final class JSONShapesDocumentTests: XCTestCase {
         documents["memo_summary"] = first(["memo", "list"])
         documents["voice_memo"] = object(["voice", "import", JSONShapesDocumentTests.fixture("tone-mono-16k.wav"),
                                           "--title", "stand-up", "--tag", "work"])
-        documents["timer"] = object(["timer", "start", "25m", "--label", "집중"])
+        documents["timer"] = object(["timer", "start", "25m", "--label", "집중", "--todo", "1"])
+        documents["todo_detail"] = object(["todo", "show", "1"])
         let stopwatch = object(["timer", "start"])
         documents["stopwatch"] = object(["timer", "lap", String(describing: stopwatch["id"] ?? 0)])
         documents["search_hit"] = first(["search", "회의"])
@@ -58,6 +62,7 @@ final class JSONShapesDocumentTests: XCTestCase {
         let todoFile = scratch.appending("todo.txt")
         try Data("(A) one\ntwo\n".utf8).write(to: URL(fileURLWithPath: todoFile))
         documents["tool_import"] = object(["todo", "import", "--from", "todotxt", todoFile])
+        documents["memo_export"] = object(["memo", "export", "--format", "md", scratch.appending("memos")])
         let done = object(["todo", "add", "t3"])
         _ = app.run("todo", "done", String(describing: done["id"] ?? 0))
         documents["removed"] = object(["todo", "rm", String(describing: done["id"] ?? 0)])
@@ -84,6 +89,13 @@ final class JSONShapesDocumentTests: XCTestCase {
         let verification = app.run("voice", "verify", "--json")
         XCTAssertEqual(verification.status, 1, "the removed file is a problem")
         documents["voice_verification"] = try JSONSerialization.jsonObject(with: Data(verification.stdout.utf8))
+
+        // `remind` runs until stopped, so its line is made by the function it
+        // prints with (RemindEndToEndTests runs the watcher itself).
+        let event = ReminderEvent(kind: .timerFinished, itemID: 1, itemUID: "34452e0c-2ef3-48ca-9950-e0bc9978dade",
+                                  title: "tea", at: Timestamp(secondsSince1970: 1_795_958_644), occurrence: 1)
+        documents["reminder"] = try JSONSerialization.jsonObject(
+            with: Data(WireFormat.reminder(DueReminder(event: event, isMissed: false)).serialized.utf8))
 
         let missing = app.run("todo", "show", "99", "--json")
         XCTAssertEqual(missing.status, 4)

@@ -18,6 +18,25 @@ final class TerminalKeyTests: XCTestCase {
         XCTAssertEqual(TerminalKey(bytes: [0x1B]), .escape)
     }
 
+    func testHomeEndPageUpPageDownAsXtermAndTheVT220SendThem() {
+        XCTAssertEqual(TerminalKey(bytes: Array("\u{1B}[H".utf8)), .home)
+        XCTAssertEqual(TerminalKey(bytes: Array("\u{1B}OH".utf8)), .home)
+        XCTAssertEqual(TerminalKey(bytes: Array("\u{1B}[1~".utf8)), .home)
+        XCTAssertEqual(TerminalKey(bytes: Array("\u{1B}[F".utf8)), .end)
+        XCTAssertEqual(TerminalKey(bytes: Array("\u{1B}[4~".utf8)), .end)
+        XCTAssertEqual(TerminalKey(bytes: Array("\u{1B}[5~".utf8)), .pageUp)
+        XCTAssertEqual(TerminalKey(bytes: Array("\u{1B}[6~".utf8)), .pageDown)
+        XCTAssertEqual(TerminalKey(bytes: Array("\u{1B}[3~".utf8)), .other, "Delete")
+        XCTAssertEqual(TerminalKey(bytes: [0x1A]), .suspend, "Ctrl-Z arrives as a byte in raw mode")
+    }
+
+    func testSequencesWithDigitsAreSplitWhole() {
+        XCTAssertEqual(TerminalKey.keys(in: Array("\u{1B}[6~n\u{1B}[5~".utf8)), [.pageDown, .character("n"), .pageUp])
+        XCTAssertEqual(TerminalKey.keys(in: Array("\u{1B}[15~q".utf8)), [.other, .character("q")], "F5")
+        XCTAssertEqual(TerminalKey.keys(in: Array("\u{1B}[5".utf8)), [.escape, .character("["), .character("5")],
+                       "a cut-off sequence is its bytes")
+    }
+
     func testPrintableCharactersIncludingMultibyteOnes() {
         XCTAssertEqual(TerminalKey(bytes: Array("n".utf8)), .character("n"))
         XCTAssertEqual(TerminalKey(bytes: Array(" ".utf8)), .character(" "))

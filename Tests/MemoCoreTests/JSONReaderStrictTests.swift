@@ -30,6 +30,15 @@ final class JSONReaderStrictTests: XCTestCase {
         XCTAssertEqual(message { _ = try document.nonNull("a") }, "f.json: $.a: expected a value, found null")
     }
 
+    func testARequiredKeyThatIsMissingOrNullSaysWhatIsExpected() throws {
+        let document = try reader(#"{"a": null}"#)
+        let title = Localized(en: "a title (a string)", ko: "제목(문자열)")
+        XCTAssertEqual(message { _ = try document.nonNull("c", expecting: title) }, "f.json: $.c: missing: expected a title (a string)")
+        XCTAssertEqual(message { _ = try document.nonNull("a", expecting: title) }, "f.json: $.a: expected a title (a string), found null")
+        XCTAssertEqual(message { _ = try document.time("c") }, "f.json: $.c: missing: expected a time")
+        XCTAssertFalse((message { _ = try document.nonNull("c") } ?? "").contains("null is allowed"))
+    }
+
     func testTimesAreExactRFC3339() throws {
         let document = try reader(#"{"t": "2026-11-29T13:24:04.25Z", "n": null, "bad": "2026-11-29", "num": 5}"#)
         XCTAssertEqual(try document.time("t").secondsSince1970, 1_795_958_644.25)

@@ -188,9 +188,11 @@ final class UndoHistoryTests: XCTestCase {
         }
         // Every table of items is logged: a new one must be added to the list.
         // Access (tokens, sessions) is not an item: a revoked token stays revoked.
+        // Nor is what `memoapp remind` told: an undo must not make it tell again.
         let itemTables = try database.query("""
             SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'undo%' AND name NOT LIKE '%search%'
-            AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'api%' AND name NOT IN ('schema_migrations', 'onboarding_state')
+            AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'api%'
+            AND name NOT IN ('schema_migrations', 'onboarding_state', 'reminders_told')
             ORDER BY name
             """) { $0.string(0) }
         XCTAssertEqual(Set(itemTables), Set(UndoSchema.loggedTables))
@@ -247,5 +249,22 @@ final class UndoHistoryTests: XCTestCase {
             }
         }
         return problems
+    }
+}
+
+extension UndoHistoryTests {
+    /// notes.10 added `remind_at` to `todos`; undo.2 made its triggers again,
+    /// so an undo brings the reminder time back too.
+    func testUndoRestoresAToDosReminderTime() throws {
+        let todos = try workspace.todoStore()
+        let remindAt = Timestamp(secondsSince1970: 1_800_003_600.5)
+        let todo = try history.record("add") { try todos.add(NewTodo(title: "call", remindAt: remindAt)) }
+        _ = try history.record("edit") { try todos.edit(id: todo.id, TodoChanges(remind: .remove)) }
+        XCTAssertNil(try todos.todo(id: todo.id).remindAt)
+        try history.undo()
+        XCTAssertEqual(try todos.todo(id: todo.id).remindAt, remindAt)
+        _ = try history.record("rm") { try todos.remove(ids: [todo.id]) }
+        try history.undo()
+        XCTAssertEqual(try todos.todo(id: todo.id).remindAt, remindAt)
     }
 }

@@ -55,6 +55,49 @@ final class TodoRouteTests: XCTestCase {
         XCTAssertEqual(bad.errorCode, "usage")
     }
 
+    func testATimerTiedToAToDoAndItsDismissal() throws {
+        let server = try APITestServer()
+        server.onboard()
+        let todo = server.curl("POST", "/api/v1/todos", json: #"{"title": "write"}"#)
+        XCTAssertEqual(todo.object["time_spent_seconds"] as? Double, 0)
+        let id = todo.object["id"] as? Int ?? 0
+        XCTAssertEqual(server.curl("POST", "/api/v1/timers", json: #"{"todo_id": 99}"#).status, 404)
+        XCTAssertEqual(server.curl("POST", "/api/v1/timers", json: #"{"todo_id": "1"}"#).status, 422)
+        let timer = server.curl("POST", "/api/v1/timers", json: #"{"todo_id": \#(id)}"#)
+        XCTAssertEqual(timer.status, 201, timer.text)
+        XCTAssertEqual(timer.object["todo_id"] as? Int, id)
+        let timerID = timer.object["id"] as? Int ?? 0
+        XCTAssertEqual(server.curl("POST", "/api/v1/timers/\(timerID)/dismiss").status, 409, "still running")
+        let stopped = server.curl("POST", "/api/v1/timers/\(timerID)/stop")
+        let spent = server.curl("GET", "/api/v1/todos/\(id)")
+        XCTAssertEqual(spent.object["time_spent_seconds"] as? Double ?? -1, stopped.object["elapsed"] as? Double ?? -2,
+                       accuracy: 0.0015)
+        XCTAssertNil(server.curl("GET", "/api/v1/todos").array.first?["time_spent_seconds"])
+        // The item's ETag is the detail's: a PATCH with it is not refused.
+        let patched = server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"title": "write more"}"#,
+                                  headers: ["If-Match: \(spent.header("ETag") ?? "")"])
+        XCTAssertEqual(patched.status, 200, patched.text)
+        let dismissed = server.curl("POST", "/api/v1/timers/\(timerID)/dismiss")
+        XCTAssertEqual(dismissed.status, 200, dismissed.text)
+        XCTAssertNotNil(dismissed.object["seen_at"] as? String)
+    }
+
+    func testAReminderTimeIsSetChangedAndRemoved() throws {
+        let server = try APITestServer()
+        server.onboard()
+        let created = server.curl("POST", "/api/v1/todos", json: #"{"title": "call", "remind": "2030-01-02"}"#)
+        XCTAssertEqual(created.status, 201, created.text)
+        let id = created.object["id"] as? Int ?? 0
+        XCTAssertNotNil(created.object["remind_at"] as? String, "a date alone is its morning, in the server's zone")
+        let moved = server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"remind": "2030-01-03 18:30"}"#)
+        XCTAssertEqual(moved.status, 200, moved.text)
+        XCTAssertNotEqual(moved.object["remind_at"] as? String, created.object["remind_at"] as? String)
+        let removed = server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"remind": null}"#)
+        XCTAssertTrue(removed.object["remind_at"] is NSNull, removed.text)
+        XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"remind": "someday"}"#).status, 400)
+        XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": "x", "remind": 5}"#).status, 422)
+    }
+
     func testBadValuesAreRefusedWithTheirStatus() throws {
         let server = try APITestServer()
         server.onboard()

@@ -30,7 +30,9 @@ final class NotesArchiveTests: NotesTestCase {
         let store = makeTodoStore()
         let due = Due(instant: Timestamp(secondsSince1970: 1_796_000_000.5), hasTime: true)
         let full = try store.add(NewTodo(title: "회의 🎉 \0 \"q\"", note: "line\nline", priority: .high,
-                                         tags: ["work", "집"], due: due))
+                                         tags: ["work", "집"], due: due,
+                                         remindAt: Timestamp(secondsSince1970: 1_795_990_000.987654321)))
+        XCTAssertNotNil(full.remindAt)
         clock.advance(0.000_123)
         _ = try store.markDone(ids: [full.id])
         let bare = try store.add(NewTodo(title: "bare"))
@@ -49,6 +51,17 @@ final class NotesArchiveTests: NotesTestCase {
         XCTAssertEqual(try copied.todos(matching: TodoQuery(status: .done, tags: try TagFilter(parsing: ["집"]))).map(\.id), [full.id])
         // The search index took the rows too.
         XCTAssertEqual(try NoteSearch(connection: other).search(try SearchQuery("회의")).hits.map(\.id), [full.id])
+    }
+
+    func testAnExportMadeBeforeRemindersReadsAsNoReminder() throws {
+        let store = makeTodoStore()
+        let todo = try store.add(NewTodo(title: "old", remindAt: Timestamp(secondsSince1970: 1_796_000_000)))
+        guard case let .object(members) = NotesArchive.json(todo) else { return XCTFail("an object") }
+        XCTAssertTrue(members.contains { $0.0 == "remind_at" })
+        let older = JSON.object(members.filter { $0.0 != "remind_at" })
+        XCTAssertNil(try NotesArchive.todo(from: try reparsed(older)).remindAt)
+        let bad = JSON.object(members.map { $0.0 == "remind_at" ? ($0.0, .string("soon")) : $0 })
+        XCTAssertNotNil(failure { _ = try NotesArchive.todo(from: try reparsed(bad)) })
     }
 
     func testEveryMemoFieldSurvivesExportAndImport() throws {
@@ -104,7 +117,7 @@ final class NotesArchiveTests: NotesTestCase {
         }
         let cases: [(JSON, String)] = [
             (with("title", .string("  ")), "export.json: $.todos[0].title: a to-do needs a title"),
-            (with("title", nil), "export.json: $.todos[0].title: missing (null is allowed)"),
+            (with("title", nil), "export.json: $.todos[0].title: missing: expected a title (a string)"),
             (with("title", .int(3)), "export.json: $.todos[0].title: expected a string, found an integer"),
             (with("note", nil), "export.json: $.todos[0].note: missing (null is allowed)"),
             (with("priority", .string("urgent")), "export.json: $.todos[0].priority: 'urgent' is not a priority; use high, medium, low or null"),

@@ -57,6 +57,15 @@ final class OnboardingCommandTests: XCTestCase {
         }
     }
 
+    func testHomeAndEndGoToTheEndsAndThePageKeysTurnPages() {
+        for page in pages {
+            XCTAssertEqual(command(.home, on: page), .act(.goTo(1)))
+            XCTAssertEqual(command(.end, on: page), .act(.goTo(4)))
+            XCTAssertEqual(command(.pageDown, on: page), .act(.next))
+            XCTAssertEqual(command(.pageUp, on: page), .act(.previous))
+        }
+    }
+
     func testEnterIsNextBeforeTheLastPageAndStartOnIt() {
         for page in 1...3 {
             XCTAssertEqual(command(.enter, on: page), .act(.next), "Enter on \(page)")
@@ -76,7 +85,7 @@ final class OnboardingCommandTests: XCTestCase {
     func testEveryActionAKeyProducesIsAcceptedByTheFlow() throws {
         // Whatever key a user presses, the pager never meets a refusal: Start is
         // only offered where the flow accepts it.
-        let keys: [OnboardingKey] = [.rightArrow, .leftArrow, .enter, .interrupt, .other]
+        let keys: [OnboardingKey] = [.rightArrow, .leftArrow, .enter, .home, .end, .pageUp, .pageDown, .interrupt, .other]
             + ["l", "n", " ", "h", "p", "s", "q", "1", "2", "3", "4", "5", "x"].map { .character($0) }
         for page in pages {
             let flow = OnboardingFlow(currentPage: page)

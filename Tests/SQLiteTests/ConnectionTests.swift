@@ -14,6 +14,17 @@ final class ConnectionTests: SQLiteTestCase {
         XCTAssertEqual(try connection.queryFirst("PRAGMA synchronous") { $0.int(0) }, 2, "FULL")
     }
 
+    func testALargerCacheLastsForItsBodyOnlyEvenWhenTheBodyThrows() throws {
+        let connection = try makeConnection()
+        let cacheSize = { try connection.queryFirst("PRAGMA cache_size") { $0.int(0) } }
+        let before = try cacheSize()
+        XCTAssertEqual(try connection.withCacheSize(kibibytes: 65536) { try cacheSize() }, -65536)
+        XCTAssertEqual(try cacheSize(), before)
+        struct Failure: Error {}
+        XCTAssertThrowsError(try connection.withCacheSize(kibibytes: 4096) { throw Failure() })
+        XCTAssertEqual(try cacheSize(), before)
+    }
+
     func testBusyTimeoutIsTheOneAskedFor() throws {
         let connection = try makeConnection(busyTimeoutMilliseconds: 123)
         XCTAssertEqual(try connection.queryFirst("PRAGMA busy_timeout") { $0.int(0) }, 123)

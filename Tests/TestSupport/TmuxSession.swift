@@ -23,6 +23,27 @@ public final class TmuxSession {
                  capturing: false)
     }
 
+    /// Starts an interactive bash (job control: Ctrl-Z and `fg`) in a
+    /// `columns`×24 window, with `environment` exported, and types `command`
+    /// at its prompt.
+    public func startShell(typing command: String, environment: [String: String], columns: Int = 80) throws {
+        let exports = environment.map { "export \($0.key)='\($0.value)';" }.joined(separator: " ")
+        try tmux(["new-session", "-d", "-s", name, "-x", String(columns), "-y", "24", "sh", "-c",
+                  exports + " PS1='$ ' exec bash --norc --noprofile -i"], capturing: false)
+        type(command)
+    }
+
+    /// Types `text` as it is, then Enter.
+    public func type(_ text: String) {
+        _ = try? tmux(["send-keys", "-t", name, "-l", text])
+        _ = try? tmux(["send-keys", "-t", name, "Enter"])
+    }
+
+    /// Makes the window `columns` wide (the program in it gets SIGWINCH).
+    public func resize(columns: Int, rows: Int = 24) {
+        _ = try? tmux(["resize-window", "-t", name, "-x", String(columns), "-y", String(rows)])
+    }
+
     /// Sends tmux key names (`Right`, `Enter`, `C-c`, or plain characters).
     public func send(keys: [String]) {
         for key in keys {

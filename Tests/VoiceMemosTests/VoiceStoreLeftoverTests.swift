@@ -50,4 +50,18 @@ final class VoiceStoreLeftoverTests: XCTestCase {
         XCTAssertEqual(harness.rowCount, 0)
         XCTAssertEqual(harness.libraryFiles, [])
     }
+
+    func testVerifyReportsAFileMemoappDidNotWriteAndTheSweepLeavesIt() throws {
+        let harness = try StoreHarness()
+        let memo = try harness.store.importFile(at: Fixtures.path("beep.mp3"))
+        let voice = harness.store.directory
+        makeFile(voice + "/stray.wav", ageSeconds: 60)
+        try FileManager.default.createDirectory(atPath: voice + "/.undo", withIntermediateDirectories: true)
+        let problems = try harness.reopenedStore().verify()
+        XCTAssertEqual(problems.map(\.fileName), ["stray.wav"], "the undo history's folder is memoapp's own")
+        XCTAssertEqual(problems.first?.kind, .orphanFile)
+        XCTAssertTrue(problems.first?.message.en.contains("a file memoapp did not write") ?? false)
+        XCTAssertEqual(try harness.reopenedStore().removeLeftovers(), [])
+        XCTAssertEqual(Set(harness.libraryFiles), [memo.fileName, "stray.wav", ".undo"])
+    }
 }

@@ -35,7 +35,8 @@ section_growth() {
     db="$home/memoapp.db"
     started=$SECONDS
     bench_notes_home "$home" "$size"
-    rows=$("$bin" --home "$home" todo list | wc -l)
+    # The list's first line is its table's header: rows are the lines after it.
+    rows=$("$bin" --home "$home" todo list | tail -n +2 | wc -l)
     bench_log "measuring at $size items ($BENCH_RUNS runs each, fewer for whole lists)..."
     local searches=() index=0
     for entry in "${GROWTH_SEARCHES[@]}"; do

@@ -13,7 +13,8 @@ enum HelpCommand {
             positionals: [commandPath],
             access: .alwaysRuns,
             body: { context, arguments in
-                let renderer = HelpRenderer(root: RootCommand.make(), language: context.language)
+                var renderer = HelpRenderer(root: RootCommand.make(), language: context.language)
+                renderer.width = context.tableWidth
                 let path = arguments[commandPath]
                 var command = renderer.root
                 for (depth, name) in path.enumerated() {

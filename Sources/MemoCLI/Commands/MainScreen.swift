@@ -37,10 +37,16 @@ enum MainScreen {
             throw MemoError(.onboardingRequired, hint: .completeOnboarding,
                             en: "welcome! finish the onboarding first", ko: "환영합니다! 먼저 온보딩을 마치세요")
         case .main:
-            let sections = try sectionMakers.map { try $0(context) }
-            try context.emit(json: .object(sections.map { ($0.key, $0.json) }),
-                         text: sections.map { $0.text.trimmingLineBreaks }.joined(separator: "\n\n"))
+            try showMain(context)
         }
+    }
+
+    /// The main screen itself, once the onboarding is completed (bare
+    /// `memoapp`, and the pager's last step).
+    static func showMain(_ context: CommandContext) throws {
+        let sections = try sectionMakers.map { try $0(context) }
+        try context.emit(json: .object(sections.map { ($0.key, $0.json) }),
+                         text: sections.map { $0.text.trimmingLineBreaks }.joined(separator: "\n\n"))
     }
 
     static func dataHomeSection(_ context: CommandContext) throws -> Section {

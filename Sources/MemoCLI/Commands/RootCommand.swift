@@ -18,6 +18,7 @@ enum RootCommand {
                 .later("memo", MemoCommand.make),
                 .later("search") { SearchCommand.make(kinds: [.todo, .memo]) },
                 .later("timer", TimerCommand.make),
+                .later("remind", RemindCommand.make),
                 .later("voice", VoiceCommand.make),
                 .later("doctor", DoctorCommand.make),
                 .later("export", ExportCommand.make),

@@ -56,7 +56,9 @@ public struct App {
         let context = CommandContext(globals: GlobalOptions(invocation.globals), environment: environment,
                                      streams: streams, clock: clock)
         context.undoDescription = UndoDescription.of(arguments)
-        let help = HelpRenderer(root: root, language: context.language)
+        var help = HelpRenderer(root: root, language: context.language)
+        // Wrapped to the terminal; in a pipe, only when COLUMNS asks.
+        help.width = context.tableWidth
         do {
             if invocation.wantsHelp {
                 try context.write(TerminalText(help.help(for: invocation.path)))

@@ -41,8 +41,8 @@ public final class CommandContext {
     init(globals: GlobalOptions, environment: [String: String], streams: StandardStreams, clock: WallClock) {
         self.language = Language.resolve(explicit: globals.language, environment: environment)
         self.isJSON = globals.isJSON
-        let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        self.isColorEnabled = streams.isOutputTerminal && !noColor && !globals.isColorDisabled
+        self.isColorEnabled = (globals.color ?? .auto).isColorEnabled(isOutputTerminal: streams.isOutputTerminal,
+                                                                       environment: environment)
         self.environment = environment
         self.clock = clock
         self.streams = streams
@@ -84,6 +84,15 @@ public final class CommandContext {
     public var isErrorTerminal: Bool { streams.isErrorTerminal }
     /// Columns of the terminal, or nil when there is none.
     public var terminalWidth: Int? { streams.terminalWidth }
+
+    /// Columns a list's table may fill, its titles shortened to fit: the
+    /// terminal's width when stdout is one (`COLUMNS` if its size cannot be
+    /// read); in a pipe `COLUMNS` when the user sets it, else nil, and
+    /// nothing is shortened, so `grep` and `wc` see whole titles.
+    public var tableWidth: Int? {
+        let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { (10...10_000).contains($0) ? $0 : nil }
+        return isOutputTerminal ? terminalWidth ?? columns : columns
+    }
 
     /// Standard input to its end.
     public func readAllInput() -> [UInt8] { streams.readAllInput() }

@@ -2,12 +2,20 @@
 import Glibc
 #endif
 
-/// The terminal's settings before raw mode, kept where a signal handler can reach them.
+/// The terminal's settings before raw mode, and raw mode's own, kept where a
+/// signal handler can reach them.
 private nonisolated(unsafe) var savedTerminalSettings = termios()
+private nonisolated(unsafe) var rawTerminalSettings = termios()
 private nonisolated(unsafe) var isRawModeActive = false
+/// Set by a signal handler (the window changed size, or the process came back
+/// from a suspension), read by `readKeys`: the screen must be drawn again.
+private nonisolated(unsafe) var isRedrawPending: sig_atomic_t = 0
 
 /// Puts the terminal in raw mode (no echo, no line buffering, Ctrl-C as a key)
 /// and restores it on every way out: `restore()`, or SIGTERM/SIGHUP/SIGQUIT.
+/// A resize (SIGWINCH) asks for a redraw; Ctrl-Z or SIGTSTP gives the
+/// terminal back as it was and stops, and `fg` (SIGCONT) takes it again,
+/// drops what was typed meanwhile and asks for a redraw.
 final class RawTerminal {
     /// Control sequences for a full-screen view.
     static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l"
@@ -22,11 +30,18 @@ final class RawTerminal {
             bytes[Int(VMIN)] = 1
             bytes[Int(VTIME)] = 0
         }
-        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { return nil }
+        rawTerminalSettings = raw
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &rawTerminalSettings) == 0 else { return nil }
         isRawModeActive = true
+        isRedrawPending = 0
         for signalNumber in [SIGTERM, SIGHUP, SIGQUIT] {
             signal(signalNumber, restoreAndDie)
         }
+        // Without SA_RESTART, so that a blocked read returns (EINTR) and the
+        // pager redraws at once rather than at the next key.
+        installHandler(markRedraw, for: SIGWINCH)
+        installHandler(suspendFromSignal, for: SIGTSTP)
+        installHandler(resumeFromSignal, for: SIGCONT)
         writeRaw(RawTerminal.enterScreen)
     }
 
@@ -40,21 +55,33 @@ final class RawTerminal {
         writeRaw(RawTerminal.leaveScreen)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedTerminalSettings)
         isRawModeActive = false
-        for signalNumber in [SIGTERM, SIGHUP, SIGQUIT] {
+        for signalNumber in [SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT] {
             signal(signalNumber, SIG_DFL)
         }
     }
 
+    /// Stops the process as Ctrl-Z does in a shell (raw mode reads Ctrl-Z as
+    /// a key): the terminal is restored first, and taken again on `fg`.
+    func suspend() {
+        kill(getpid(), SIGTSTP)
+    }
+
     /// Blocks until the user types, then decodes every key that arrived: a
-    /// fast typist or a paste delivers several keys in one read.
+    /// fast typist or a paste delivers several keys in one read. Returns
+    /// `[.redraw]` instead when the window changed or the process came back
+    /// from a suspension.
     func readKeys() -> [TerminalKey] {
         var buffer = [UInt8](repeating: 0, count: 64)
-        var count = 0
-        repeat {
-            count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-        } while count < 0 && errno == EINTR
-        guard count > 0 else { return [.endOfInput] }
-        return TerminalKey.keys(in: Array(buffer[0..<count]))
+        while true {
+            if isRedrawPending != 0 {
+                isRedrawPending = 0
+                return [.redraw]
+            }
+            let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count > 0 { return TerminalKey.keys(in: Array(buffer[0..<count])) }
+            if count < 0 && errno == EINTR { continue }
+            return [.endOfInput]
+        }
     }
 }
 
@@ -65,8 +92,16 @@ enum TerminalKey: Equatable {
     case leftArrow
     case enter
     case escape
+    case home
+    case end
+    case pageUp
+    case pageDown
     case interrupt
+    /// Ctrl-Z.
+    case suspend
     case endOfInput
+    /// Not a key: the screen must be drawn again (a resize, back from Ctrl-Z).
+    case redraw
     case other
 
     /// Splits what one read returned into keys: escape sequences for the
@@ -78,8 +113,7 @@ enum TerminalKey: Equatable {
             let length: Int
             switch bytes[index] {
             case 0x1B:
-                let isArrow = index + 2 < bytes.count && (bytes[index + 1] == 0x5B || bytes[index + 1] == 0x4F)
-                length = isArrow ? 3 : 1
+                length = escapeSequenceLength(bytes[index...])
             case 0xC0...0xDF: length = 2
             case 0xE0...0xEF: length = 3
             case 0xF0...0xF7: length = 4
@@ -92,10 +126,27 @@ enum TerminalKey: Equatable {
         return keys
     }
 
+    /// Bytes of the escape sequence at the start of `bytes`: ESC alone, ESC [
+    /// or ESC O and a final letter (arrows, Home and End as xterm sends them),
+    /// or ESC [ digits ~ (Home, End, PageUp, PageDown as the VT220 sends them).
+    private static func escapeSequenceLength(_ bytes: ArraySlice<UInt8>) -> Int {
+        let start = bytes.startIndex
+        guard bytes.count >= 3, bytes[start + 1] == 0x5B || bytes[start + 1] == 0x4F else { return 1 }
+        var index = start + 2
+        while index < bytes.endIndex, (0x30...0x39).contains(bytes[index]) { index += 1 }
+        guard index < bytes.endIndex else { return 1 }
+        return index - start + 1
+    }
+
     init(bytes: [UInt8]) {
         switch bytes {
         case [0x1B, 0x5B, 0x43], [0x1B, 0x4F, 0x43]: self = .rightArrow
         case [0x1B, 0x5B, 0x44], [0x1B, 0x4F, 0x44]: self = .leftArrow
+        case [0x1B, 0x5B, 0x48], [0x1B, 0x4F, 0x48], Array("\u{1B}[1~".utf8), Array("\u{1B}[7~".utf8): self = .home
+        case [0x1B, 0x5B, 0x46], [0x1B, 0x4F, 0x46], Array("\u{1B}[4~".utf8), Array("\u{1B}[8~".utf8): self = .end
+        case Array("\u{1B}[5~".utf8): self = .pageUp
+        case Array("\u{1B}[6~".utf8): self = .pageDown
+        case [0x1A]: self = .suspend
         case [0x1B]: self = .escape
         case [0x0D], [0x0A]: self = .enter
         case [0x03]: self = .interrupt
@@ -113,6 +164,50 @@ enum TerminalKey: Equatable {
 private func writeRaw(_ text: String) {
     var text = text
     text.withUTF8 { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+}
+
+private func installHandler(_ handler: @convention(c) (Int32) -> Void, for signalNumber: Int32) {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = handler
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = 0
+    sigaction(signalNumber, &action, nil)
+}
+
+private func markRedraw(_ signalNumber: Int32) {
+    isRedrawPending = 1
+}
+
+/// SIGTSTP (Ctrl-Z): the user's terminal back as it was, then stop as the
+/// default action would. Only async-signal-safe calls: write, tcsetattr,
+/// signal, sigprocmask, raise.
+private func suspendFromSignal(_ signalNumber: Int32) {
+    if isRawModeActive {
+        let leave = RawTerminal.leaveScreen
+        leave.utf8CString.withUnsafeBufferPointer { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count - 1) }
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedTerminalSettings)
+    }
+    signal(SIGTSTP, SIG_DFL)
+    // SIGTSTP is blocked while its handler runs: unblocked, the raise stops
+    // the process here, rather than when the handler returns, after it
+    // would be reinstalled (and would catch its own signal forever).
+    var tstp = sigset_t()
+    sigemptyset(&tstp)
+    sigaddset(&tstp, SIGTSTP)
+    sigprocmask(SIG_UNBLOCK, &tstp, nil)
+    raise(SIGTSTP)
+    // Stopped until SIGCONT; `resumeFromSignal` has taken the terminal again.
+    installHandler(suspendFromSignal, for: SIGTSTP)
+}
+
+/// SIGCONT (`fg`): raw mode again, dropping what was typed while stopped, the
+/// full screen again, and a redraw.
+private func resumeFromSignal(_ signalNumber: Int32) {
+    guard isRawModeActive else { return }
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &rawTerminalSettings)
+    let enter = RawTerminal.enterScreen
+    enter.utf8CString.withUnsafeBufferPointer { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count - 1) }
+    isRedrawPending = 1
 }
 
 /// Restores the terminal, then dies of the same signal so the parent sees why.

@@ -62,8 +62,17 @@ public struct TerminalText: Equatable, Sendable {
     /// The words as shown, without the codes: what takes room on the screen.
     public var plain: String { text(withCodes: false) }
 
-    /// Columns the text takes on a terminal (codes take none).
-    public var displayWidth: Int { TerminalText.displayWidth(plain) }
+    /// Columns the text takes on a terminal (codes take none), each piece
+    /// measured as shown without joining them into one string first.
+    public var displayWidth: Int {
+        pieces.reduce(0) { width, piece in
+            switch piece {
+            case let .words(text): return width + TerminalText.displayWidth(TerminalText.visible(text, keepingLineBreaks: true))
+            case let .line(text): return width + TerminalText.displayWidth(TerminalText.visible(text, keepingLineBreaks: false))
+            case .code: return width
+            }
+        }
+    }
 
     /// The text without the line breaks it starts or ends with (codes around
     /// them stay), so that parts can be joined with blank lines of their own.
@@ -150,18 +159,6 @@ extension TerminalText {
         case 0x0A, 0x09: return !keepingLineBreaks
         case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false
-        }
-    }
-
-    /// Columns a text takes on a terminal: Hangul and other wide characters take two.
-    public static func displayWidth(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { width, scalar in
-            let value = scalar.value
-            let isWide = (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
-                || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
-                || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
-                || (0xFFE0...0xFFE6).contains(value) || (0x1F300...0x1FAFF).contains(value)
-            return width + (isWide ? 2 : 1)
         }
     }
 }

@@ -19,7 +19,8 @@ enum UndoDescription {
                 if argument == "--" { isAfterSeparator = true; continue }
                 if ["--json", "--no-color"].contains(argument) { continue }
                 if ["--home", "--lang"].contains(argument) { index += 1; continue }
-                if argument.hasPrefix("--home=") || argument.hasPrefix("--lang=") { continue }
+                if ["--home=", "--lang=", "--color="].contains(where: argument.hasPrefix) { continue }
+                if argument == "--color" { index += 1; continue }
             }
             words.append(ShellText.quoted(argument))
         }

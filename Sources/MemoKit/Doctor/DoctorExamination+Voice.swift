@@ -90,6 +90,10 @@ extension DoctorExamination {
                     + "by re-importing it (memoapp voice import \(path)) and removing the memo (memoapp voice rm \(id))",
                 ko: "memoapp 밖에서 파일이 바뀌었습니다. 백업에서 원본을 되돌려 놓거나, 지금 오디오를 다시 가져온 뒤"
                     + "(memoapp voice import \(path)) 메모를 지우세요 (memoapp voice rm \(id))")
+        case .orphanFile where !VoiceStore.isLibraryName(problem.fileName):
+            return Localized(
+                en: "move it out of the voice folder (to import it as a memo: memoapp voice import \(path))",
+                ko: "음성 폴더 밖으로 옮기세요 (메모로 가져오려면: memoapp voice import \(path))")
         case .orphanFile:
             return Localized(
                 en: "no memo owns it (left by an interrupted command): the next voice import, record, trim or rm "

@@ -82,9 +82,13 @@ public struct OutputFile: Sendable {
 
     /// Writes the file: `produce` fills the descriptor of an empty file open
     /// for reading, writing and seeking; errors it throws should name `given`.
+    /// - Parameter finishesFolder: false for one file of many in the same
+    ///   folder, whose flush and sweep of abandoned temporaries are then left
+    ///   to one `finishFolder(of:)` after the last (a sweep lists the folder:
+    ///   once per file, ten thousand files take minutes).
     /// - Returns: the bytes written.
     @discardableResult
-    public func write(_ produce: (_ descriptor: Int32) throws -> Void) throws -> Int64 {
+    public func write(finishesFolder: Bool = true, _ produce: (_ descriptor: Int32) throws -> Void) throws -> Int64 {
         guard case let .file(folder, name) = place else {
             preconditionFailure("standard output is written by the front end")
         }
@@ -103,17 +107,34 @@ public struct OutputFile: Sendable {
             throw naming(error)
         }
         temporary.closeDescriptor()
-        try flush(folder)
-        TemporaryFile.removeAbandoned(in: folder) {
-            TemporaryFile.isName($0, prefix: prefix, suffix: OutputFile.temporarySuffix)
-        }
+        if finishesFolder { try OutputFile.finishFolder(of: [self]) }
         return size
+    }
+
+    /// Makes the new names of `files` (written with `finishesFolder: false`)
+    /// durable, a flush per folder, and removes the temporaries that killed
+    /// writers of those names left, once their lock proves it.
+    public static func finishFolder(of files: [OutputFile]) throws {
+        var prefixes: [String: Set<String>] = [:]
+        for file in files {
+            guard case let .file(folder, name) = file.place else { continue }
+            if prefixes[folder] == nil { try file.flush(folder) }
+            prefixes[folder, default: []].insert(temporaryPrefix(for: name))
+        }
+        for (folder, wanted) in prefixes {
+            TemporaryFile.removeAbandoned(in: folder) { name in
+                // `.<name>.<16 hex>.part`: the prefix is all but the last 16 + 5 bytes.
+                let prefixLength = name.utf8.count - 16 - temporarySuffix.utf8.count
+                guard prefixLength > 0, let prefix = String(name.utf8.prefix(prefixLength)) else { return false }
+                return wanted.contains(prefix) && TemporaryFile.isName(name, prefix: prefix, suffix: temporarySuffix)
+            }
+        }
     }
 
     /// Writes `text` as UTF-8.
     @discardableResult
-    public func write(text: String) throws -> Int64 {
-        try write { descriptor in
+    public func write(text: String, finishesFolder: Bool = true) throws -> Int64 {
+        try write(finishesFolder: finishesFolder) { descriptor in
             var text = text
             try text.withUTF8 { buffer in
                 guard let start = buffer.baseAddress else { return }
@@ -164,7 +185,7 @@ public struct OutputFile: Sendable {
     }
 
     /// Refuses a folder that is the data home or lies below it.
-    private static func refuseInside(_ home: DataHome, folder: String, given: String) throws {
+    static func refuseInside(_ home: DataHome, folder: String, given: String) throws {
         var homeStatus = stat()
         guard stat(home.path, &homeStatus) == 0 else { return }  // no data home yet: nothing to protect
         var ancestor = folder
@@ -252,7 +273,7 @@ public struct OutputFile: Sendable {
         try FileSystem.fsyncFile(directory, path: given)
     }
 
-    private static func baseName(_ path: String) -> String {
+    static func baseName(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
     }
 
@@ -263,7 +284,7 @@ public struct OutputFile: Sendable {
         return folder.isEmpty ? "/" : folder
     }
 
-    private static func realPath(_ path: String) -> String? {
+    static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -15,6 +15,8 @@ public enum Schema {
         migrator.register(VoiceStore.migrations)
         migrator.register(AccessTokens.migrations)
         migrator.register(WebSessions.migrations)
+        migrator.register(ReminderLedger.migrations)
+        migrator.register(FeatureLinks.migrations)
         // Last: its triggers are made from the columns the tables above have.
         // A later migration that changes a logged table's columns must be
         // followed by one that makes that table's undo triggers again.

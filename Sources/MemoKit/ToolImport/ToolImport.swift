@@ -75,14 +75,33 @@ public enum ToolImport {
         return Result(outcome: outcome, skipped: skipped, isDryRun: dryRun)
     }
 
-    /// Reads each of `paths` as one memo and adds those not there yet.
+    /// Reads each of `paths` as one memo and adds those not there yet; a
+    /// folder stands for its memo files (`memoFiles(in:)`).
     public static func importMemos(from paths: [String], dryRun: Bool, into workspace: Workspace) throws -> Result {
-        let inputs = try paths.map(InputFile.read)
+        let files = try paths.flatMap { path in FileSystem.isDirectory(path) ? try memoFiles(in: path) : [path] }
+        let inputs = try files.map(InputFile.read)
         let memos = try nothingImported {
             try inputs.map { try MemoFileReader.memo(in: $0.bytes, source: $0.path, modifiedAt: $0.modifiedAt) }
         }
         let outcome = try workspace.memoStore().importMemos(memos, dryRun: dryRun)
         return Result(outcome: outcome, skipped: nil, isDryRun: dryRun)
+    }
+
+    /// The names a folder's memo files end in (any case).
+    static let memoFileEndings = [".md", ".markdown", ".txt"]
+
+    /// The memo files of `folder`, not its subfolders or hidden files, in the
+    /// order of the number they start with, then by name: `2-…` before
+    /// `10-…`, so the files `memo export` wrote come in in the memos' id
+    /// order, and into a new data home get the ids they had.
+    static func memoFiles(in folder: String) throws -> [String] {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        let names = try FileSystem.names(in: folder).filter { name in
+            !name.hasPrefix(".") && memoFileEndings.contains { name.lowercased().hasSuffix($0) }
+                && !FileSystem.isDirectory(prefix + name)
+        }
+        func number(_ name: String) -> UInt64 { UInt64(name.prefix { $0.isASCII && $0.isNumber }.prefix(19)) ?? UInt64.max }
+        return names.sorted { (number($0), $0) < (number($1), $1) }.map { prefix + $0 }
     }
 
     /// A file that cannot be read as its format imports nothing: its message says so.

@@ -63,7 +63,9 @@ public enum ExportDocument {
             let todos = try writer.array("todos") { try NotesArchive.exportTodos(from: connection, $0) }
             let memos = try writer.array("memos") { try NotesArchive.exportMemos(from: connection, $0) }
             let voice = try writer.array("voice_memos") { add in try VoiceArchive.exportMemos(from: connection).forEach(add) }
-            let timers = try writer.array("timers") { add in try TimerArchive.exportTimers(from: connection).forEach(add) }
+            let timers = try writer.array("timers") { add in
+                try TimerArchive.exportTimers(from: connection).forEach { try add(try FeatureLinks.withTodoUID($0, in: connection)) }
+            }
             try writer.finish()
             return ExportCounts(todos: todos, memos: memos, voiceMemos: voice, timers: timers)
         } }

@@ -57,7 +57,8 @@ public struct ImportDocument {
         guard number == ExportDocument.formatVersion else {
             throw version.failure(en: "unknown format version \(number)", ko: "알 수 없는 형식 버전 \(number)")
         }
-        try ImportDocument.checkSchema(try root.nonNull("schema"))
+        try ImportDocument.checkSchema(try root.nonNull("schema", expecting: Localized(en: "an object naming the migrations, as 'memoapp export' writes it",
+                                                                       ko: "'memoapp export'가 쓰는 것처럼 마이그레이션을 적은 객체")))
         onboarding = try OnboardingArchive.state(from: try root.nonNull("onboarding"))
         // Present, and arrays (a value of another kind is not streamed).
         for key in ["todos", "memos", "voice_memos", "timers"] { _ = try root.elements(key) }
@@ -71,7 +72,7 @@ public struct ImportDocument {
             switch try ImportDocument.item(key, reader) {
             case let .todo(todo): (id, uid) = (todo.id, todo.uid)
             case let .memo(memo): (id, uid) = (memo.id, memo.uid)
-            case let .timer(timer): (id, uid) = (timer.id, timer.uid)
+            case let .timer(timer, _): (id, uid) = (timer.id, timer.uid)
             case let .voiceMemo(item):
                 (id, uid) = (item.id, item.uid)
                 voiceMemos.append(item)
@@ -100,7 +101,8 @@ public struct ImportDocument {
         case todo(Todo)
         case memo(Memo)
         case voiceMemo(VoiceArchive.Item)
-        case timer(TimerRecord)
+        /// A timer, and the uid of the to-do its time was spent on.
+        case timer(TimerRecord, todoUID: String?)
     }
 
     /// Reads the document again and hands `body` each to-do, memo and timer,
@@ -117,7 +119,7 @@ public struct ImportDocument {
     /// Migrations this memoapp does not know mean a newer memoapp wrote the
     /// document, whose items may hold what this one cannot store.
     private static func checkSchema(_ schema: JSONReader) throws {
-        let list = try schema.nonNull("migrations")
+        let list = try schema.nonNull("migrations", expecting: Localized(en: "a list of migration names", ko: "마이그레이션 이름 목록"))
         let names = try list.elements().map { try $0.string() }
         let known = Set(Schema.migrator.migrations.map(\.name))
         let unknown = names.filter { !known.contains($0) }
@@ -135,7 +137,9 @@ public struct ImportDocument {
         case "todos": return .todo(try NotesArchive.todo(from: reader))
         case "memos": return .memo(try NotesArchive.memo(from: reader))
         case "voice_memos": return .voiceMemo(try VoiceArchive.item(from: reader))
-        default: return .timer(try TimerArchive.timer(from: reader))
+        default:
+            let todoUID = reader.hasKey("todo_uid") ? try reader.nullable("todo_uid")?.string() : nil
+            return .timer(try TimerArchive.timer(from: reader), todoUID: todoUID)
         }
     }
 }

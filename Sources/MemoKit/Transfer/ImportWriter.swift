@@ -30,31 +30,48 @@ public struct DocumentImportReport: Sendable {
 /// is added under a new id, and the rest are counted as already present, so
 /// importing a file twice adds nothing the second time.
 public enum ImportWriter {
-    public static func write(_ document: ImportDocument, audio: VoiceAudioImport,
-                      into connection: Connection) throws -> DocumentImportReport {
-        var report = DocumentImportReport()
-        report.isRestore = try NotesArchive.isEmpty(connection) && TimerArchive.isEmpty(connection)
+    /// `undo`, when the write is a step of the undo history being recorded,
+    /// logs a restore as the emptying of the tables it fills rather than row
+    /// by row (`UndoHistory.recordAsEmptying`).
+    public static func write(_ document: ImportDocument, audio: VoiceAudioImport, into connection: Connection,
+                             undo: UndoHistory? = nil) throws -> DocumentImportReport {
+        let isRestore = try NotesArchive.isEmpty(connection) && TimerArchive.isEmpty(connection)
             && VoiceArchive.isEmpty(connection)
-        let keepingIDs = report.isRestore
-        // Into an empty home, the search indexes are built once, at the end.
+        guard isRestore else { return try write(document, audio: audio, into: connection, isRestore: false) }
+        let restore = { try write(document, audio: audio, into: connection, isRestore: true) }
+        return try undo?.recordAsEmptying(restore) ?? restore()
+    }
+
+    // MARK: - Private
+
+    private static func write(_ document: ImportDocument, audio: VoiceAudioImport, into connection: Connection,
+                              isRestore: Bool) throws -> DocumentImportReport {
+        var report = DocumentImportReport()
+        report.isRestore = isRestore
+        let keepingIDs = isRestore
+        // Into an empty home, nothing is present (the document's uids were
+        // checked unique), and the search indexes are built once, at the end.
+        let isPresent = { (check: () throws -> Bool) throws -> Bool in isRestore ? false : try check() }
         let writeItems = { (body: () throws -> Void) throws in
             keepingIDs ? try NotesArchive.withSearchIndexedAtTheEnd(in: connection, body) : try body()
         }
         try writeItems { try document.forEachItem { item in
             switch item {
             case let .todo(todo):
-                try add(to: &report.todos, isPresent: try NotesArchive.containsTodo(uid: todo.uid, in: connection)) {
+                try add(to: &report.todos, isPresent: isPresent { try NotesArchive.containsTodo(uid: todo.uid, in: connection) }) {
                     try NotesArchive.insert(todo, keepingID: keepingIDs, into: connection)
                     return true
                 }
             case let .memo(memo):
-                try add(to: &report.memos, isPresent: try NotesArchive.containsMemo(uid: memo.uid, in: connection)) {
+                try add(to: &report.memos, isPresent: isPresent { try NotesArchive.containsMemo(uid: memo.uid, in: connection) }) {
                     try NotesArchive.insert(memo, keepingID: keepingIDs, into: connection)
                     return true
                 }
-            case let .timer(timer):
-                try add(to: &report.timers, isPresent: try TimerArchive.contains(uid: timer.uid, in: connection)) {
-                    try TimerArchive.insert(timer, keepingID: keepingIDs, into: connection)
+            case let .timer(timer, todoUID):
+                try add(to: &report.timers, isPresent: isPresent { try TimerArchive.contains(uid: timer.uid, in: connection) }) {
+                    let id = try TimerArchive.insert(timer, keepingID: keepingIDs, into: connection)
+                    // To-dos come before timers in the document: the to-do is here when it was exported.
+                    if let todoUID { try FeatureLinks.tieTimer(id, toTodoWithUID: todoUID, in: connection) }
                     return true
                 }
             case .voiceMemo:
@@ -64,7 +81,7 @@ public enum ImportWriter {
         // A voice memo whose audio did not arrive is left out and named, never stored without its file.
         var withoutAudio: [String] = []
         for item in document.voiceMemos {
-            try add(to: &report.voiceMemos, isPresent: try VoiceArchive.contains(uid: item.uid, in: connection)) {
+            try add(to: &report.voiceMemos, isPresent: isPresent { try VoiceArchive.contains(uid: item.uid, in: connection) }) {
                 guard audio.hasAudio(forUID: item.uid) else {
                     withoutAudio.append(item.title)
                     return false

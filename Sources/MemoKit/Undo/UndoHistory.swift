@@ -180,6 +180,11 @@ public final class UndoHistory {
                     let placeholders = Array(repeating: "?", count: logged.count).joined(separator: ", ")
                     try connection.execute("INSERT INTO \(table) (\(names)) VALUES (\(placeholders))", arguments: values)
                 }
+            case "empty":
+                // A restore into an empty home (see `recordAsEmptying`).
+                guard row.count == 1 else { throw UndoHistory.damaged(step) }
+                try empty(row.table, expected: row.values[0], of: step)
+                return
             default:
                 throw UndoHistory.damaged(step)
             }
@@ -193,11 +198,11 @@ public final class UndoHistory {
         keys.map { "\(quoted($0.name)) = ?" }.joined(separator: " AND ")
     }
 
-    private func quoted(_ name: String) -> String {
+    func quoted(_ name: String) -> String {
         "\"" + name.replacingAll("\"", with: "\"\"") + "\""
     }
 
-    private static func changedSince(_ step: UndoStep) -> MemoError {
+    static func changedSince(_ step: UndoStep) -> MemoError {
         MemoError(.invalidState,
                   en: "cannot undo “\(step.description)”: what it changed was changed since outside memoapp's history; nothing was changed",
                   ko: "“\(step.description)”을(를) 되돌릴 수 없습니다: 그 뒤 기록 밖에서 바뀌었습니다. 아무것도 바꾸지 않았습니다")

@@ -41,23 +41,14 @@ enum UndoSchema {
                 if !columns.isEmpty { try connection.executeScript(triggers(for: columns, of: table)) }
             }
         },
-        // notes.10 gave `todos` its repeat columns: triggers made before it
+        // notes.10 gave `todos` the column `remind_at`: its triggers log it from here on.
+        Migration("undo.2-todo-triggers-with-remind", remakingTriggersOf: "todos"),
+        // timers.4 gave `timers` the columns `todo_id` and `seen_at`.
+        Migration("undo.3-timer-triggers-with-todo-and-seen", remakingTriggersOf: "timers"),
+        // notes.11 gave `todos` its repeat columns: triggers made before it
         // would log rows without them, and undoing an edit would keep the rule.
-        remakingTriggers("undo.2-todo-repeat-triggers", of: "todos"),
+        Migration("undo.4-todo-triggers-with-repeat", remakingTriggersOf: "todos"),
     ]
-
-    /// A step that makes `table`'s undo triggers again from its columns as
-    /// they are now, after a migration added some.
-    static func remakingTriggers(_ name: String, of table: String) -> Migration {
-        Migration(name) { connection in
-            let columns = try columns(of: table, in: connection)
-            guard !columns.isEmpty else { return }
-            for operation in ["insert", "update", "delete"] {
-                try connection.execute("DROP TRIGGER IF EXISTS undo_\(table)_\(operation)")
-            }
-            try connection.executeScript(triggers(for: columns, of: table))
-        }
-    }
 
     /// A table's stored columns, in order, with whether each is part of its
     /// primary key (the columns that find a row again: `id` for most).
@@ -74,6 +65,16 @@ enum UndoSchema {
     }
 
     static var valueNames: [String] { (1...valueColumns).map { "v\($0)" } }
+
+    /// Drops `table`'s three triggers and makes them again from its columns
+    /// as they are now: the step that must follow a migration adding a
+    /// column to a logged table, or an undo would not restore that column.
+    static func remakeTriggers(of table: String, in connection: Connection) throws {
+        let columns = try columns(of: table, in: connection)
+        guard !columns.isEmpty else { return }
+        let drops = ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS undo_\(table)_\($0);\n" }
+        try connection.executeScript(drops.joined() + triggers(for: columns, of: table))
+    }
 
     // MARK: - Private
 
@@ -125,5 +126,13 @@ enum UndoSchema {
         }
         return trigger("INSERT", "insert", "new", keys) + trigger("UPDATE", "update", "old", columns)
             + trigger("DELETE", "delete", "old", columns)
+    }
+}
+
+extension Migration {
+    /// A step that makes `table`'s undo triggers again (see
+    /// `UndoSchema.remakeTriggers`).
+    init(_ name: String, remakingTriggersOf table: String) {
+        self.init(name) { try UndoSchema.remakeTriggers(of: table, in: $0) }
     }
 }

@@ -7,7 +7,7 @@ extension NotesArchive {
     /// A to-do from an export, every field checked as the store would have
     /// written it. Errors are bad input naming the value's path.
     public static func todo(from item: JSONReader) throws -> Todo {
-        let titleReader = try item.nonNull("title")
+        let titleReader = try item.nonNull("title", expecting: Localized(en: "a title (a string)", ko: "제목(문자열)"))
         let title = try titleReader.string()
         guard title.contains(where: { !$0.isWhitespace }) else {
             throw titleReader.failure(en: "a to-do needs a title", ko: "할 일에는 제목이 필요합니다")
@@ -37,7 +37,9 @@ extension NotesArchive {
                     note: TodoStore.storedNote(try item.nullableString("note")), priority: priority,
                     tags: try tags(in: item), due: dueAt.map { Due(instant: $0, hasTime: dueHasTime) },
                     createdAt: try item.time("created_at"), updatedAt: try item.time("updated_at"),
-                    doneAt: try item.nullableTime("done_at"), repeatRule: rule)
+                    doneAt: try item.nullableTime("done_at"), repeatRule: rule,
+                    // Exports made before reminders have no such key.
+                    remindAt: item.hasKey("remind_at") ? try item.nullableTime("remind_at") : nil)
     }
 
     /// A rule from an export, each value checked as the table's CHECKs would.
@@ -63,7 +65,7 @@ extension NotesArchive {
 
     /// A memo from an export, every field checked. Errors name the path.
     public static func memo(from item: JSONReader) throws -> Memo {
-        let textReader = try item.nonNull("text")
+        let textReader = try item.nonNull("text", expecting: Localized(en: "the memo's text (a string)", ko: "메모 내용(문자열)"))
         let text = try textReader.string()
         do {
             try MemoStore.validate(text: text, isNew: true)
@@ -110,13 +112,13 @@ extension NotesArchive {
             try connection.insertingRow(of: .todo) {
                 try connection.execute("""
                     INSERT INTO todos (id, uid, title, note, priority, due_at, due_has_time, tags, created_at,
-                        updated_at, done_at, repeat_every, repeat_unit, repeat_from, repeat_day)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        updated_at, done_at, repeat_every, repeat_unit, repeat_from, repeat_day, remind_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, keepingID ? todo.id : nil, todo.uid, todo.title, todo.note, todo.priority?.rawValue,
                     todo.due?.instant.secondsSince1970, todo.due?.hasTime ?? false, Tags.joined(todo.tags),
                     todo.createdAt.secondsSince1970, todo.updatedAt.secondsSince1970, todo.doneAt?.secondsSince1970,
                     todo.repeatRule?.every, todo.repeatRule?.unit.rawValue, todo.repeatRule?.from.rawValue,
-                    todo.repeatRule?.anchorDay)
+                    todo.repeatRule?.anchorDay, todo.remindAt?.secondsSince1970)
             }
         } catch let error as SQLiteError where error.isUniqueViolation(table: "todos", column: "uid") {
             throw MemoError.duplicateUID(.todo, todo.uid)

@@ -7,7 +7,7 @@ import SQLite
 ///
 ///     {"id": 3, "uid": "…", "title": "Buy milk", "note": null, "priority": "high",
 ///      "tags": ["home"], "due_at": "2026-11-30T14:59:59Z", "due_has_time": false,
-///      "created_at": "…", "updated_at": "…", "done_at": null,
+///      "created_at": "…", "updated_at": "…", "done_at": null, "remind_at": null,
 ///      "repeat": {"every": 1, "unit": "month", "from": "due", "day": 31}}
 ///     {"id": 1, "uid": "…", "title": null, "text": "…", "is_pinned": true,
 ///      "tags": [], "created_at": "…", "updated_at": "…"}
@@ -53,6 +53,7 @@ public enum NotesArchive {
             ("created_at", .exactTime(todo.createdAt)),
             ("updated_at", .exactTime(todo.updatedAt)),
             ("done_at", .exactTime(todo.doneAt)),
+            ("remind_at", .exactTime(todo.remindAt)),
             ("repeat", todo.repeatRule.map(json) ?? .null),
         ])
     }
@@ -95,7 +96,8 @@ extension NotesArchive {
             if !todo.title.contains(where: { !$0.isWhitespace }) { problems.append("the title is blank") }
             if todo.title.hasLineBreak { problems.append("the title spans lines") }
             problems += timeProblems([("created_at", todo.createdAt), ("updated_at", todo.updatedAt),
-                                      ("done_at", todo.doneAt), ("due_at", todo.due?.instant)])
+                                      ("done_at", todo.doneAt), ("due_at", todo.due?.instant),
+                                      ("remind_at", todo.remindAt)])
             if !problems.isEmpty { found.append(StoredValueProblem(table: "todos", id: todo.id, problems: problems)) }
         }
         let memos = try connection.query("SELECT id, title, text, created_at, updated_at FROM memos ORDER BY id") {

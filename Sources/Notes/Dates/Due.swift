@@ -33,6 +33,23 @@ public struct Due: Hashable, Sendable {
         hasTime ? calendar.civil(at: instant).minuteDescription : date(in: calendar).description
     }
 
+    /// The hour (local) at which `memoapp remind` tells about a date-only due
+    /// or a date-only `--remind`: a morning hour, when the day's work is planned.
+    public static let dateOnlyReminderHour = 9
+
+    /// `09:00`: `dateOnlyReminderHour` as help texts show it.
+    public static var dateOnlyReminderTime: String {
+        (dateOnlyReminderHour < 10 ? "0" : "") + "\(dateOnlyReminderHour):00"
+    }
+
+    /// When a reminder of this due comes: its time of day, or
+    /// `dateOnlyReminderHour`:00 local on its date when it has none (its
+    /// stored instant, the end of the day, would be too late to act on).
+    public func reminderMoment(in calendar: some LocalCalendar) -> Timestamp {
+        hasTime ? instant : calendar.instant(of: CivilDateTime(date: date(in: calendar), hour: Due.dateOnlyReminderHour,
+                                                               minute: 0))
+    }
+
     /// Whether `now` is past the due moment.
     public func isOverdue(at now: Timestamp) -> Bool {
         instant < now

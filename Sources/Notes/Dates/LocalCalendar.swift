@@ -47,6 +47,11 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
                          day: min(anchorDay ?? day, CivilDate.daysIn(month: newMonth, year: newYear)))
     }
 
+    /// Whole days from this date to `other` (negative when `other` is earlier).
+    public func days(until other: CivilDate) -> Int {
+        Int(other.daysSince1970 - daysSince1970)
+    }
+
     /// `YYYY-MM-DD`. Built from bytes: lists format thousands of these.
     public var description: String {
         guard (0...9999).contains(year) else { return "\(year)-" + twoDigits(month) + "-" + twoDigits(day) }

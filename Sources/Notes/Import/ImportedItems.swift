@@ -59,14 +59,21 @@ public struct ImportedMemo: Hashable, Sendable {
     public var tags: [String]
     /// The file's modification time; nil: the time of the import.
     public var createdAt: Timestamp?
+    /// Its last change, from an exported file's front matter; nil: `createdAt`.
+    public var updatedAt: Timestamp?
+    /// Pinned, from an exported file's front matter.
+    public var isPinned: Bool
 
     /// An imported memo.
-    public init(uid: String, title: String?, text: String, tags: [String] = [], createdAt: Timestamp? = nil) {
+    public init(uid: String, title: String?, text: String, tags: [String] = [], createdAt: Timestamp? = nil,
+                updatedAt: Timestamp? = nil, isPinned: Bool = false) {
         self.uid = uid
         self.title = title
         self.text = text
         self.tags = tags
         self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.isPinned = isPinned
     }
 }
 

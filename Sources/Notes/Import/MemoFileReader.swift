@@ -12,6 +12,11 @@ import MemoCore
 ///
 /// The uid is derived from the text, so importing the same file again (or a
 /// copy under another name) adds nothing.
+///
+/// A file `memo export --format md` wrote (its front matter has a `uid`) is
+/// read by `MemoMarkdown` instead: the memo comes back as it was exported,
+/// its uid, title, tags, times and pin from the front matter and its text
+/// from what follows, byte for byte.
 public enum MemoFileReader {
     /// The namespace of derived uids of memo files.
     public static let uidNamespace = "memoapp memo file"
@@ -28,6 +33,7 @@ public enum MemoFileReader {
         guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace && $0 != "\0" }) else {
             throw MemoError(.badInput, en: "\(source): the file is empty", ko: "\(source): 파일이 비어 있습니다")
         }
+        if let exported = try MemoMarkdown.memo(in: content, source: source) { return exported }
         return ImportedMemo(uid: DerivedUID.make(namespace: uidNamespace, content: content), title: title(of: text),
                             text: text, createdAt: modifiedAt)
     }

@@ -37,7 +37,8 @@ extension MemoStore {
     private func insert(_ memo: ImportedMemo, now: Timestamp) throws -> Int64 {
         let created = memo.createdAt ?? now
         let stored = Memo(id: 0, uid: memo.uid, title: MemoStore.storedTitle(memo.title), text: memo.text,
-                          tags: try Tags.normalized(memo.tags), createdAt: created, updatedAt: created)
+                          tags: try Tags.normalized(memo.tags), isPinned: memo.isPinned, createdAt: created,
+                          updatedAt: memo.updatedAt ?? created)
         return try NotesArchive.insert(stored, keepingID: false, into: connection)
     }
 }

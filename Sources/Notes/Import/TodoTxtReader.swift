@@ -17,11 +17,13 @@ import MemoCore
 /// `due:YYYY-MM-DD` is the due date (date only), `pri:X` as above, and any
 /// other pair goes to the note, a line each. `rec:1w` (counted from the day
 /// it is done) and `rec:+1w` (from the due date) make an open task with a due
-/// date a recurring to-do (`RepeatRule(todoTxt:)`); units d, w, m, y, and 1b. `+project` and `@context` words
-/// stay in the title (they are often part of the sentence, and stay
-/// searchable) and also become tags spelt as todo.txt spells them, `+GarageSale`
-/// and `@phone`, so `todo list --tag +GarageSale` lists a project as
-/// `todo.sh list +GarageSale` does and projects stay apart from contexts.
+/// date a recurring to-do (`RepeatRule(todoTxt:)`); units d, w, m, y, and 1b.
+/// `+project` and `@context` words
+/// stay in the title as written (they are often part of the sentence, and
+/// stay searchable) and also become tags without their sign, `GarageSale` and
+/// `phone`, so that `todo list --tag phone` finds them as it finds a tag given
+/// with `--tag`: memoapp has one kind of tag. Which sign a word had is still
+/// in the title; `+home` and `@home` become the one tag `home`.
 public struct TodoTxtReader: Sendable {
     /// The calendar dates are read in.
     public let calendar: any LocalCalendar
@@ -192,14 +194,15 @@ public struct TodoTxtReader: Sendable {
         return (String(parts[0]), String(parts[1]))
     }
 
-    /// `+project` or `@context` as a tag, spelt as written. Punctuation that
-    /// ends a sentence (`+Garage,`) is not part of it; a word that cannot be a
-    /// memoapp tag (a comma inside) stays text only.
+    /// `+project` or `@context` as a tag: the word without its sign.
+    /// Punctuation that ends a sentence (`+Garage,`) is not part of it; a word
+    /// that cannot be a memoapp tag as it stands (a comma inside, `+#x`) stays
+    /// text only.
     private static func tag(_ word: String) -> String? {
         guard word.count > 1, word.first == "+" || word.first == "@" else { return nil }
-        var tag = Substring(word)
+        var tag = Substring(word).dropFirst()
         while let last = tag.last, tag.count > 1, ",.;:!?".contains(last) { tag.removeLast() }
-        guard tag.count > 1, (try? Tags.normalized(String(tag))) == String(tag) else { return nil }
+        guard !tag.isEmpty, !",.;:!?".contains(tag.first!), (try? Tags.normalized(String(tag))) == String(tag) else { return nil }
         return String(tag)
     }
 }

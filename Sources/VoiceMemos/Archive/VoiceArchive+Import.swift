@@ -64,13 +64,13 @@ extension VoiceArchive {
     /// that cover its frames. Errors are bad input naming the path.
     public static func item(from reader: JSONReader) throws -> Item {
         let id = try reader.id()
-        let checksumReader = try reader.nonNull("checksum")
+        let checksumReader = try reader.nonNull("checksum", expecting: Localized(en: "a checksum (32 hex digits)", ko: "체크섬(16진수 32자리)"))
         let checksum = try checksumReader.string()
         guard checksum.utf8.count == 32, checksum.utf8.allSatisfy(isLowerHex) else {
             throw checksumReader.failure(en: "a checksum is 32 lowercase hex digits (XXH3-128)",
                                          ko: "체크섬은 소문자 16진수 32자리(XXH3-128)입니다")
         }
-        let fileNameReader = try reader.nonNull("file_name")
+        let fileNameReader = try reader.nonNull("file_name", expecting: Localized(en: "a file name (a string)", ko: "파일 이름(문자열)"))
         let fileName = try fileNameReader.string()
         let prefix = "\(id)-\(checksum)."
         let fileExtension = fileName.hasPrefix(prefix) ? Array(fileName.utf8.dropFirst(prefix.utf8.count)) : []
@@ -78,7 +78,7 @@ extension VoiceArchive {
             throw fileNameReader.failure(en: "a voice memo's file is named <id>-<checksum>.<extension>: \(prefix)…",
                                          ko: "음성 메모 파일 이름은 <id>-<체크섬>.<확장자>입니다: \(prefix)…")
         }
-        let titleReader = try reader.nonNull("title")
+        let titleReader = try reader.nonNull("title", expecting: Localized(en: "a title (a string)", ko: "제목(문자열)"))
         let title = try titleReader.string()
         guard !title.trimmingSpaces().isEmpty else {
             throw titleReader.failure(en: "a title cannot be empty", ko: "제목은 비워 둘 수 없습니다")
@@ -86,20 +86,20 @@ extension VoiceArchive {
         guard !title.hasLineBreak else {
             throw titleReader.failure(en: "a title must be one line", ko: "제목은 한 줄이어야 합니다")
         }
-        let tagsReader = try reader.nonNull("tags")
+        let tagsReader = try reader.nonNull("tags", expecting: Localized(en: "a list of tags", ko: "태그 목록"))
         let tags = try tagsReader.elements().map { try $0.string() }
         guard (try? VoiceStore.validTags(tags)) == tags, tags.allSatisfy({ $0 == $0.trimmingSpaces() }) else {
             throw tagsReader.failure(en: "tags must be distinct, non-empty and without leading or trailing spaces",
                                      ko: "태그는 서로 다르고 비어 있지 않으며 앞뒤 공백이 없어야 합니다")
         }
         let frames = try reader.int("frames", in: AudioLimits.frames)
-        let level = try reader.nonNull("peak_level")
+        let level = try reader.nonNull("peak_level", expecting: Localized(en: "a level from 0 to 1", ko: "0에서 1 사이의 레벨"))
         let peakLevel = try level.finiteDouble()
         guard peakLevel >= 0 else { throw level.failure(en: "a level cannot be negative", ko: "레벨은 음수일 수 없습니다") }
         guard peakLevel <= 1 else {
             throw level.failure(en: "a level is at most 1 (full scale)", ko: "레벨은 최대 1(최대 음량)입니다")
         }
-        let duration = try reader.nonNull("duration")
+        let duration = try reader.nonNull("duration", expecting: Localized(en: "a duration in seconds", ko: "초 단위 길이"))
         let seconds = try duration.finiteDouble()
         guard seconds >= 0 else { throw duration.failure(en: "a duration cannot be negative", ko: "길이는 음수일 수 없습니다") }
         return Item(id: id, uid: try reader.uid(), title: title, originalName: try reader.string("original_name"),

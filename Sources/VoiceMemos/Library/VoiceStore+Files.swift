@@ -11,6 +11,9 @@ extension VoiceStore {
         public let fileName: String
         /// True for an abandoned temporary, false for a final name without a row.
         public let isTemporary: Bool
+        /// True for a file memoapp never names so (`stray.wav` copied in by
+        /// hand): reported, but never removed, since memoapp did not write it.
+        public var isForeign = false
     }
 
     /// Removes leftovers of crashed commands (see the type's documentation);
@@ -28,7 +31,9 @@ extension VoiceStore {
             var removed: [String] = []
             for leftover in try findLeftovers() {
                 let path = directory + "/" + leftover.fileName
-                if leftover.isTemporary {
+                if leftover.isForeign {
+                    continue
+                } else if leftover.isTemporary {
                     // Under its lock, and only if its writer is still gone (see `TemporaryFile`).
                     if TemporaryFile.removeIfAbandoned(path) { removed.append(leftover.fileName) }
                 } else {
@@ -53,12 +58,18 @@ extension VoiceStore {
                 if TemporaryFile.isAbandoned(directory + "/" + name) {
                     leftovers.append(Leftover(fileName: name, isTemporary: true))
                 }
-            } else if VoiceStore.isLibraryName(name) && !owned.contains(name) {
-                leftovers.append(Leftover(fileName: name, isTemporary: false))
+            } else if VoiceStore.isLibraryName(name) {
+                if !owned.contains(name) { leftovers.append(Leftover(fileName: name, isTemporary: false)) }
+            } else if !VoiceStore.ownFolderNames.contains(name) {
+                leftovers.append(Leftover(fileName: name, isTemporary: false, isForeign: true))
             }
         }
         return leftovers
     }
+
+    /// What else memoapp keeps in the library folder: the audio the undo
+    /// history holds (`.undo/`).
+    static let ownFolderNames: Set<String> = [".undo"]
 
     /// `<id>-<32 hex>.<ext>`: the names memos' files get. Never a path, never
     /// hidden, so a name that passes is safe to join to a folder.

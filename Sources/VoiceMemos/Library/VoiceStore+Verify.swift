@@ -24,6 +24,12 @@ extension VoiceStore {
         // commit is not taken for an orphan.
         let leftovers: [Leftover] = try connection.writeTransaction { try findLeftovers() }
         for leftover in leftovers {
+            if leftover.isForeign {
+                problems.append(VerificationProblem(kind: .orphanFile, memoID: nil, fileName: leftover.fileName, message: Localized(
+                    en: "\(leftover.fileName): a file memoapp did not write, in its voice folder (it is left alone)",
+                    ko: "\(leftover.fileName): memoapp이 쓰지 않은 파일이 음성 폴더에 있습니다 (그대로 둡니다)")))
+                continue
+            }
             let en = leftover.isTemporary
                 ? "\(leftover.fileName): a temporary file left by an interrupted command (the next import, record, trim or rm removes it)"
                 : "\(leftover.fileName): a file that no voice memo owns (the next import, record, trim or rm removes it)"

@@ -13,6 +13,11 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
+// "home, #work errand" → ["home", "work", "errand"]: the tags a field holds.
+export function splitTags(text) {
+  return text.split(/[\s,]+/).map(s => s.replace(/^#/, '')).filter(Boolean);
+}
+
 function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;

@@ -4,12 +4,8 @@
 // every match, which become <mark> elements here.
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, icon, toast, errorToast, formatLocal } from './dom.js';
+import { h, icon, toast, errorToast, formatLocal, splitTags } from './dom.js';
 import { t } from './i18n.js';
-
-function splitTags(text) {
-  return text.split(/[\s,]+/).map(s => s.replace(/^#/, '')).filter(Boolean);
-}
 
 // "주간 [회의]" → ["주간 ", <mark>회의</mark>]
 export function marked(snippet) {
@@ -124,12 +120,13 @@ export function mountMemos(panel) {
     const eTitle = h('input', { value: memo.title || '', 'aria-label': t('memoTitle'), placeholder: t('memoTitle') });
     const eText = h('textarea', { rows: '5', 'aria-label': t('text'), required: true });
     eText.value = memo.text;
+    const eTags = h('input', { name: 'memo-edit-tags', value: memo.tags.join(' '), autocomplete: 'off',
+      'aria-label': t('tags'), placeholder: `${t('tags')}: ${t('tagsPlaceholder')}` });
     const editor = h('form', { class: 'item editor', onsubmit: event => {
       event.preventDefault();
-      // Tags are given when a memo is written: the server's PATCH does not
-      // change a memo's tags yet (the memo store has no such edit).
-      call(() => api.patch(`/memos/${id}`, { text: eText.value, title: eTitle.value.trim() || null }));
-    } }, eTitle, eText,
+      // The whole list: the server replaces the memo's tags with it.
+      call(() => api.patch(`/memos/${id}`, { text: eText.value, title: eTitle.value.trim() || null, tags: splitTags(eTags.value) }));
+    } }, eTitle, eText, eTags,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
       h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));

@@ -5,7 +5,7 @@
 // trimming to a stretch selected on the waveform.
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, icon, toast, errorToast, formatLocal } from './dom.js';
+import { h, icon, toast, errorToast, formatLocal, splitTags } from './dom.js';
 import { t } from './i18n.js';
 
 function duration(seconds) {
@@ -209,10 +209,13 @@ export function mountVoice(panel) {
 
   function rename(li, memo) {
     const field = h('input', { value: memo.title || '', 'aria-label': t('title'), required: true });
+    const tags = h('input', { name: 'voice-edit-tags', value: memo.tags.join(' '), autocomplete: 'off',
+      'aria-label': t('tags'), placeholder: `${t('tags')}: ${t('tagsPlaceholder')}` });
     const editor = h('form', { class: 'item editor', onsubmit: async event => {
       event.preventDefault();
-      try { await api.patch(`/voice/${memo.id}`, { title: field.value.trim() }); load(); } catch (error) { errorToast(error.message); }
-    } }, field, h('div', { class: 'row-actions' },
+      const body = { title: field.value.trim(), tags: splitTags(tags.value) };
+      try { await api.patch(`/voice/${memo.id}`, body); load(); } catch (error) { errorToast(error.message); }
+    } }, field, tags, h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
       h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));
     li.replaceWith(editor);

@@ -44,7 +44,7 @@ enum BackupCommand {
     }
 
     private static func text(_ result: BackupResult, _ context: CommandContext) -> TerminalText {
-        let total = VoiceCommand.byteCount(result.databaseBytes + result.voiceBytes)
+        let total = ByteSize.text(result.databaseBytes + result.voiceBytes)
         let files = result.voiceFiles.count
         var lines: [TerminalText] = [
             TerminalText(context.text(en: "Backed up to \(result.path): \(BackupCommand.contents(result.contents, in: .en)) (\(files) audio file\(files == 1 ? "" : "s")); \(total) in all.",

@@ -8,8 +8,11 @@ enum BashCompletion {
         var wordCases: [String] = []
         var valueCases: [String] = []
         var fileCommands: [String] = []
+        // `memoapp help <TAB>` offers the commands help can describe.
+        let commandNames = tree.nodes.first { $0.path.isEmpty }?.command.subcommands.map(\.name) ?? []
         for node in tree.nodes {
-            let positionalWords = node.command.positionals.flatMap { CompletionTree.words(for: $0.kind) ?? [] }
+            var positionalWords = node.command.positionals.flatMap { CompletionTree.words(for: $0.kind) ?? [] }
+            if node.path == ["help"] { positionalWords += commandNames }
             let words = node.command.subcommands.map(\.name) + positionalWords + node.options.map { "--\($0.name)" }
             wordCases.append("        \"\(node.pathText)\") words=\"\(words.joined(separator: " "))\" ;;")
             if node.command.positionals.contains(where: { CompletionTree.words(for: $0.kind) == nil }) {

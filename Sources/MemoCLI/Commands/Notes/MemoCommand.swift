@@ -13,7 +13,8 @@ enum MemoCommand {
             subcommands: [.later("add") { add }, .later("list") { list }, .later("show") { show },
                           .later("edit") { edit }, .later("pin") { pin }, .later("unpin") { unpin },
                           .later("rm") { remove }, .later("search") { SearchCommand.make(kinds: [.memo]) },
-                          .later("import") { NotesImportCommands.memoImport }],
+                          .later("import") { NotesImportCommands.memoImport },
+                          .later("export") { MemoExportCommand.command }],
             body: { context, arguments in try runList(context, arguments) })
     }
 
@@ -41,6 +42,8 @@ enum MemoCommand {
     static let newText = OptionKey<String>("text", "TEXT", help: Localized(en: "new text", ko: "새 내용"))
     static let newTitle = OptionKey<String>("title", "T", help: Localized(en: "new title (empty removes it)",
                                                                         ko: "새 제목 (빈 값이면 없앰)"))
+    static let addedTags = NotesArguments.tags(Localized(en: "add a tag (repeatable)", ko: "태그 추가 (여러 번 가능)"))
+    static let removedTags = NotesArguments.untags
     static let ids = NotesArguments.ids(help: Localized(en: "one or more ids, lists or ranges (1-3,5); all or none are removed",
                                                         ko: "id 하나 이상, 목록이나 범위 (1-3,5); 모두 지우거나 하나도 안 지움"))
 
@@ -67,7 +70,7 @@ enum MemoCommand {
 
     static let edit = Command(
         "edit", abstract: Localized(en: "change a memo (no options: in $EDITOR)", ko: "메모 고치기 (옵션 없으면 $EDITOR)"),
-        options: [newText, newTitle],
+        options: [newText, newTitle, addedTags, removedTags],
         positionals: [id],
         body: { context, arguments in try runEdit(context, arguments) })
 
@@ -99,18 +102,22 @@ enum MemoCommand {
         let words = arguments[MemoCommand.words]
         let tags = try Tags.normalized(arguments[MemoCommand.tags])
         let store = try context.memoStore()
-        func add(_ text: String) throws -> Memo {
+        func add(_ text: String, title: String?) throws -> Memo {
             try context.recordingUndo {
-                try store.add(NewMemo(text: text, title: arguments[title], tags: tags, isPinned: arguments[pinIt]))
+                try store.add(NewMemo(text: text, title: title, tags: tags, isPinned: arguments[pinIt]))
             }
         }
         let memo: Memo
         if !words.isEmpty {
-            memo = try add(words.joined(separator: " "))
+            memo = try add(words.joined(separator: " "), title: arguments[title])
         } else if !context.isInputTerminal {
-            memo = try add(MemoTextInput.readStandardInput(context))
+            memo = try add(MemoTextInput.readStandardInput(context), title: arguments[title])
         } else {
-            memo = try MemoTextInput.edit("", context, save: add)
+            // Written in an editor, a memo is a small Markdown file: a first
+            // line `# 제목` is its title, as `import` reads a file's heading.
+            memo = try MemoTextInput.edit("", context) { text in
+                try add(text, title: arguments[title] ?? MemoFileReader.title(of: text))
+            }
         }
         let renderer = MemoRenderer(context: context)
         try context.emit(json: renderer.json(memo),
@@ -119,10 +126,10 @@ enum MemoCommand {
     }
 
     static func runList(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let dates = DueDateParser(now: context.clock.now(), calendar: context.calendar)
+        let parser = DueDateParser(now: context.clock.now(), calendar: context.calendar)
         let query = try context.parsingArgument(arguments) {
             MemoQuery(tags: try TagFilter(parsing: arguments[onlyTag]), pinnedOnly: arguments[pinnedOnly],
-                      since: try arguments[since].map(dates.start(of:)), until: try arguments[until].map(dates.end(of:)),
+                      since: try arguments[since].map(parser.start(of:)), until: try arguments[until].map(parser.end(of:)),
                       sort: arguments[sort], isReversed: arguments[reverse], limit: arguments[listLimit])
         }
         let store = try context.memoStore()
@@ -135,11 +142,15 @@ enum MemoCommand {
             return try context.emit(json: .array(summaries.map(renderer.json)), text: "")
         }
         // Text is written as it is read, a line at a time.
-        let width = String(try store.largestID(matching: query) ?? 0).count
+        let table = renderer.table(largestID: try store.largestID(matching: query) ?? 0)
+        let dates = RelativeDate(now: context.clock.now(), calendar: context.calendar, language: context.language)
         var isEmpty = true
         try store.forEachSummary(matching: query) { summary in
+            if isEmpty { try context.write(table.header + "\n") }
+            try context.write(renderer.row(summary, in: table, dates: dates) + "\n")
+            // The first row goes out at once; the rest in large writes.
+            if isEmpty { try context.flush() }
             isEmpty = false
-            try context.write(renderer.line(summary, idWidth: width) + "\n")
         }
         if isEmpty { try context.emit(json: .array([]), text: empty) }
     }
@@ -149,7 +160,8 @@ enum MemoCommand {
         let id = arguments[MemoCommand.id]
         let renderer = MemoRenderer(context: context)
         let memo: Memo
-        if arguments[newText] == nil && arguments[newTitle] == nil {
+        let tags = TagChanges(added: arguments[addedTags], removed: arguments[removedTags])
+        if arguments[newText] == nil && arguments[newTitle] == nil && tags.isEmpty {
             let current = try store.memo(id: id)
             // Saved only if no one changed the memo while the editor was open.
             let edited = try MemoTextInput.edit(current.text, context) { text -> Memo? in
@@ -162,7 +174,9 @@ enum MemoCommand {
             }
             memo = edited
         } else {
-            memo = try context.recordingUndo { try store.edit(id: id, text: arguments[newText], title: arguments[newTitle]) }
+            memo = try context.parsingArgument(arguments) {
+                try context.recordingUndo { try store.edit(id: id, text: arguments[newText], title: arguments[newTitle], tags: tags) }
+            }
         }
         try context.emit(json: renderer.json(memo),
                      text: context.text(en: "Changed memo ", ko: "메모 고침: ")

@@ -26,6 +26,35 @@ struct MemoRenderer {
         return text
     }
 
+    /// The table of `memo list`, sized before any row is read (ids up to
+    /// `largestID`, the longest relative date).
+    func table(largestID: Int64) -> TextTable {
+        TextTable([
+            .init("ID", width: String(largestID).count, alignment: .right),
+            // * pinned
+            .init("", width: 1),
+            .init(context.text(en: "WRITTEN", ko: "작성"), width: RelativeDate.maximumWidth(in: context.language),
+                  isOptional: true),
+            .init(context.text(en: "TITLE", ko: "제목"), width: 8),
+        ], totalWidth: context.tableWidth, style: context.style)
+    }
+
+    /// One memo as a row of `table`: its title in bold, the start of its
+    /// text after it, then its tags.
+    func row(_ summary: MemoSummary, in table: TextTable, dates: RelativeDate) -> TerminalText {
+        let style = context.style
+        var title = TerminalText()
+        if let heading = summary.title {
+            title += style.bold(TerminalText(line: MemoSummary.preview(of: heading)))
+            if !summary.preview.isEmpty { title += " — " + TerminalText(line: summary.preview) }
+        } else {
+            title += TerminalText(line: summary.preview)
+        }
+        if !summary.tags.isEmpty { title += "  " + style.cyan(TerminalText(line: NotesText.tags(summary.tags))) }
+        return table.row([TerminalText(String(summary.id)), summary.isPinned ? style.yellow("*") : "",
+                          style.dim(dates.past(summary.createdAt)), title])
+    }
+
     func lines(_ summaries: [MemoSummary], empty: String) -> TerminalText {
         guard !summaries.isEmpty else { return TerminalText(empty) }
         let width = String(summaries.map(\.id).max() ?? 0).count

@@ -19,8 +19,9 @@ enum MemoTextInput {
     /// removed once `save` has stored it. When `save` fails (the memo changed
     /// meanwhile, a text too long, a full disk), the file stays and the error
     /// names it, so that what the user wrote is never lost.
-    /// Editors add a final line break on save: when `initialText` had none, one
-    /// final line break is dropped from the result.
+    /// The file ends with a line break, as a text file does (so a line the
+    /// editor, or `cat >>`, appends starts a line of its own); when
+    /// `initialText` had none, one final line break is dropped from the result.
     static func edit<Result>(_ initialText: String, _ context: CommandContext,
                              save: (String) throws -> Result) throws -> Result {
         let editor = ["VISUAL", "EDITOR"].lazy.compactMap { context.environment[$0] }.first { !$0.isEmpty } ?? "vi"
@@ -34,7 +35,8 @@ enum MemoTextInput {
         let path = String(cString: template)
         var keepsFile = false
         defer { if !keepsFile { unlink(path) } }
-        var bytes = Array(initialText.utf8)
+        let hasFinalLineBreak = initialText.isEmpty || initialText.utf8.last == 0x0A
+        var bytes = Array(initialText.utf8) + (hasFinalLineBreak ? [] : [0x0A])
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -54,7 +56,7 @@ enum MemoTextInput {
         // Read back as every input file is: an editor may have left anything
         // under that name, and a FIFO must not hang the command.
         bytes = try InputFile.read(path).bytes
-        if bytes.last == 0x0A, initialText.utf8.last != 0x0A { bytes.removeLast() }
+        if bytes.last == 0x0A, !hasFinalLineBreak || initialText.isEmpty { bytes.removeLast() }
         let text = try decode(bytes, source: Localized(en: "the edited file", ko: "편집한 파일"))
         do {
             return try save(text)

@@ -17,7 +17,8 @@ enum NotesImportCommands {
                                              help: Localized(en: "todo.txt files, or `task export` output",
                                                              ko: "todo.txt 파일, 또는 `task export` 출력"))
     static let memoFiles = Arguments<String>("FILE", kind: .path,
-                                             help: Localized(en: "UTF-8 text files", ko: "UTF-8 텍스트 파일"))
+                                             help: Localized(en: "UTF-8 text files, or folders of .md, .markdown and .txt files",
+                                                             ko: "UTF-8 텍스트 파일, 또는 .md, .markdown, .txt 파일이 든 폴더"))
 
     static let dryRun = Flag("dry-run", help: Localized(en: "check the files and count; change nothing",
                                                                ko: "파일을 검사하고 세기만 함; 아무것도 바꾸지 않음"))
@@ -30,7 +31,7 @@ enum NotesImportCommands {
         discussion: Localized(
             en: """
                 todotxt: (A) is high, (B) medium, (C) to (Z) low; x marks done (completion, then creation date); \
-                +project and @context stay in the title and become tags as written; due:YYYY-MM-DD is the due \
+                +project and @context stay in the title and become tags without the sign (+home and @home are the tag home); due:YYYY-MM-DD is the due \
                 date; other key:value words go to the note.
                 taskwarrior: the JSON array of `task export`; H, M, L priorities; project:NAME and the tags as \
                 tags; annotations in the note; deleted tasks and recurring templates are skipped.
@@ -39,7 +40,7 @@ enum NotesImportCommands {
                 """,
             ko: """
                 todotxt: (A)는 높음, (B)는 보통, (C)~(Z)는 낮음; x는 완료 (완료 날짜, 그다음 만든 날짜); \
-                +project와 @context는 제목에 남고 쓴 그대로 태그가 됨; due:YYYY-MM-DD는 마감; \
+                +project와 @context는 제목에 남고 기호 없이 태그가 됨 (+home과 @home은 태그 home); due:YYYY-MM-DD는 마감; \
                 그 밖의 key:value는 메모로 감.
                 taskwarrior: `task export`의 JSON 배열; 우선순위 H, M, L; project:이름과 태그는 태그로; \
                 주석(annotation)은 메모로; 지운 작업과 반복 원본은 건너뜀.
@@ -56,13 +57,18 @@ enum NotesImportCommands {
         discussion: Localized(
             en: """
                 The memo's text is the file as written; its title is the first heading (# Title, or Title over \
-                ===) when the file starts with one. A file that is not UTF-8 or is empty imports nothing \
-                (exit 65); a missing one, exit 66. A file imported before (the same text) is not added again.
+                ===) when the file starts with one. A file `memo export --format md` wrote (front matter with a \
+                uid) comes back as it was exported: title, tags, times, pin and text. A folder stands for its \
+                .md, .markdown and .txt files, in the order of the number their names start with. A file that \
+                is not UTF-8 or is empty imports nothing (exit 65); a missing one, exit 66. A file imported \
+                before (the same text, or the same uid) is not added again.
                 """,
             ko: """
                 메모 내용은 파일 그대로이고, 파일이 제목(# 제목, 또는 === 위의 제목)으로 시작하면 그것이 메모 \
-                제목이 됨. UTF-8이 아니거나 빈 파일이 있으면 아무것도 가져오지 않음 (종료 코드 65); 없는 파일은 \
-                66. 이미 가져온 파일(같은 내용)은 다시 추가하지 않음.
+                제목이 됨. `memo export --format md`가 쓴 파일(uid가 있는 앞머리)은 내보낸 그대로 돌아옴: 제목, \
+                태그, 시각, 고정, 내용. 폴더는 그 안의 .md, .markdown, .txt 파일을 이름 앞 숫자 순서로 가져옴. \
+                UTF-8이 아니거나 빈 파일이 있으면 아무것도 가져오지 않음 (종료 코드 65); 없는 파일은 66. 이미 \
+                가져온 파일(같은 내용이나 같은 uid)은 다시 추가하지 않음.
                 """),
         body: { context, arguments in try runMemoImport(context, arguments) })
 

@@ -53,14 +53,26 @@ enum NotesArguments {
         "tag", "T", help: Localized(en: "only with this tag; -T: without it (repeatable: all must hold)",
                                     ko: "이 태그가 있는 것만; -T: 없는 것만 (여러 번: 모두 만족)"),
         decode: TagFilter.checked(_:))
+    /// `--untag T`, repeatable: a tag to take away (any case). Not cleaned
+    /// while parsing, as `todo edit` has always taken it: the store cleans it.
+    static let untags = RepeatedOptionKey<String>("untag", "T", help: Localized(en: "remove a tag (repeatable)",
+                                                                               ko: "태그 빼기 (여러 번 가능)"))
+
+    /// `--tag T`, once.
+    static func tag(_ help: Localized) -> OptionKey<String> {
+        OptionKey("tag", "T", help: help, decode: Tags.normalized(_:))
+    }
 
     /// `--limit N` on a list: the first N only.
     static let limit = OptionKey<Int>("limit", "N", range: 1...Int(Int32.max),
                                       help: Localized(en: "the first N only", ko: "앞의 N개만"))
 
-    /// `--priority P` (high, medium, low and their synonyms).
+    /// `--priority P` (high, medium, low and their synonyms, which its help lists).
     static func priority(_ help: Localized) -> OptionKey<Priority> {
-        OptionKey("priority", "high|medium|low", help: help, decode: Priority.init(parsing:))
+        let synonyms = Priority.allCases.reversed().flatMap { Priority.spellings($0).dropFirst() }.joined(separator: ", ")
+        return OptionKey("priority", "high|medium|low",
+                         help: Localized(en: help.en + " (also \(synonyms))", ko: help.ko + " (\(synonyms)도 됨)"),
+                         decode: Priority.init(parsing:))
     }
 }
 

@@ -78,14 +78,11 @@ enum SearchCommand {
                                 ko: "'\(line: results.query.text)'에 대한 결과가 없습니다.")
         }
         let style = context.style
-        let width = String(results.hits.map(\.id).max() ?? 0).count
-        var lines: [TerminalText] = []
+        var rows: [[TerminalText]] = []
         for hit in results.hits {
-            var line = TerminalText(hit.kind == .todo ? context.text(en: "todo", ko: "할일")
-                                                      : context.text(en: "memo", ko: "메모"))
-            line += " #" + NotesText.paddedID(hit.id, width: width) + "  "
-            if hit.isDone { line += context.text(en: "[done] ", ko: "[완료] ") }
-            if hit.isPinned { line += "* " }
+            let kind = hit.kind == .todo ? context.text(en: "todo", ko: "할 일") : context.text(en: "memo", ko: "메모")
+            let mark: TerminalText = hit.isDone ? style.green("✓") : hit.isPinned ? style.yellow("*") : ""
+            var line = TerminalText()
             let snippet = marked(hit.snippet, style)
             switch hit.match?.field {
             case .title?:
@@ -97,12 +94,22 @@ enum SearchCommand {
                 if let title = hit.title { line += style.bold(TerminalText(line: title)) + " — " }
                 line += snippet
             }
-            lines.append(line)
+            rows.append([TerminalText(kind), TerminalText(String(hit.id)), mark, line])
         }
         for hit in found.voice {
-            let (memo, title) = (hit.memo, hit.title)
-            lines.append(context.text(en: "voice", ko: "음성") + " #\(memo.id)  " + marked(title, style))
+            rows.append([TerminalText(context.text(en: "voice", ko: "음성 메모")), TerminalText(String(hit.memo.id)), "",
+                         marked(hit.title, style)])
         }
+        // The rows are all read: each column is as wide as its widest value.
+        func widest(_ column: Int) -> Int { rows.map { $0[column].displayWidth }.max() ?? 0 }
+        let table = TextTable([
+            .init(context.text(en: "KIND", ko: "종류"), width: widest(0)),
+            .init("ID", width: widest(1), alignment: .right),
+            // ✓ done, * pinned
+            .init("", width: widest(2)),
+            .init(context.text(en: "MATCH", ko: "찾은 내용"), width: 8),
+        ], totalWidth: context.tableWidth, style: style)
+        var lines = [table.header] + rows.map(table.row)
         if results.hasMore {
             lines.append(style.dim(context.text(en: "(more results: use --limit N or --all)",
                                                 ko: "(결과가 더 있습니다: --limit N 또는 --all)")))

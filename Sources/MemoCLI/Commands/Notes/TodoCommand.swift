@@ -1,6 +1,7 @@
 import CommandLineKit
 import MemoAPI
 import MemoCore
+import MemoKit
 import Notes
 
 /// `memoapp todo …`: to-dos with due dates, priorities and tags.
@@ -21,8 +22,11 @@ enum TodoCommand {
     static let todoNoun = Localized(en: "to-dos", ko: "할 일")
 
     static let whenHelp = Localized(
-        en: "WHEN: \(DueDateParser.acceptedForms.en). Local time zone; a date alone means by the end of that day.",
-        ko: "WHEN: \(DueDateParser.acceptedForms.ko). 현지 시간 기준이며, 날짜만 쓰면 그날 끝까지입니다.")
+        en: "WHEN: \(DueDateParser.acceptedForms.en). Local time zone; a date alone means by the end of that day. "
+            + "--remind takes the same forms; a date alone means \(Due.dateOnlyReminderTime) that day ('memoapp remind' "
+            + "tells of it).",
+        ko: "WHEN: \(DueDateParser.acceptedForms.ko). 현지 시간 기준이며, 날짜만 쓰면 그날 끝까지입니다. "
+            + "--remind도 같은 형식이며, 날짜만 쓰면 그날 \(Due.dateOnlyReminderTime)입니다 ('memoapp remind'가 알려 줍니다).")
 
     // MARK: - Declarations
 
@@ -56,12 +60,14 @@ enum TodoCommand {
     static let newTitle = OptionKey<String>("title", "T", help: Localized(en: "new title", ko: "새 제목"))
     static let newDue = OptionKey<String>("due", "WHEN", help: Localized(en: "new due date", ko: "새 마감"))
     static let noDue = Flag("no-due", help: Localized(en: "remove the due date", ko: "마감 없애기"))
+    static let remind = OptionKey<String>("remind", "WHEN", help: Localized(en: "when 'memoapp remind' reminds of it",
+                                                                           ko: "'memoapp remind'가 알려 줄 때"))
+    static let noRemind = Flag("no-remind", help: Localized(en: "remove the reminder time", ko: "알림 시각 없애기"))
     static let newPriority = OptionKey<TodoChanges.Change<Priority>>(
         "priority", "P", help: Localized(en: "new priority (none removes it)", ko: "새 우선순위 (none이면 없앰)"),
         decode: { $0.lowercased() == "none" ? .remove : .set(try Priority(parsing: $0)) })
     static let addedTags = NotesArguments.tags(Localized(en: "add a tag (repeatable)", ko: "태그 추가 (여러 번 가능)"))
-    static let removedTags = RepeatedOptionKey<String>("untag", "T", help: Localized(en: "remove a tag (repeatable)",
-                                                                                     ko: "태그 빼기 (여러 번 가능)"))
+    static let removedTags = NotesArguments.untags
     static let repeatRule = OptionKey<RepeatRule>(
         "repeat", "RULE", help: Localized(en: "come back when done: daily, weekly, monthly, yearly, weekdays, every 2 weeks",
                                           ko: "완료하면 다시: daily, weekly, monthly, yearly, weekdays, every 2 weeks"),
@@ -81,7 +87,7 @@ enum TodoCommand {
 
     static let add = Command(
         "add", abstract: Localized(en: "add a to-do", ko: "할 일 추가"),
-        options: [due, priority, tags, note, repeatRule, repeatFrom],
+        options: [due, remind, priority, tags, note, repeatRule, repeatFrom],
         positionals: [title],
         discussion: whenAndRepeatHelp,
         body: { context, arguments in try runAdd(context, arguments) })
@@ -98,7 +104,9 @@ enum TodoCommand {
         body: { context, arguments in
             let todo = try context.todoStore().todo(id: arguments[id])
             let renderer = TodoRenderer(context)
-            try context.emit(json: renderer.json(todo), text: renderer.details(todo))
+            let tracked = try TimeTracking.timeSpent(onTodo: todo.id, in: context.workspace)
+            try context.emit(json: renderer.detail(todo, timeSpent: tracked.spent.seconds),
+                             text: renderer.details(todo, timeSpent: tracked))
         })
 
     static let done = Command(
@@ -131,9 +139,10 @@ enum TodoCommand {
 
     static let edit = Command(
         "edit", abstract: Localized(en: "change a to-do", ko: "할 일 고치기"),
-        options: [newTitle, newDue, noDue, newPriority, addedTags, removedTags, newNote, repeatRule, noRepeat, repeatFrom],
+        options: [newTitle, newDue, noDue, remind, noRemind, newPriority, addedTags, removedTags, newNote, repeatRule,
+                  noRepeat, repeatFrom],
         positionals: [id],
-        exclusiveOptions: [[newDue, noDue], [repeatRule, noRepeat], [noRepeat, repeatFrom]],
+        exclusiveOptions: [[newDue, noDue], [remind, noRemind], [repeatRule, noRepeat], [noRepeat, repeatFrom]],
         discussion: whenAndRepeatHelp,
         body: { context, arguments in try runEdit(context, arguments) })
 
@@ -173,7 +182,8 @@ enum TodoCommand {
                     due: try arguments[due].map {
                         try DueDateParser(now: now, calendar: context.calendar).parse($0)
                     },
-                    repeatRule: try repeatRule(arguments))
+                    repeatRule: try repeatRule(arguments),
+                    remindAt: try arguments[remind].map { try reminderMoment($0, now: now, context) })
         }
         let todo = try context.parsingArgument(arguments) { try context.recordingUndo { try context.todoStore().add(new) } }
         let renderer = TodoRenderer(context)
@@ -210,11 +220,14 @@ enum TodoCommand {
         }
         // Text is written as it is read: the first line comes at once and a
         // list of any length takes no more memory than a line.
-        let width = String(try store.largestID(matching: query) ?? 0).count
+        let table = renderer.table(largestID: try store.largestID(matching: query) ?? 0)
         var isEmpty = true
         try store.forEachTodo(matching: query) { todo in
+            if isEmpty { try context.write(table.header + "\n") }
+            try context.write(renderer.row(todo, in: table) + "\n")
+            // The first row goes out at once; the rest in large writes.
+            if isEmpty { try context.flush() }
             isEmpty = false
-            try context.write(renderer.line(todo, idWidth: width) + "\n")
         }
         if isEmpty { try context.emit(json: .array([]), text: empty) }
     }
@@ -233,6 +246,8 @@ enum TodoCommand {
             if arguments[noRepeat] { changes.repeatRule = .remove }
             if let rule = arguments[repeatRule] { changes.repeatRule = .set(rule) }
             changes.repeatFrom = arguments[repeatFrom]
+            if arguments[noRemind] { changes.remind = .remove }
+            if let when = arguments[remind] { changes.remind = .set(try reminderMoment(when, now: now, context)) }
             return changes
         }
         guard !changes.isEmpty else {
@@ -258,6 +273,11 @@ enum TodoCommand {
         }
         rule.from = arguments[repeatFrom] ?? .due
         return rule
+    }
+
+    /// `--remind WHEN`, read by the due date's parser; a date alone is its morning.
+    static func reminderMoment(_ text: String, now: Timestamp, _ context: CommandContext) throws -> Timestamp {
+        try DueDateParser(now: now, calendar: context.calendar).parse(text).reminderMoment(in: context.calendar)
     }
 
     /// The to-dos a multi-id command acted on: an array in JSON, a line each in text.

@@ -84,7 +84,9 @@ enum TimerStatusText {
 extension MainScreen {
     /// The running and paused timers, for the main screen.
     static func timersSection(_ context: CommandContext) throws -> Section {
-        let snapshots = try TimerCommand.store(context).snapshots(includingEnded: false)
+        // Running and paused timers, then finished countdowns not yet seen.
+        let store = try TimerCommand.store(context)
+        let snapshots = try store.snapshots(includingEnded: false) + store.unseenFinished()
         let title = context.style.bold(context.text(en: "Timers", ko: "타이머"))
         let body = snapshots.isEmpty
             ? TerminalText(context.text(en: "No timers running. Start one: memoapp timer start 25m",

@@ -2,6 +2,7 @@ import CommandLineKit
 import MemoAPI
 import MemoCore
 import MemoKit
+import Notes
 
 /// `memoapp token …`: API tokens for programs that use `memoapp serve`.
 /// Runs before the onboarding (a client may do the onboarding itself).
@@ -59,13 +60,21 @@ enum TokenCommand {
     static func list(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let tokens = try AccessTokens(connection: context.workspace.database()).list()
         let never = context.text(en: "never", ko: "없음")
+        let dates = RelativeDate(now: context.clock.now(), calendar: context.calendar, language: context.language)
+        let rows = tokens.map { token -> [TerminalText] in
+            [TerminalText(dates.past(token.createdAt)), TerminalText(token.lastUsedAt.map(dates.past) ?? never),
+             TerminalText(line: token.name)]
+        }
+        func widest(_ column: Int) -> Int { rows.map { $0[column].displayWidth }.max() ?? 0 }
+        let table = TextTable([
+            .init(context.text(en: "CREATED", ko: "만든 때"), width: widest(0)),
+            .init(context.text(en: "LAST USED", ko: "마지막 사용"), width: widest(1)),
+            .init(context.text(en: "NAME", ko: "이름"), width: 8),
+        ], totalWidth: context.tableWidth, style: context.style)
         let text = tokens.isEmpty
-            ? context.text(en: "No tokens. Make one with 'memoapp token create NAME'.",
-                           ko: "토큰이 없습니다. 'memoapp token create NAME'으로 만드세요.")
-            : tokens.map { token in
-                context.text(en: "\(token.name)  created \(token.createdAt.localMinute)  last used \(token.lastUsedAt?.localMinute ?? never)",
-                             ko: "\(token.name)  만든 때 \(token.createdAt.localMinute)  마지막 사용 \(token.lastUsedAt?.localMinute ?? never)")
-            }.joined(separator: "\n")
+            ? TerminalText(context.text(en: "No tokens. Make one with 'memoapp token create NAME'.",
+                                        ko: "토큰이 없습니다. 'memoapp token create NAME'으로 만드세요."))
+            : ([table.header] + rows.map(table.row)).joined(separator: "\n")
         try context.emit(json: .array(tokens.map(WireFormat.accessToken)), text: text)
     }
 

@@ -2,6 +2,7 @@ import CommandLineKit
 import MemoAPI
 import MemoCore
 import MemoKit
+import Notes
 
 /// `memoapp undo`: reverts the newest change in the undo history (MemoKit's
 /// `UndoHistory`), again and again; `--list` shows what it would revert.
@@ -29,11 +30,15 @@ enum UndoCommand {
         let history = try context.workspace.undoHistory()
         if arguments[list] {
             let steps = try history.steps()
-            let now = context.clock.now()
+            let dates = RelativeDate(now: context.clock.now(), calendar: context.calendar, language: context.language)
+            let rows = steps.map { [TerminalText(dates.past($0.createdAt)), TerminalText(line: $0.description)] }
+            let table = TextTable([
+                .init(context.text(en: "WHEN", ko: "언제"), width: rows.map { $0[0].displayWidth }.max() ?? 0),
+                .init(context.text(en: "CHANGE", ko: "변경"), width: 8),
+            ], totalWidth: context.tableWidth, style: context.style)
             let text = steps.isEmpty
                 ? TerminalText(context.text(en: "Nothing to undo.", ko: "되돌릴 것이 없습니다."))
-                : steps.map { TerminalText(TimerRendering.localTime($0.createdAt, now: now) + "  ")
-                    + TerminalText(line: $0.description) }.joined(separator: "\n")
+                : ([table.header] + rows.map(table.row)).joined(separator: "\n")
             return try context.emit(json: .array(steps.map(WireFormat.undoStep)), text: text)
         }
         let step = try history.undo()

@@ -4,6 +4,7 @@ import Glibc
 import MemoAPI
 import CommandLineKit
 import MemoCore
+import Notes
 import VoiceMemos
 
 /// `memoapp voice …`: voice memos (the VoiceMemos module) from the command line.
@@ -11,8 +12,8 @@ enum VoiceCommand {
     static func make() -> Command {
         Command(
             "voice",
-            abstract: Localized(en: "voice memos: import, record, list, peaks, export, trim, verify",
-                                ko: "음성 메모: 가져오기, 녹음, 목록, 파형, 내보내기, 자르기, 검사"),
+            abstract: Localized(en: "voice memos: import, record, list, play, peaks, export, trim, verify",
+                                ko: "음성 메모: 가져오기, 녹음, 목록, 재생, 파형, 내보내기, 자르기, 검사"),
             // Bare `voice` lists, as bare `todo` and `memo` do.
             options: [VoiceViewCommands.onlyTag, NotesArguments.limit],
             subcommands: [
@@ -25,6 +26,8 @@ enum VoiceCommand {
                 .later("export", VoiceEditCommands.makeExport),
                 .later("trim", VoiceEditCommands.makeTrim),
                 .later("rename", VoiceEditCommands.makeRename),
+                .later("edit", VoiceEditCommands.makeEdit),
+                .later("play", VoicePlayCommand.make),
                 .later("rm", VoiceEditCommands.makeRemove),
                 .later("verify", VoiceEditCommands.makeVerify),
             ],
@@ -48,23 +51,40 @@ enum VoiceCommand {
         WireFormat.voiceMemo(memo, in: store)
     }
 
-    /// One line for lists: id, title, duration, format, size, date. The id
-    /// is right-aligned in `idWidth` columns (0: as it is, in a sentence).
+    /// One line for a sentence ("Imported: …"): id, title, duration, format,
+    /// size, date. The id is right-aligned in `idWidth` columns (0: as it is).
     static func line(_ memo: VoiceMemo, _ context: CommandContext, idWidth: Int = 4) -> TerminalText {
         let id = context.style.dim(pad("\(memo.id)", idWidth, right: true))
-        return "\(id)  \(line: memo.title)  \(TimeOffset.clock(memo.duration))  \(line: memo.container)  "
-            + "\(byteCount(memo.size))  \(memo.importedAt.localMinute)"
+        return "\(id)  \(line: memo.title)  \(duration(memo))  \(line: memo.container)  "
+            + "\(ByteSize.text(memo.size))  \(memo.importedAt.localMinute)"
     }
 
-    /// Sizes for people: 812 B, 31.3 KB, 318.0 MB.
-    static func byteCount(_ bytes: Int64) -> String {
-        if bytes < 1024 { return "\(bytes) B" }
-        var value = Double(bytes) / 1024
-        for unit in ["KB", "MB", "GB"] {
-            if value < 1024 || unit == "GB" { return "\((value * 10).rounded() / 10) \(unit)" }
-            value /= 1024
+    /// `0:04.7`: tenths, so that a short memo is not shown as `0:04`.
+    static func duration(_ memo: VoiceMemo) -> String {
+        TimerRendering.clock(memo.duration, tenths: true)
+    }
+
+    /// The table of `voice list`. Its rows are all read already, so every
+    /// column is as wide as its widest value; the title takes the rest.
+    static func table(_ memos: [VoiceMemo], _ context: CommandContext) -> TerminalText {
+        let dates = RelativeDate(now: context.clock.now(), calendar: context.calendar, language: context.language)
+        let rows = memos.map { memo -> [TerminalText] in
+            [TerminalText(String(memo.id)), TerminalText(duration(memo)), TerminalText(ByteSize.text(memo.size)),
+             TerminalText(line: memo.container), context.style.dim(dates.past(memo.importedAt)),
+             TerminalText(line: memo.title) + (memo.tags.isEmpty ? "" : "  " + context.style.cyan(
+                TerminalText(line: NotesText.tags(memo.tags))))]
         }
-        return "\(bytes) B"
+        func widest(_ column: Int) -> Int { rows.map { $0[column].displayWidth }.max() ?? 0 }
+        let label = { (en: String, ko: String) in context.text(en: en, ko: ko) }
+        let table = TextTable([
+            .init("ID", width: widest(0), alignment: .right),
+            .init(label("LENGTH", "길이"), width: widest(1), alignment: .right),
+            .init(label("SIZE", "크기"), width: widest(2), alignment: .right),
+            .init(label("FORMAT", "형식"), width: widest(3), isOptional: true),
+            .init(label("IMPORTED", "가져옴"), width: widest(4), isOptional: true),
+            .init(label("TITLE", "제목"), width: 8),
+        ], totalWidth: context.tableWidth, style: context.style)
+        return ([table.header] + rows.map(table.row)).joined(separator: "\n")
     }
 
     static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {

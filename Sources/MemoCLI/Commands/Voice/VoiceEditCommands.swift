@@ -2,9 +2,10 @@ import CommandLineKit
 import MemoAPI
 import MemoCore
 import MemoKit
+import Notes
 import VoiceMemos
 
-/// `voice export`, `voice trim`, `voice rename`, `voice rm`, `voice verify`.
+/// `voice export`, `voice trim`, `voice rename`, `voice edit`, `voice rm`, `voice verify`.
 enum VoiceEditCommands {
     static func makeExport() -> Command {
         Command("export", abstract: Localized(en: "write a memo's audio to DEST, converting through libsndfile",
@@ -88,6 +89,32 @@ enum VoiceEditCommands {
                 })
     }
 
+    /// `voice edit ID [--title T] [--tag T] [--untag T]`: the options and
+    /// their checks are `todo edit`'s (tags cleaned by the same rules).
+    static func makeEdit() -> Command {
+        Command("edit", abstract: Localized(en: "change a memo's title or tags", ko: "메모의 제목이나 태그 바꾸기"),
+                options: [editedTitle, addedTags, NotesArguments.untags],
+                positionals: [VoiceCommand.id],
+                body: { context, arguments in
+                    let tags = TagChanges(added: arguments[addedTags], removed: arguments[NotesArguments.untags])
+                    guard arguments[editedTitle] != nil || !tags.isEmpty else {
+                        throw UsageError(Localized(en: "nothing to change: give at least one option",
+                                                   ko: "바꿀 것이 없습니다: 옵션을 하나 이상 주세요"), path: arguments.path)
+                    }
+                    let store = try VoiceCommand.store(context)
+                    let memo = try context.parsingArgument(arguments) {
+                        // Voice tags are cleaned by the note tags' rules first, so that
+                        // `--untag '#work'` finds `work` as `todo edit` does.
+                        let cleaned = try tags.cleaned(by: Tags.normalized(_:))
+                        return try context.recordingUndo {
+                            try store.edit(id: arguments[VoiceCommand.id], title: arguments[editedTitle], tags: cleaned)
+                        }
+                    }
+                    try context.emit(json: VoiceCommand.json(memo, store: store),
+                                 text: context.text(en: "Changed: ", ko: "고침: ") + VoiceCommand.line(memo, context, idWidth: 0))
+                })
+    }
+
     static func makeRemove() -> Command {
         Command("rm", abstract: Localized(en: "remove memos and their audio files", ko: "메모와 오디오 파일 지우기"),
                 options: [BulkConfirmation.yes],
@@ -140,6 +167,8 @@ enum VoiceEditCommands {
     static let start = time("start", Localized(en: "start, in seconds or m:ss", ko: "시작 (초 또는 m:ss)"))
     static let end = time("end", Localized(en: "end, in seconds or m:ss", ko: "끝 (초 또는 m:ss)"))
     static let newTitle = Argument<String>("TITLE", help: Localized(en: "the new title", ko: "새 제목"))
+    static let editedTitle = OptionKey<String>("title", "T", help: Localized(en: "new title", ko: "새 제목"))
+    static let addedTags = NotesArguments.tags(Localized(en: "add a tag (repeatable)", ko: "태그 추가 (여러 번 가능)"))
 
     /// A --start or --end value in seconds: `75`, `12.5`, `1:15`.
     private static func time(_ name: String, _ help: Localized) -> OptionKey<Double> {

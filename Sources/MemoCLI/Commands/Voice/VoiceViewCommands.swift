@@ -40,7 +40,7 @@ enum VoiceViewCommands {
         let memos = Array(try store.memos(taggedWith: arguments[onlyTag]).prefix(arguments[NotesArguments.limit] ?? Int.max))
         let text = memos.isEmpty
             ? TerminalText(context.text(en: "No voice memos.", ko: "음성 메모가 없습니다."))
-            : memos.map { VoiceCommand.line($0, context) }.joined(separator: "\n")
+            : VoiceCommand.table(memos, context)
         try context.emit(json: .array(memos.map { VoiceCommand.json($0, store: store) }), text: text)
     }
 
@@ -111,10 +111,11 @@ enum VoiceViewCommands {
         let rows: [(String, String, TerminalText)] = [
             ("Title", "제목", context.style.bold(TerminalText(line: memo.title))),
             ("ID", "ID", "\(memo.id)"),
-            ("Duration", "길이", "\(TimeOffset.clock(memo.duration)) (\(memo.frames) frames)"),
+            ("Duration", "길이", TerminalText(context.text(en: "\(VoiceCommand.duration(memo)) (\(memo.frames) frames)",
+                                                           ko: "\(VoiceCommand.duration(memo)) (\(memo.frames)프레임)"))),
             ("Format", "형식", "\(line: memo.container), \(line: memo.encoding)"),
             ("Audio", "오디오", "\(memo.sampleRate) Hz, \(memo.channels) ch"),
-            ("Size", "크기", TerminalText(VoiceCommand.byteCount(memo.size))),
+            ("Size", "크기", TerminalText(ByteSize.text(memo.size))),
             ("Peak", "최대 레벨", TerminalText(peak)),
             ("Original", "원본", TerminalText(line: memo.originalName)),
             ("Imported", "가져온 시각", TerminalText(memo.importedAt.localMinute)),
@@ -123,8 +124,10 @@ enum VoiceViewCommands {
             ("Checksum", "체크섬", "xxh3-128 \(memo.checksum)"),
             ("File", "파일", TerminalText(line: store.path(of: memo))),
         ]
+        // Labels padded by display width: a Korean label takes two columns a letter.
+        let width = rows.map { TerminalText.displayWidth(context.text(en: $0.0, ko: $0.1)) }.max() ?? 0
         return rows.map { en, ko, value in
-            context.style.dim(VoiceCommand.pad(context.text(en: en, ko: ko), 10)) + " " + value
+            context.style.dim(TerminalText(context.text(en: en, ko: ko)).padded(toWidth: width)) + " " + value
         }.joined(separator: "\n")
     }
 }

@@ -2,14 +2,14 @@
 import Glibc
 #endif
 
-/// A mutex with a condition variable on the monotonic clock, for the
-/// server's own helper threads (the data home watcher, the timer alarm),
-/// which sleep until told or until a deadline, never polling.
-final class Monitor: @unchecked Sendable {
+/// A mutex with a condition variable on the monotonic clock, for the few
+/// helper threads (the data home watcher, the server's timer alarm, the
+/// reminder watcher) that sleep until told or until a deadline, never polling.
+public final class Monitor: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    public init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -25,20 +25,20 @@ final class Monitor: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
+    public func locked<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 
     /// Holding the mutex: wakes the waiting threads.
-    func broadcast() {
+    public func broadcast() {
         pthread_cond_broadcast(condition)
     }
 
     /// Holding the mutex: waits to be woken, or until `seconds` pass (nil:
     /// no limit). Spurious wake-ups happen; callers re-check their state.
-    func wait(seconds: Double?) {
+    public func wait(seconds: Double?) {
         guard let seconds else {
             pthread_cond_wait(condition, mutex)
             return
@@ -52,10 +52,10 @@ final class Monitor: @unchecked Sendable {
 }
 
 /// Runs `body` on a new thread of its own, joined by `join`.
-final class HelperThread: @unchecked Sendable {
+public final class HelperThread: @unchecked Sendable {
     private var thread = pthread_t()
 
-    init(_ body: @escaping @Sendable () -> Void) {
+    public init(_ body: @escaping @Sendable () -> Void) {
         final class Box {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -68,7 +68,7 @@ final class HelperThread: @unchecked Sendable {
         precondition(created == 0, "cannot start a thread (error \(created))")
     }
 
-    func join() {
+    public func join() {
         pthread_join(thread, nil)
     }
 }

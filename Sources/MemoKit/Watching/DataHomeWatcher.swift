@@ -2,12 +2,13 @@
 import Glibc
 #endif
 
-/// Notices writes to the data home's database by anyone (this server's
+/// Notices writes to the data home's database by anyone (a server's
 /// writer, a `memoapp` command, another server) through inotify on the
 /// folder, and hands each burst of them to `onChange` on a thread of its
 /// own. No polling: the thread sleeps in poll(2) until the kernel reports a
-/// write or `stop` wakes it.
-final class DataHomeWatcher: @unchecked Sendable {
+/// write or `stop` wakes it. The server's event feed and `memoapp remind`
+/// both wake on it.
+public final class DataHomeWatcher: @unchecked Sendable {
     private let inotify: Int32
     private let stopPipe: (read: Int32, write: Int32)
     private var thread: HelperThread?
@@ -17,7 +18,7 @@ final class DataHomeWatcher: @unchecked Sendable {
 
     /// Watches `directory`. Throws a storage error when inotify cannot
     /// (no watches left, the folder gone).
-    init(directory: String) throws {
+    public init(directory: String) throws {
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotify >= 0 else { throw DataHomeWatcher.failure("inotify_init1") }
         // IN_MODIFY: a commit; IN_MOVED_TO and IN_CREATE: a file replaced whole.
@@ -42,19 +43,19 @@ final class DataHomeWatcher: @unchecked Sendable {
     }
 
     /// Starts the thread; `onChange` runs on it after each burst of writes.
-    func start(_ onChange: @escaping @Sendable () -> Void) {
+    public func start(_ onChange: @escaping @Sendable () -> Void) {
         thread = HelperThread { [self] in run(onChange) }
     }
 
     /// Wakes the thread, lets it end, and waits for it.
-    func stop() {
+    public func stop() {
         send(DataHomeWatcher.stopByte)
         thread?.join()
         thread = nil
     }
 
     /// Asks for a look now: this process has just committed a write.
-    func poke() {
+    public func poke() {
         send(DataHomeWatcher.pokeByte)
     }
 
@@ -128,6 +129,7 @@ final class DataHomeWatcher: @unchecked Sendable {
     }
 }
 
-struct WatcherError: Error, CustomStringConvertible {
-    let description: String
+/// Why the watcher could not start (the failed call and errno's words).
+public struct WatcherError: Error, CustomStringConvertible {
+    public let description: String
 }
