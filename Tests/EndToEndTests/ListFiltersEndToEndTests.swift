@@ -76,9 +76,8 @@ final class ListFiltersEndToEndTests: XCTestCase {
             let limited = app.run(list + ["--limit", "2", "--json"])
             XCTAssertEqual(limited.status, 0, "\(list): \(limited.stderr)")
             XCTAssertEqual(limited.array().count, 2, "\(list)")
-            // The timer table has a heading line.
-            let lines = list[0] == "timer" ? 3 : 2
-            XCTAssertEqual(app.run(list + ["--limit", "2"]).stdout.split(separator: "\n").count, lines, "\(list)")
+            // Every list is a table now: a heading line and the two rows.
+            XCTAssertEqual(app.run(list + ["--limit", "2"]).stdout.split(separator: "\n").count, 3, "\(list)")
             XCTAssertEqual(app.run(list + ["--limit", "0"]).status, 64, "\(list)")
             XCTAssertEqual(app.run(list + ["--json"]).array().count, 3, "\(list)")
         }
