@@ -267,4 +267,27 @@ extension UndoHistoryTests {
         try history.undo()
         XCTAssertEqual(try todos.todo(id: todo.id).remindAt, remindAt)
     }
+
+    /// undo.4 made the triggers again after notes.11's repeat columns: the
+    /// triggers of undo.2 (remind_at) must not have been left in place, and
+    /// one edit of both is taken back whole.
+    func testUndoRestoresTheReminderAndTheRepeatRuleOfOneEdit() throws {
+        let todos = try workspace.todoStore()
+        let due = Due(instant: Timestamp(secondsSince1970: 1_800_100_000), hasTime: true)
+        let remindAt = Timestamp(secondsSince1970: 1_800_096_400)
+        let weekly = RepeatRule(every: 1, unit: .week)
+        let todo = try history.record("add") {
+            try todos.add(NewTodo(title: "water plants", due: due, repeatRule: weekly, remindAt: remindAt))
+        }
+        let stored = try todos.todo(id: todo.id)
+        var changes = TodoChanges(remind: .set(Timestamp(secondsSince1970: 1_800_000_000)))
+        changes.repeatRule = .remove
+        _ = try history.record("edit") { try todos.edit(id: todo.id, changes) }
+        XCTAssertNil(try todos.todo(id: todo.id).repeatRule)
+        XCTAssertNotEqual(try todos.todo(id: todo.id).remindAt, remindAt)
+        XCTAssertEqual(try history.undo().description, "edit")
+        XCTAssertEqual(try todos.todo(id: todo.id), stored)
+        XCTAssertEqual(try todos.todo(id: todo.id).remindAt, remindAt)
+        XCTAssertEqual(try todos.todo(id: todo.id).repeatRule?.every, 1)
+    }
 }

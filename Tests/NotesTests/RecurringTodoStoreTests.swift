@@ -46,6 +46,20 @@ final class RecurringTodoStoreTests: NotesTestCase {
                                      hasTime: true))
     }
 
+    func testTheNextOccurrencesReminderKeepsItsDistanceFromTheDueTime() throws {
+        let store = makeTodoStore()
+        let evening = Due(instant: seoul.instant(of: CivilDateTime(date: day(2026, 12, 5), hour: 18, minute: 0)),
+                          hasTime: true)
+        let dayBefore = seoul.instant(of: CivilDateTime(date: day(2026, 12, 4), hour: 9, minute: 0))
+        let todo = try store.add(NewTodo(title: "book club", due: evening, repeatRule: RepeatRule(every: 1, unit: .week),
+                                         remindAt: dayBefore))
+        let next = try XCTUnwrap(store.finish(ids: [todo.id]).next.first)
+        XCTAssertEqual(next.remindAt, seoul.instant(of: CivilDateTime(date: day(2026, 12, 11), hour: 9, minute: 0)))
+        XCTAssertEqual(try store.todo(id: next.id).remindAt, next.remindAt, "as stored")
+        let plain = try store.add(NewTodo(title: "no reminder", due: evening, repeatRule: RepeatRule(every: 1, unit: .day)))
+        XCTAssertNil(try XCTUnwrap(store.finish(ids: [plain.id]).next.first).remindAt)
+    }
+
     func testCountingFromTheDayItIsDone() throws {
         let store = makeTodoStore()
         let rule = RepeatRule(every: 2, unit: .week, from: .done)
