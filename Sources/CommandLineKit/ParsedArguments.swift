@@ -50,6 +50,14 @@ public struct ParsedArguments: Sendable {
         return (positionalValues[key.positional.name] ?? []).map { $0 as! Value }
     }
 
+    /// Every id the words named (`3 4`, `1-3,5`), first mention first, each once.
+    public subscript(key: IDArguments) -> [Int64] {
+        checkDeclared(positional: key.positional.name)
+        var seen = Set<Int64>()
+        let ids = (positionalValues[key.positional.name] ?? []).flatMap { $0 as! [Int64] }
+        return ids.filter { seen.insert($0).inserted }
+    }
+
     /// Whether an option (flag or value) was given at all.
     public func isGiven(_ declaration: some OptionDeclaration) -> Bool {
         let name = declaration.option.name

@@ -41,6 +41,7 @@ extension WireFormat {
                 ("done_at", .optional(todo.doneAt)),
                 ("created_at", .time(todo.createdAt)),
                 ("updated_at", .time(todo.updatedAt)),
+                ("repeat", todo.repeatRule.map(WireFormat.repeatRule) ?? .null),
             ])
         }
 
@@ -72,6 +73,15 @@ extension WireFormat {
             dueTexts[due] = text
             return text
         }
+    }
+
+    /// How a to-do repeats: `{"every": 2, "unit": "week", "from": "due"}`.
+    public static func repeatRule(_ rule: RepeatRule) -> JSON {
+        .object([
+            ("every", .int(Int64(rule.every))),
+            ("unit", .string(rule.unit.rawValue)),
+            ("from", .string(rule.from.rawValue)),
+        ])
     }
 
     /// A whole memo, its text exactly as stored.

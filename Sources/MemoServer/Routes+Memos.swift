@@ -10,15 +10,12 @@ extension MemoRoutes {
 
     static func addMemos(to router: inout Router, _ services: ServerServices) {
         router.route(.get, "/api/v1/memos") { request in
-            let tag = request.queryValue("tag")
-            let pinnedOnly = try request.queryBool("pinned")
-            let limit = try listLimit(request)
-            let after = try Paging.memoPosition(request)
-            let summaries = try services.read {
-                try $0.memoStore().summaries(tag: tag, pinnedOnly: pinnedOnly, limit: limit, after: after)
-            }
+            let query = try memoQuery(request, now: services.clock.now())
+            let summaries = try services.read { try $0.memoStore().summaries(matching: query) }
+            // A cursor follows the default order only: other orders have no next link.
+            let isPaged = query.sort == nil && !query.isReversed
             return Paging.linking(.json(.array(summaries.map(WireFormat.memo))), request, itemCount: summaries.count,
-                                  limit: limit) { summaries.last.map(Paging.memoCursor) }
+                                  limit: query.limit ?? 0) { isPaged ? summaries.last.map(Paging.memoCursor) : nil }
         }
         router.collect(.post, "/api/v1/memos", bodyLimit: JSONBody.limit) { request, body in
             try services.idempotency.perform(request, body: body) {
@@ -84,5 +81,17 @@ extension MemoRoutes {
             return .json(.array(results.notes.hits.map(WireFormat.searchHit)
                 + results.voice.map { WireFormat.searchHit(voice: $0.memo, title: $0.title) }))
         }
+    }
+
+    /// The list's filters: the command line's `memo list` options as query items.
+    static func memoQuery(_ request: Request, now: Timestamp) throws -> MemoQuery {
+        let dates = DueDateParser(now: now, calendar: SystemLocalCalendar())
+        return MemoQuery(tags: try TagFilter(parsing: request.queryValues("tag")),
+                         pinnedOnly: try request.queryBool("pinned"),
+                         since: try request.queryValue("since").map(dates.start(of:)),
+                         until: try request.queryValue("until").map(dates.end(of:)),
+                         sort: try request.queryChoice("sort", MemoQuery.Sort.self),
+                         isReversed: try request.queryBool("reverse"),
+                         limit: try listLimit(request), after: try Paging.memoPosition(request))
     }
 }

@@ -10,14 +10,15 @@ extension MemoRoutes {
 
     static func addTodos(to router: inout Router, _ services: ServerServices) {
         router.route(.get, "/api/v1/todos") { request in
-            let query = try todoQuery(request)
+            let query = try todoQuery(request, now: services.clock.now())
             let todos = try services.read { try $0.todoStore().todos(matching: query) }
             return Paging.linking(.json(encoder(services).json(todos)), request, itemCount: todos.count,
                                   limit: query.limit ?? 0) { todos.last.map { Paging.todoCursor($0, sort: query.sort) } }
         }
         router.collect(.post, "/api/v1/todos", bodyLimit: JSONBody.limit) { request, body in
             try services.idempotency.perform(request, body: body) {
-                let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "tags", "due", "remind"])
+                let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "tags", "due", "remind",
+                                                                       "repeat", "repeat_from"])
                 let now = services.clock.now()
                 let new = NewTodo(title: try document.string("title"), note: try document.optionalString("note"),
                                   priority: try document.optionalString("priority").map { try Priority(parsing: $0) },
@@ -25,6 +26,7 @@ extension MemoRoutes {
                                   due: try document.optionalString("due").map {
                                       try DueDateParser(now: now, calendar: SystemLocalCalendar()).parse($0)
                                   },
+                                  repeatRule: try repeatRule(document),
                                   remindAt: try document.optionalString("remind").map { try reminderMoment($0, now: now) })
                 let (todo, answer) = try services.write { workspace -> (Todo, JSON) in
                     let todo = try workspace.todoStore().add(new)
@@ -91,7 +93,7 @@ extension MemoRoutes {
     }
 
     /// The list's filters: the command line's `todo list` options as query items.
-    static func todoQuery(_ request: Request) throws -> TodoQuery {
+    static func todoQuery(_ request: Request, now: Timestamp) throws -> TodoQuery {
         var query = TodoQuery()
         switch request.queryValue("status") {
         case nil, "open"?: query.status = .open
@@ -100,8 +102,11 @@ extension MemoRoutes {
         default:
             throw MemoError(.usage, en: "'status' must be one of open, done, all", ko: "'status' 값은 open, done, all 중 하나여야 합니다")
         }
-        query.tag = request.queryValue("tag")
+        query.tags = try TagFilter(parsing: request.queryValues("tag"))
         query.due = try request.queryChoice("due", TodoQuery.DueWindow.self)
+        let dates = DueDateParser(now: now, calendar: SystemLocalCalendar())
+        query.dueBefore = try request.queryValue("due_before").map(dates.start(of:))
+        query.dueAfter = try request.queryValue("due_after").map(dates.end(of:))
         query.priority = try request.queryValue("priority").map { try Priority(parsing: $0) }
         query.sort = try request.queryChoice("sort", TodoQuery.Sort.self) ?? .due
         query.limit = try listLimit(request)
@@ -114,11 +119,34 @@ extension MemoRoutes {
         try request.queryInt("limit", in: 1...500) ?? 50
     }
 
+    /// A POST body's `repeat` (`"weekly"`, `"every 2 weeks"`) with its
+    /// `repeat_from` (`"due"`, the default, or `"done"`), or nil.
+    static func repeatRule(_ document: JSONReader) throws -> RepeatRule? {
+        let from = try repeatAnchor(document)
+        guard var rule = try document.optionalString("repeat").map(RepeatRule.init(parsing:)) else {
+            guard from == nil else {
+                throw MemoError(.usage, en: "'repeat_from' needs 'repeat'", ko: "'repeat_from'에는 'repeat'이 필요합니다")
+            }
+            return nil
+        }
+        rule.from = from ?? .due
+        return rule
+    }
+
+    /// `repeat_from`: `due`, `done` or absent.
+    static func repeatAnchor(_ document: JSONReader) throws -> RepeatRule.Anchor? {
+        guard let text = try document.optionalString("repeat_from") else { return nil }
+        guard let anchor = RepeatRule.Anchor(rawValue: text) else {
+            throw MemoError(.usage, en: "'repeat_from' must be due or done", ko: "'repeat_from' 값은 due 또는 done이어야 합니다")
+        }
+        return anchor
+    }
+
     /// A PATCH body as the changes of `todo edit` (null removes a field) and
     /// the whole new list of tags when `tags` gives one.
     static func todoChanges(_ body: [UInt8], now: Timestamp) throws -> (TodoChanges, newTags: [String]?) {
         let document = try JSONBody.object(body, allowedKeys: JSONBody.tagKeys.union(["title", "note", "priority", "due",
-                                                                                      "remind"]))
+                                                                                      "remind", "repeat", "repeat_from"]))
         let tags = try document.tagChanges(clean: Tags.normalized(_:))
         var changes = TodoChanges(title: try document.optionalString("title"), addedTags: tags.added, removedTags: tags.removed)
         if let note = try document.change("note") {
@@ -135,11 +163,15 @@ extension MemoRoutes {
         if let remind = try document.change("remind") {
             changes.remind = try remind.map { .set(try reminderMoment($0.string(), now: now)) } ?? .remove
         }
+        if let rule = try document.change("repeat") {
+            changes.repeatRule = try rule.map { .set(try RepeatRule(parsing: $0.string())) } ?? .remove
+        }
+        changes.repeatFrom = try repeatAnchor(document)
         guard !changes.isEmpty || tags.replacement != nil else {
             throw MemoError(.usage, en: "nothing to change: give at least one of title, note, priority, due, remind, tags, "
-                                + "add_tags, remove_tags",
-                            ko: "바꿀 것이 없습니다: title, note, priority, due, remind, tags, add_tags, remove_tags 중 하나 "
-                                + "이상을 주세요")
+                                + "add_tags, remove_tags, repeat, repeat_from",
+                            ko: "바꿀 것이 없습니다: title, note, priority, due, remind, tags, add_tags, remove_tags, repeat, "
+                                + "repeat_from 중 하나 이상을 주세요")
         }
         return (changes, tags.replacement)
     }

@@ -60,55 +60,6 @@ public final class MemoStore {
         return memo
     }
 
-    /// Memos pinned first, then newest first; only those with `tag`, or only
-    /// pinned ones, when asked.
-    public func summaries(tag: String? = nil, pinnedOnly: Bool = false, limit: Int? = nil,
-                          after: MemoPosition? = nil) throws -> [MemoSummary] {
-        var summaries: [MemoSummary] = []
-        try forEachSummary(tag: tag, pinnedOnly: pinnedOnly, limit: limit, after: after) { summaries.append($0) }
-        return summaries
-    }
-
-    /// Hands each memo of `summaries(tag:pinnedOnly:limit:)` to `body` in
-    /// order, as it is read (the index `memos_by_pin_and_age` holds that
-    /// order), so a list of any length is printed without being held.
-    /// `after` starts the list right after that memo (keyset paging: the
-    /// next page, stable while memos are added).
-    public func forEachSummary(tag: String? = nil, pinnedOnly: Bool = false, limit: Int? = nil,
-                               after: MemoPosition? = nil, _ body: (MemoSummary) throws -> Void) throws {
-        var (selection, arguments) = try MemoStore.selection(tag: tag, pinnedOnly: pinnedOnly)
-        if let after {
-            // Every term of the order is descending, so "after" is "less than".
-            selection += (selection.isEmpty ? " WHERE " : " AND ") + "(is_pinned, created_at, id) < (?, ?, ?)"
-            arguments += [.integer(after.isPinned ? 1 : 0), .real(after.createdAt), .integer(after.id)]
-        }
-        // The preview needs the first line only; substr keeps a 1 MB memo from
-        // being read whole for it (a first line longer than this is cut anyway).
-        var sql = "SELECT id, title, substr(text, 1, 400), tags, is_pinned, created_at, updated_at, uid FROM memos"
-            + selection + " ORDER BY is_pinned DESC, created_at DESC, id DESC"
-        if let limit {
-            sql += " LIMIT ?"
-            arguments.append(.integer(Int64(max(0, limit))))
-        }
-        try connection.forEachRow(sql, arguments: arguments) { row in
-            try body(MemoSummary(id: row.int64(0), uid: row.string(7), title: row.optionalString(1),
-                                 preview: MemoSummary.preview(of: row.string(2)), tags: Tags.split(row.string(3)),
-                                 isPinned: row.bool(4),
-                                 createdAt: Timestamp(secondsSince1970: row.double(5)),
-                                 updatedAt: Timestamp(secondsSince1970: row.double(6))))
-            return true
-        }
-    }
-
-    /// The largest id among the memos a list with `tag` or `pinnedOnly` shows,
-    /// or nil when it shows none: its ids are padded to that width up front.
-    public func largestID(tag: String? = nil, pinnedOnly: Bool = false) throws -> Int64? {
-        let (selection, arguments) = try MemoStore.selection(tag: tag, pinnedOnly: pinnedOnly)
-        return try connection.queryFirst("SELECT max(id) FROM memos" + selection, arguments: arguments) {
-            $0.isNull(0) ? nil : $0.int64(0)
-        } ?? nil
-    }
-
     /// Replaces the text, the title, or both (an empty title removes it),
     /// and changes the tags (cleaned by `Tags.normalized`), in one transaction.
     /// - Parameter seen: the memo as the new text was made from (shown in an
@@ -184,18 +135,6 @@ public final class MemoStore {
         for tag in tags {
             try connection.execute("INSERT INTO memo_tags (memo_id, tag) VALUES (?, ?)", id, tag)
         }
-    }
-
-    /// The WHERE clause of a list (empty for every memo) and its arguments.
-    private static func selection(tag: String?, pinnedOnly: Bool) throws -> (String, [SQLiteValue]) {
-        var conditions: [String] = []
-        var arguments: [SQLiteValue] = []
-        if let tag {
-            conditions.append("id IN (SELECT memo_id FROM memo_tags WHERE tag = ?)")
-            arguments.append(.text(try Tags.normalized(tag)))
-        }
-        if pinnedOnly { conditions.append("is_pinned = 1") }
-        return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), arguments)
     }
 
     static func validate(text: String, isNew: Bool) throws {

@@ -15,9 +15,11 @@ public enum ItemKind: String, Sendable, CaseIterable {
 }
 
 extension MemoError {
-    /// `no to-do with id 7`, `no memos with ids 7, 9`.
+    /// `no to-do with id 7`, `no memos with ids 7, 9-12`: runs of
+    /// consecutive ids read as ranges, so a range given whole (`1-5000`)
+    /// makes a message of one line.
     static func notFound(_ kind: ItemKind, ids: [Int64]) -> MemoError {
-        let list = ids.map(String.init).joined(separator: ", ")
+        let list = idRuns(ids)
         let plural = ids.count > 1
         switch kind {
         case .todo:
@@ -28,6 +30,23 @@ extension MemoError {
                              ko: "id \(list)인 메모가 없습니다")
         }
     }
+}
+
+/// `3, 5-9, 12`: the ids in their order, each run of three or more consecutive ones as a range.
+func idRuns(_ ids: [Int64]) -> String {
+    var runs: [(first: Int64, last: Int64)] = []
+    for id in ids {
+        if let last = runs.last?.last, last < Int64.max, id == last + 1 {
+            runs[runs.count - 1].last = id
+        } else {
+            runs.append((id, id))
+        }
+    }
+    // Two in a row read better as two ids than as a range.
+    return runs.map { run in
+        run.last - run.first >= 2 ? "\(run.first)-\(run.last)"
+            : (run.first...run.last).map(String.init).joined(separator: ", ")
+    }.joined(separator: ", ")
 }
 
 extension MemoError {

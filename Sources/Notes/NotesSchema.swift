@@ -24,6 +24,9 @@ import SQLite
 ///   SQLite on write. The trigram index stopped reading at a NUL, so search
 ///   used to scan these rows (found by a partial index) the slow way; the
 ///   tokenizer reads past a NUL, and notes.7 and notes.8 drop that index.
+/// - `repeat_every`, `repeat_unit`, `repeat_from`, `repeat_day`: a recurring
+///   to-do's `RepeatRule` (NULL for a one-off); `repeat_day` is the day of
+///   the month monthly and yearly rules keep.
 /// - `uid`: a UUID that identifies the item across data homes (export and
 ///   import); unique, set by the stores on every row they write (NULL only in
 ///   a row inserted by hand, until an export gives it one).
@@ -121,6 +124,16 @@ public enum NotesSchema {
         Migration("notes.10-todo-remind", sql: """
             ALTER TABLE todos ADD COLUMN remind_at REAL;
             CREATE INDEX todos_by_remind ON todos (remind_at) WHERE remind_at IS NOT NULL;
+            """),
+        // Recurring to-dos (`RepeatRule`): all four set or all four NULL. The
+        // CHECKs keep a hand-written row from holding a rule the store could
+        // not read back.
+        Migration("notes.11-todo-repeat", sql: """
+            ALTER TABLE todos ADD COLUMN repeat_every INTEGER CHECK (repeat_every BETWEEN 1 AND 999);
+            ALTER TABLE todos ADD COLUMN repeat_unit TEXT
+                CHECK (repeat_unit IN ('day', 'week', 'month', 'year', 'weekday'));
+            ALTER TABLE todos ADD COLUMN repeat_from TEXT CHECK (repeat_from IN ('due', 'done'));
+            ALTER TABLE todos ADD COLUMN repeat_day INTEGER CHECK (repeat_day BETWEEN 1 AND 31);
             """),
     ]
 }

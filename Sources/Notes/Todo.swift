@@ -73,13 +73,16 @@ public struct Todo: Hashable, Sendable {
     public var updatedAt: Timestamp
     /// When it was marked done; nil while it is open.
     public var doneAt: Timestamp?
+    /// How it comes back once done; nil for a one-off. Only a to-do with a
+    /// due date has one.
+    public var repeatRule: RepeatRule?
     /// When `memoapp remind` tells about it besides its due time; nil for none.
     public var remindAt: Timestamp?
 
     /// A to-do as stored; stores make these, tests and front ends may too.
     public init(id: Int64, uid: String = "", title: String, note: String? = nil, priority: Priority? = nil,
                 tags: [String] = [], due: Due? = nil, createdAt: Timestamp, updatedAt: Timestamp,
-                doneAt: Timestamp? = nil, remindAt: Timestamp? = nil) {
+                doneAt: Timestamp? = nil, repeatRule: RepeatRule? = nil, remindAt: Timestamp? = nil) {
         self.id = id
         self.uid = uid
         self.title = title
@@ -90,6 +93,7 @@ public struct Todo: Hashable, Sendable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.doneAt = doneAt
+        self.repeatRule = repeatRule
         self.remindAt = remindAt
     }
 
@@ -120,17 +124,22 @@ public struct NewTodo: Sendable {
     public var tags: [String]
     /// Optional due date (see `DueDateParser`).
     public var due: Due?
+    /// Optional repetition; needs a due date. Its month day is taken from
+    /// the due date by the store unless it has one (as a next occurrence
+    /// keeps the first one's).
+    public var repeatRule: RepeatRule?
     /// Optional moment to be reminded at (see `Due.reminderMoment`).
     public var remindAt: Timestamp?
 
     /// A to-do to add.
     public init(title: String, note: String? = nil, priority: Priority? = nil, tags: [String] = [], due: Due? = nil,
-                remindAt: Timestamp? = nil) {
+                repeatRule: RepeatRule? = nil, remindAt: Timestamp? = nil) {
         self.title = title
         self.note = note
         self.priority = priority
         self.tags = tags
         self.due = due
+        self.repeatRule = repeatRule
         self.remindAt = remindAt
     }
 }
@@ -158,6 +167,10 @@ public struct TodoChanges: Sendable {
     public var addedTags: [String] = []
     /// Tags to take away (any case); removing an absent tag is no error.
     public var removedTags: [String] = []
+    /// Set, keep or remove the repetition.
+    public var repeatRule: Change<RepeatRule> = .keep
+    /// Where the rule (new or kept) counts from; nil keeps it.
+    public var repeatFrom: RepeatRule.Anchor?
 
     /// Changes to apply; everything kept by default.
     public init(title: String? = nil, note: Change<String> = .keep, priority: Change<Priority> = .keep,
@@ -174,8 +187,10 @@ public struct TodoChanges: Sendable {
 
     /// True when applying the changes could not change anything.
     public var isEmpty: Bool {
-        guard title == nil, addedTags.isEmpty, removedTags.isEmpty else { return false }
-        if case .keep = note, case .keep = priority, case .keep = due, case .keep = remind { return true }
+        guard title == nil, addedTags.isEmpty, removedTags.isEmpty, repeatFrom == nil else { return false }
+        if case .keep = note, case .keep = priority, case .keep = due, case .keep = repeatRule, case .keep = remind {
+            return true
+        }
         return false
     }
 }

@@ -16,7 +16,8 @@ public struct TodoQuery: Sendable {
         case today
         /// Due before now.
         case overdue
-        /// Due from the start of today through the end of the sixth day after it.
+        /// Due by the end of the sixth day after today, overdue ones included:
+        /// what is left to do this week.
         case week
     }
 
@@ -32,10 +33,14 @@ public struct TodoQuery: Sendable {
 
     /// Open (the default), done, or all.
     public var status: Status
-    /// Only to-dos with this tag (any case).
-    public var tag: String?
+    /// Only to-dos with every required tag and no excluded one.
+    public var tags: TagFilter
     /// Only to-dos due in this window.
     public var due: DueWindow?
+    /// Only to-dos due before this moment (undated ones never are).
+    public var dueBefore: Timestamp?
+    /// Only to-dos due after this moment.
+    public var dueAfter: Timestamp?
     /// Only to-dos of this priority.
     public var priority: Priority?
     /// The order.
@@ -48,10 +53,10 @@ public struct TodoQuery: Sendable {
     public var after: TodoPosition?
 
     /// A query; by default every open to-do, soonest due first.
-    public init(status: Status = .open, tag: String? = nil, due: DueWindow? = nil, priority: Priority? = nil,
+    public init(status: Status = .open, tags: TagFilter = TagFilter(), due: DueWindow? = nil, priority: Priority? = nil,
                 sort: Sort = .due, limit: Int? = nil) {
         self.status = status
-        self.tag = tag
+        self.tags = tags
         self.due = due
         self.priority = priority
         self.sort = sort
@@ -115,7 +120,7 @@ extension TodoStore {
         switch window {
         case .today: return (calendar.startOfDay(today), calendar.endOfDay(today))
         case .overdue: return (nil, now)
-        case .week: return (calendar.startOfDay(today), calendar.endOfDay(today.adding(days: 6)))
+        case .week: return (nil, calendar.endOfDay(today.adding(days: 6)))
         }
     }
 
@@ -128,10 +133,9 @@ extension TodoStore {
         case .done: conditions.append("done_at IS NOT NULL")
         case .all: break
         }
-        if let tag = query.tag {
-            conditions.append("id IN (SELECT todo_id FROM todo_tags WHERE tag = ?)")
-            arguments.append(.text(try Tags.normalized(tag)))
-        }
+        let tagged = query.tags.conditions(table: "todo_tags", key: "todo_id")
+        conditions += tagged.conditions
+        arguments += tagged.arguments
         if let priority = query.priority {
             conditions.append("priority = ?")
             arguments.append(.integer(Int64(priority.rawValue)))
@@ -164,6 +168,14 @@ extension TodoStore {
             }
             conditions.append(window == .overdue ? "due_at < ?" : "due_at <= ?")
             arguments.append(.real(end.secondsSince1970))
+        }
+        if let before = query.dueBefore {
+            conditions.append("due_at < ?")
+            arguments.append(.real(before.secondsSince1970))
+        }
+        if let after = query.dueAfter {
+            conditions.append("due_at > ?")
+            arguments.append(.real(after.secondsSince1970))
         }
         return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), arguments)
     }

@@ -26,6 +26,8 @@ public final class TodoStore {
     ///   to-do already has it.
     public func add(_ new: NewTodo, uid: String? = nil) throws -> Todo {
         try TodoStore.validate(title: new.title)
+        // A next occurrence keeps the month day the first one started on.
+        let repeatRule = try checkedRule(new.repeatRule, due: new.due, isKeepingAnchor: true)
         let tags = try Tags.normalized(new.tags)
         let uid = try UUID4.uid(uid)
         let now = clock.now()
@@ -34,11 +36,12 @@ public final class TodoStore {
                 try connection.insertingRow(of: .todo) {
                     try connection.execute("""
                     INSERT INTO todos (uid, title, note, priority, due_at, due_has_time, tags, created_at, updated_at,
-                        remind_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        repeat_every, repeat_unit, repeat_from, repeat_day, remind_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, uid, new.title, TodoStore.storedNote(new.note), new.priority?.rawValue,
                     new.due?.instant.secondsSince1970, new.due?.hasTime ?? false, Tags.joined(tags),
-                    now.secondsSince1970, now.secondsSince1970, new.remindAt?.secondsSince1970)
+                    now.secondsSince1970, now.secondsSince1970, repeatRule?.every, repeatRule?.unit.rawValue,
+                    repeatRule?.from.rawValue, repeatRule?.anchorDay, new.remindAt?.secondsSince1970)
                 }
             } catch let error as SQLiteError where error.isUniqueViolation(table: "todos", column: "uid") {
                 throw MemoError.duplicateUID(.todo, uid)
@@ -49,7 +52,7 @@ public final class TodoStore {
             }
             return Todo(id: id, uid: uid, title: new.title, note: TodoStore.storedNote(new.note),
                         priority: new.priority, tags: tags, due: new.due, createdAt: now, updatedAt: now,
-                        remindAt: new.remindAt)
+                        repeatRule: repeatRule, remindAt: new.remindAt)
         }
     }
 
@@ -61,16 +64,27 @@ public final class TodoStore {
     }
 
     /// Marks the to-dos done (those already done keep their first done time)
-    /// and returns them. One unknown id: nothing changes.
+    /// and returns them. One unknown id: nothing changes. A recurring to-do
+    /// that was open gets its next occurrence (see `finish(ids:)`).
     public func markDone(ids: [Int64]) throws -> [Todo] {
-        let now = clock.now().secondsSince1970
+        try finish(ids: ids).done
+    }
+
+    /// Marks the to-dos done, as `markDone`, and adds the next occurrence of
+    /// each recurring one that was open, in the same transaction (so one undo
+    /// takes both back). Returns the to-dos marked and the occurrences added.
+    public func finish(ids: [Int64]) throws -> (done: [Todo], next: [Todo]) {
+        let now = clock.now()
         return try connection.writeTransaction {
             let ids = try connection.existingIDs(ids, of: .todo)
+            var added: [Todo] = []
             for id in ids {
                 try connection.execute("UPDATE todos SET done_at = ?, updated_at = ? WHERE id = ? AND done_at IS NULL",
-                                       now, now, id)
+                                       now.secondsSince1970, now.secondsSince1970, id)
+                guard connection.changes == 1 else { continue }
+                if let next = nextOccurrence(of: try todo(id: id), finishedAt: now) { added.append(try add(next)) }
             }
-            return try ids.map(todo(id:))
+            return (try ids.map(todo(id:)), added)
         }
     }
 
@@ -111,6 +125,7 @@ public final class TodoStore {
             case let .set(due): todo.due = due
             case .remove: todo.due = nil
             }
+            try applyRepeatChanges(changes, to: &todo)
             switch changes.remind {
             case .keep: break
             case let .set(moment): todo.remindAt = moment
@@ -123,9 +138,12 @@ public final class TodoStore {
             todo.updatedAt = now
             try connection.execute("""
                 UPDATE todos SET title = ?, note = ?, priority = ?, due_at = ?, due_has_time = ?, tags = ?,
-                    updated_at = ?, remind_at = ? WHERE id = ?
+                    updated_at = ?, repeat_every = ?, repeat_unit = ?, repeat_from = ?, repeat_day = ?, remind_at = ?
+                WHERE id = ?
                 """, todo.title, todo.note, todo.priority?.rawValue, todo.due?.instant.secondsSince1970,
-                todo.due?.hasTime ?? false, Tags.joined(tags), now.secondsSince1970, todo.remindAt?.secondsSince1970, id)
+                todo.due?.hasTime ?? false, Tags.joined(tags), now.secondsSince1970, todo.repeatRule?.every,
+                todo.repeatRule?.unit.rawValue, todo.repeatRule?.from.rawValue, todo.repeatRule?.anchorDay,
+                todo.remindAt?.secondsSince1970, id)
             try connection.execute("DELETE FROM todo_tags WHERE todo_id = ?", id)
             for tag in tags {
                 try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", id, tag)
@@ -159,8 +177,8 @@ public final class TodoStore {
     // MARK: - Row mapping
 
     static let selectSQL = """
-        SELECT id, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at, uid, remind_at
-        FROM todos
+        SELECT id, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at, uid, remind_at,
+            repeat_every, repeat_unit, repeat_from, repeat_day FROM todos
         """
 
     static func todo(_ row: Row) -> Todo {
@@ -171,6 +189,7 @@ public final class TodoStore {
              createdAt: Timestamp(secondsSince1970: row.double(7)),
              updatedAt: Timestamp(secondsSince1970: row.double(8)),
              doneAt: row.optionalDouble(9).map(Timestamp.init(secondsSince1970:)),
+             repeatRule: storedRule(row, firstColumn: 12),
              remindAt: row.optionalDouble(11).map(Timestamp.init(secondsSince1970:)))
     }
 

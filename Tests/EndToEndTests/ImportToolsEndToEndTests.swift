@@ -174,7 +174,7 @@ final class ImportToolsEndToEndTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let report = result.object()
         XCTAssertEqual(report["added"] as? Int, 4, "\(report)")
-        XCTAssertEqual(report["skipped"] as? Int, 2, "the deleted task and the recurring template")
+        XCTAssertEqual(report["skipped"] as? Int, 2, "the deleted task and the recurring template, folded into its instance")
         XCTAssertEqual(report["already_present"] as? Int, 0)
 
         let todos = allTodos()
@@ -206,7 +206,13 @@ final class ImportToolsEndToEndTests: XCTestCase {
         let end = try XCTUnwrap(exported.first { $0["description"] as? String == "회의록 작성 😀" }?["end"] as? String)
         XCTAssertEqual(minutes["done_at"] as? String, rfc3339(fromTaskwarrior: end))
 
-        XCTAssertEqual(todo(titled: "water plants", in: todos)["note"] as? String, "recur: weekly")
+        let plants = todo(titled: "water plants", in: todos)
+        XCTAssertTrue(plants["note"] is NSNull, "the rule is no longer kept in the note: \(plants)")
+        let rule = try XCTUnwrap(plants["repeat"] as? [String: Any])
+        XCTAssertEqual(rule["every"] as? Int, 1)
+        XCTAssertEqual(rule["unit"] as? String, "week")
+        XCTAssertEqual(rule["from"] as? String, "due")
+        XCTAssertEqual(plants["due_local"] as? String, "2099-12-01")
         XCTAssertEqual(todo(titled: "waiting one", in: todos)["note"] as? String, "wait: 2030-01-01")
         XCTAssertEqual(todo(titled: "waiting one", in: todos)["is_done"] as? Bool, false)
     }

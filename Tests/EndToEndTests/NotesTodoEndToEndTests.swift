@@ -97,7 +97,7 @@ final class NotesTodoEndToEndTests: XCTestCase {
 
     func testABadWhenIsExit64NamingTheFormsAndAddsNothing() {
         let app = onboarded()
-        for when in ["someday", "2026-02-30", "+3m", "25:00", "2026-12-25 24:00", ""] {
+        for when in ["someday", "2026-02-30", "+3x", "25:00", "2026-12-25 24:00", "", "13pm", "내일 오후 13시"] {
             let result = app.run("todo", "add", "x", "--due", when)
             XCTAssertEqual(result.status, 64, when)
             XCTAssertTrue(result.stderr.hasPrefix("memoapp: "), result.stderr)
@@ -139,7 +139,14 @@ final class NotesTodoEndToEndTests: XCTestCase {
         XCTAssertEqual(ids("--tag", "work"), [overdue, later])
         XCTAssertEqual(ids("--due", "overdue"), [overdue])
         XCTAssertEqual(ids("--due", "today"), [today])
-        XCTAssertEqual(ids("--due", "week"), [today])
+        XCTAssertEqual(ids("--due", "week"), [overdue, today], "the week includes what is overdue")
+        XCTAssertEqual(ids("--due-before", "2021-01-01"), [overdue])
+        XCTAssertEqual(ids("--due-after", "2098-12-31"), [later])
+        XCTAssertEqual(ids("--due-after", "2020-01-01", "--due-before", "2099-01-01"), [today])
+        XCTAssertEqual(ids("--due-before", "2099-01-01 9am", "--tag", "work"), [overdue])
+        XCTAssertEqual(app.run("todo", "list", "--due-before", "someday").status, 64)
+        XCTAssertEqual(app.run("todo", "list", "--due-after", "2099-01-01", "--due-before", "2000-01-01").stdout,
+                       "No matching to-dos.\n")
         XCTAssertEqual(ids("--priority", "high"), [today])
         XCTAssertEqual(ids("--sort", "priority"), [today, undated, overdue, later])
         XCTAssertEqual(ids("--sort", "created"), [overdue, today, later, undated])

@@ -40,7 +40,7 @@ final class JSONShapesDocumentTests: XCTestCase {
         var documents: [String: Any] = [:]
         XCTAssertEqual(app.run("onboard", "skip").status, 0)
         documents["todo"] = object(["todo", "add", "Buy milk", "--due", "2099-12-01", "--priority", "high", "--tag",
-                                    "home", "--note", "2 L"])
+                                    "home", "--note", "2 L", "--repeat", "weekly"])
         documents["memo"] = object(["memo", "add", "회의록: 다음 주 화요일까지 초안", "--title", "주간 회의", "--tag", "work"])
         documents["memo_summary"] = first(["memo", "list"])
         documents["voice_memo"] = object(["voice", "import", JSONShapesDocumentTests.fixture("tone-mono-16k.wav"),

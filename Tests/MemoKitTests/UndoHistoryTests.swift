@@ -62,6 +62,30 @@ final class UndoHistoryTests: XCTestCase {
         XCTAssertEqual(try rows(), done)
     }
 
+    func testUndoRestoresTheRepeatRuleAndTakesBackTheNextOccurrence() throws {
+        let todos = try workspace.todoStore()
+        let due = Due(instant: Timestamp(secondsSince1970: 1_800_100_000), hasTime: true)
+        let watering = try history.record("add") {
+            try todos.add(NewTodo(title: "water plants", due: due, repeatRule: RepeatRule(every: 1, unit: .week)))
+        }
+        var changes = TodoChanges()
+        changes.repeatRule = .set(RepeatRule(every: 2, unit: .month))
+        changes.repeatFrom = .done
+        let before = try rows()
+        _ = try history.record("edit") { try todos.edit(id: watering.id, changes) }
+        XCTAssertEqual(try todos.todo(id: watering.id).repeatRule?.unit, .month)
+        XCTAssertEqual(try history.undo().description, "edit")
+        XCTAssertEqual(try rows(), before, "the rule's four columns are logged and written back")
+        XCTAssertEqual(try todos.todo(id: watering.id).repeatRule, watering.repeatRule)
+
+        let finished = try history.record("done") { try todos.finish(ids: [watering.id]) }
+        XCTAssertEqual(finished.next.count, 1)
+        XCTAssertEqual(try todos.todos(matching: TodoQuery(status: .all)).count, 2)
+        XCTAssertEqual(try history.undo().description, "done")
+        XCTAssertEqual(try rows(), before, "one undo reopens it and removes the occurrence it made")
+        XCTAssertEqual(try searchIndexProblems(), [])
+    }
+
     func testEachKindOfMemoAndTimerChangeIsUndone() throws {
         let memos = try workspace.memoStore()
         let memo = try history.record("add") { try memos.add(NewMemo(text: "회의록 초안", title: nil, tags: ["work"], isPinned: false)) }
@@ -242,5 +266,28 @@ extension UndoHistoryTests {
         _ = try history.record("rm") { try todos.remove(ids: [todo.id]) }
         try history.undo()
         XCTAssertEqual(try todos.todo(id: todo.id).remindAt, remindAt)
+    }
+
+    /// undo.4 made the triggers again after notes.11's repeat columns: the
+    /// triggers of undo.2 (remind_at) must not have been left in place, and
+    /// one edit of both is taken back whole.
+    func testUndoRestoresTheReminderAndTheRepeatRuleOfOneEdit() throws {
+        let todos = try workspace.todoStore()
+        let due = Due(instant: Timestamp(secondsSince1970: 1_800_100_000), hasTime: true)
+        let remindAt = Timestamp(secondsSince1970: 1_800_096_400)
+        let weekly = RepeatRule(every: 1, unit: .week)
+        let todo = try history.record("add") {
+            try todos.add(NewTodo(title: "water plants", due: due, repeatRule: weekly, remindAt: remindAt))
+        }
+        let stored = try todos.todo(id: todo.id)
+        var changes = TodoChanges(remind: .set(Timestamp(secondsSince1970: 1_800_000_000)))
+        changes.repeatRule = .remove
+        _ = try history.record("edit") { try todos.edit(id: todo.id, changes) }
+        XCTAssertNil(try todos.todo(id: todo.id).repeatRule)
+        XCTAssertNotEqual(try todos.todo(id: todo.id).remindAt, remindAt)
+        XCTAssertEqual(try history.undo().description, "edit")
+        XCTAssertEqual(try todos.todo(id: todo.id), stored)
+        XCTAssertEqual(try todos.todo(id: todo.id).remindAt, remindAt)
+        XCTAssertEqual(try todos.todo(id: todo.id).repeatRule?.every, 1)
     }
 }

@@ -41,6 +41,20 @@ final class TodoRouteTests: XCTestCase {
         XCTAssertEqual(server.curl("GET", "/api/v1/todos/abc").status, 404)
     }
 
+    func testDueTakesTheCommandLinesRicherDates() throws {
+        let server = try APITestServer()
+        server.onboard()
+        for (due, local) in [("2099-12-04T09:00", "2099-12-04 09:00"), ("2099-12-04 6:30pm", "2099-12-04 18:30"),
+                             ("2099-12-04 오후 6시", "2099-12-04 18:00")] {
+            let created = server.curl("POST", "/api/v1/todos", json: "{\"title\": \"x\", \"due\": \"\(due)\"}")
+            XCTAssertEqual(created.status, 201, created.text)
+            XCTAssertEqual(created.object["due_local"] as? String, local, due)
+        }
+        let bad = server.curl("POST", "/api/v1/todos", json: #"{"title": "x", "due": "in 3 fortnights"}"#)
+        XCTAssertEqual(bad.status, 400)
+        XCTAssertEqual(bad.errorCode, "usage")
+    }
+
     func testATimerTiedToAToDoAndItsDismissal() throws {
         let server = try APITestServer()
         server.onboard()

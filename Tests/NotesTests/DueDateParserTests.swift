@@ -55,6 +55,69 @@ final class DueDateParserTests: XCTestCase {
         XCTAssertEqual(try date("+40d"), "2027-01-08")
     }
 
+    func testYesterdayAndTheEndsOfTheWeekMonthAndYear() throws {
+        XCTAssertEqual(try date("yesterday"), "2026-11-28")
+        XCTAssertEqual(try date("어제"), "2026-11-28")
+        // Sunday is the last day of its week: eow said on a Sunday is today.
+        XCTAssertEqual(try date("eow"), "2026-11-29")
+        XCTAssertEqual(try date("EOM"), "2026-11-30")
+        XCTAssertEqual(try date("eoy"), "2026-12-31")
+        let wednesday = DueDateParser(now: Timestamp(secondsSince1970: sundayAfternoonUTC + 3 * 86_400), calendar: seoul)
+        XCTAssertEqual(try wednesday.parse("eow").date(in: seoul).description, "2026-12-06")
+    }
+
+    func testCountsOfDaysWeeksAndMonthsInEveryForm() throws {
+        for text in ["+3d", "in 3 days", "IN 3 DAYS", "3일 후", "3일 뒤", "in 3 day"] {
+            XCTAssertEqual(try date(text), "2026-12-02", text)
+        }
+        for text in ["+2w", "in 2 weeks", "2주 후"] {
+            XCTAssertEqual(try date(text), "2026-12-13", text)
+        }
+        for text in ["+1m", "in 1 month", "1개월 후", "1달 뒤"] {
+            XCTAssertEqual(try date(text), "2026-12-29", text)
+        }
+        XCTAssertEqual(try date("+3m"), "2027-02-28", "November 29 plus three months: February has no 29th in 2027")
+        XCTAssertEqual(try date("+15m"), "2028-02-29")
+    }
+
+    func testWeekdaysOfThisAndNextWeekInKorean() throws {
+        // Sunday 2026-11-29 ends the week that began on Monday 2026-11-23.
+        XCTAssertEqual(try date("다음 주 금요일"), "2026-12-04")
+        XCTAssertEqual(try date("다음주 금요일"), "2026-12-04")
+        XCTAssertEqual(try date("다음 주 월"), "2026-11-30")
+        XCTAssertEqual(try date("이번 주 금요일"), "2026-11-27", "already past: overdue, as the user said")
+        let monday = DueDateParser(now: Timestamp(secondsSince1970: sundayAfternoonUTC + 86_400), calendar: seoul)
+        XCTAssertEqual(try monday.parse("다음 주 금요일").date(in: seoul).description, "2026-12-11")
+        XCTAssertEqual(try monday.parse("이번 주 일요일").date(in: seoul).description, "2026-12-06")
+    }
+
+    func testATimeOfDayAfterAnyDay() throws {
+        let cases: [(String, String)] = [
+            ("tomorrow 9:00", "2026-11-30 09:00"), ("fri 18:30", "2026-12-04 18:30"), ("tomorrow at 9am", "2026-11-30 09:00"),
+            ("2026-12-04T09:00", "2026-12-04 09:00"), ("2026-12-04t9:00", "2026-12-04 09:00"),
+            ("mon 6:30pm", "2026-11-30 18:30"), ("mon 6:30 PM", "2026-11-30 18:30"), ("tomorrow 12am", "2026-11-30 00:00"),
+            ("tomorrow 12pm", "2026-11-30 12:00"), ("+1w 7am", "2026-12-06 07:00"), ("in 3 days 14:00", "2026-12-02 14:00"),
+            ("내일 오전 9시", "2026-11-30 09:00"), ("내일 오후 3시 30분", "2026-11-30 15:30"), ("모레 9시반", "2026-12-01 09:30"),
+            ("다음 주 금요일 오후 6시", "2026-12-04 18:00"), ("3일 후 20시", "2026-12-02 20:00"), ("내일 오전 12시", "2026-11-30 00:00"),
+            ("eom 23:30", "2026-11-30 23:30"), ("yesterday 10:00", "2026-11-28 10:00"),
+        ]
+        for (text, expected) in cases {
+            let due = try parser.parse(text)
+            XCTAssertTrue(due.hasTime, text)
+            XCTAssertEqual(due.description(in: seoul), expected, text)
+        }
+        // Seoul is UTC+9 all year: 09:00 there is 00:00 UTC.
+        XCTAssertEqual(try parser.parse("tomorrow 9am").instant.rfc3339, "2026-11-30T00:00:00Z")
+    }
+
+    func testATimeAloneIsItsNextOccurrence() throws {
+        // Now is 22:00 Sunday in Seoul: 23:00 is still today, 9am is tomorrow.
+        XCTAssertEqual(try parser.parse("23:00").description(in: seoul), "2026-11-29 23:00")
+        XCTAssertEqual(try parser.parse("9am").description(in: seoul), "2026-11-30 09:00")
+        XCTAssertEqual(try parser.parse("오후 10시").description(in: seoul), "2026-11-30 22:00", "22:00 is now, not after it")
+        XCTAssertEqual(try parser.parse("at 10:30pm").description(in: seoul), "2026-11-29 22:30")
+    }
+
     func testAbsoluteDatesAndTimesAreReadInTheLocalZone() throws {
         XCTAssertEqual(try date("2026-12-25"), "2026-12-25")
         XCTAssertEqual(try date("2028-02-29"), "2028-02-29")
@@ -80,11 +143,14 @@ final class DueDateParserTests: XCTestCase {
     }
 
     func testAnythingElseIsAUsageErrorThatNamesTheAcceptedForms() {
-        let bad = ["", "   ", "yesterday", "next week", "tomorrow 14:00", "+3", "+d", "+3m", "+-3d", "+ 3d",
-                   "+100000d", "3d", "2026-13-01", "2026-12-32", "2026-00-10", "2026-02-29", "2026-1-5",
+        let bad = ["", "   ", "next week", "+3", "+d", "+3x", "+-3d", "+ 3d",
+                   "+100000d", "+1201m", "3d", "2026-13-01", "2026-12-32", "2026-00-10", "2026-02-29", "2026-1-5",
                    "26-12-01", "2026/12/25", "2026-12-25 25:00", "2026-12-25 14:60", "2026-12-25 14",
-                   "2026-12-25 14:30 extra", "2026-12-25T14:30", "월요일요일", "월화", "１２３", "+３d",
-                   "2026-12-25 1430", "1899-12-31", "today'; DROP TABLE todos; --", "\0", "mon\0day"]
+                   "2026-12-25 14:30 extra", "2026-12-25T14", "2026-12-25T25:00", "월요일요일", "월화", "１２３", "+３d",
+                   "2026-12-25 1430", "1899-12-31", "today'; DROP TABLE todos; --", "\0", "mon\0day",
+                   "13pm", "0am", "9:75am", "tomorrow 9", "오후 13시", "25시", "9시 60분", "내일 오전", "in days",
+                   "in 3", "in 3 fortnights", "3일", "후", "다음 주", "지난 주 금요일", "eod", "at",
+                   "tomorrow at", "오전 9시 내일", "9am 9am"]
         for text in bad {
             do {
                 let due = try parser.parse(text)
@@ -104,7 +170,9 @@ final class DueDateParserTests: XCTestCase {
             _ = try parser.parse("someday")
             XCTFail("accepted")
         } catch let error as MemoError {
-            for form in ["someday", "today", "tomorrow", "monday", "+3d", "+2w", "YYYY-MM-DD HH:MM", "오늘", "내일", "모레"] {
+            for form in ["someday", "today", "tomorrow", "yesterday", "monday", "eow", "eom", "eoy", "+3d", "+2w", "+1m",
+                         "in 3 days", "9am", "YYYY-MM-DD HH:MM", "YYYY-MM-DDTHH:MM", "오늘", "내일", "모레", "3일 후",
+                         "다음 주 금요일", "내일 오전 9시"] {
                 XCTAssertTrue(error.message.en.contains(form), form)
             }
             XCTAssertTrue(error.message.ko.contains("모레"))

@@ -36,10 +36,15 @@ final class NotesArchiveTests: NotesTestCase {
         clock.advance(0.000_123)
         _ = try store.markDone(ids: [full.id])
         let bare = try store.add(NewTodo(title: "bare"))
+        // A reminder and a rule on one to-do: both sides of the format at once.
+        let recurring = try store.add(NewTodo(title: "rent", due: due, repeatRule: RepeatRule(every: 1, unit: .month, from: .done),
+                                              remindAt: Timestamp(secondsSince1970: 1_795_999_000.25)))
         let exported = try gathered(NotesArchive.exportTodos, connection)
-        XCTAssertEqual(exported.count, 2)
+        XCTAssertEqual(exported.count, 3)
         let read = try exported.map { try NotesArchive.todo(from: try reparsed($0)) }
-        XCTAssertEqual(read, [try store.todo(id: full.id), bare])
+        XCTAssertEqual(read, [try store.todo(id: full.id), bare, recurring])
+        XCTAssertNotNil(read[2].repeatRule?.anchorDay)
+        XCTAssertNotNil(read[2].remindAt)
         XCTAssertNotNil(read[0].doneAt)
 
         let other = try otherDatabase()
@@ -48,7 +53,7 @@ final class NotesArchiveTests: NotesTestCase {
         }
         XCTAssertEqual(try gathered(NotesArchive.exportTodos, other), exported)
         let copied = TodoStore(connection: other, clock: clock, calendar: seoul)
-        XCTAssertEqual(try copied.todos(matching: TodoQuery(status: .done, tag: "집")).map(\.id), [full.id])
+        XCTAssertEqual(try copied.todos(matching: TodoQuery(status: .done, tags: try TagFilter(parsing: ["집"]))).map(\.id), [full.id])
         // The search index took the rows too.
         XCTAssertEqual(try NoteSearch(connection: other).search(try SearchQuery("회의")).hits.map(\.id), [full.id])
     }

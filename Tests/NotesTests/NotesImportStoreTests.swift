@@ -28,7 +28,7 @@ final class NotesImportStoreTests: NotesTestCase {
         XCTAssertEqual(second.createdAt, clock.now(), "no creation time: the import's")
         XCTAssertEqual(second.updatedAt, clock.now())
         XCTAssertFalse(second.isDone)
-        XCTAssertEqual(try store.todos(matching: TodoQuery(status: .all, tag: "+home")).map(\.id), [1])
+        XCTAssertEqual(try store.todos(matching: TodoQuery(status: .all, tags: try TagFilter(parsing: ["+home"]))).map(\.id), [1])
         assertSearchIndexesIntact()
     }
 

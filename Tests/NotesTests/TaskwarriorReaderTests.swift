@@ -78,12 +78,40 @@ final class TaskwarriorReaderTests: XCTestCase {
         XCTAssertNil(withoutEnd.doneAt)
     }
 
-    func testDeletedTasksAndRecurringTemplatesAreSkipped() throws {
+    func testDeletedTasksAndTemplatesWithoutARuleAreSkipped() throws {
         let result = try read("[" + task(status: "deleted") + "," + task(status: "recurring") + ","
             + task(#""uuid":"0ca23634-f791-47ef-aa08-f3bcc2d13092","recur":"weekly","parent":"x""#) + "]")
         XCTAssertEqual(result.skipped, 2)
         XCTAssertEqual(result.todos.map(\.uid), ["0ca23634-f791-47ef-aa08-f3bcc2d13092"])
-        XCTAssertEqual(result.todos.first?.note, "recur: weekly", "an instance keeps its recurrence in the note")
+        XCTAssertEqual(result.todos.first?.note, "recur: weekly", "an instance without a due date keeps it in the note")
+        XCTAssertNil(result.todos.first?.repeatRule)
+    }
+
+    func testATemplateAndItsOpenInstancesBecomeOneRecurringToDo() throws {
+        let template = "\"uuid\":\"\(uuid)\",\"recur\":\"2wks\",\"due\":\"20261101T000000Z\",\"description\":\"Water plants\""
+        let later = #""uuid":"11111111-f791-47ef-aa08-f3bcc2d13092","due":"20261215T000000Z","recur":"2wks","parent":"#
+            + "\"\(uuid)\",\"description\":\"Water plants\""
+        let sooner = #""uuid":"22222222-f791-47ef-aa08-f3bcc2d13092","due":"20261201T000000Z","recur":"2wks","parent":"#
+            + "\"\(uuid)\",\"description\":\"Water plants\""
+        let finished = #""uuid":"33333333-f791-47ef-aa08-f3bcc2d13092","due":"20261117T000000Z","recur":"2wks","parent":"#
+            + "\"\(uuid)\",\"description\":\"Water plants\",\"end\":\"20261117T100000Z\""
+        let other = #""uuid":"44444444-f791-47ef-aa08-f3bcc2d13092","description":"Buy milk""#
+        let result = try read("[" + [task(later), task(template, status: "recurring"), task(finished, status: "completed"),
+                                     task(other), task(sooner)].joined(separator: ",") + "]")
+        XCTAssertEqual(result.todos.map(\.uid), ["33333333-f791-47ef-aa08-f3bcc2d13092", "44444444-f791-47ef-aa08-f3bcc2d13092",
+                                                 "22222222-f791-47ef-aa08-f3bcc2d13092"],
+                       "history and other tasks as read, then the soonest open instance")
+        XCTAssertEqual(result.skipped, 2, "the template and the later instance")
+        let recurring = try XCTUnwrap(result.todos.last)
+        XCTAssertEqual(recurring.repeatRule, RepeatRule(every: 2, unit: .week))
+        XCTAssertEqual(recurring.due?.date(in: seoul), CivilDate(year: 2026, month: 12, day: 1))
+        XCTAssertNil(recurring.note)
+        XCTAssertNil(result.todos[0].repeatRule, "a finished instance is history")
+        XCTAssertTrue(result.todos[0].isDone)
+
+        let alone = try read("[" + task(template, status: "recurring") + "]")
+        XCTAssertEqual(alone.todos.map(\.uid), [uuid], "a template without open instances is the recurring to-do")
+        XCTAssertEqual(alone.todos.first?.repeatRule, RepeatRule(every: 2, unit: .week))
     }
 
     func testWaitingTasksAreOpenWithTheirDatesInTheNote() throws {

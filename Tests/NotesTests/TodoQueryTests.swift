@@ -46,14 +46,29 @@ final class TodoQueryTests: NotesTestCase {
     func testDueWindowsFollowTheLocalCalendar() throws {
         XCTAssertEqual(try titles(TodoQuery(due: .today)), ["this morning", "tonight", "today"])
         XCTAssertEqual(try titles(TodoQuery(due: .overdue)), ["yesterday", "this morning"])
-        XCTAssertEqual(try titles(TodoQuery(due: .week)), ["this morning", "tonight", "today", "saturday"])
+        // The week's window includes what is overdue: it is still to do.
+        XCTAssertEqual(try titles(TodoQuery(due: .week)), ["yesterday", "this morning", "tonight", "today", "saturday"])
+    }
+
+    func testDueBeforeAndAfterBoundTheList() throws {
+        let parser = DueDateParser(now: clock.now(), calendar: seoul)
+        var before = TodoQuery()
+        before.dueBefore = try parser.start(of: "today")
+        XCTAssertEqual(try titles(before), ["yesterday"], "before today begins; undated ones never")
+        before.dueBefore = try parser.start(of: "2026-11-29 12:00")
+        XCTAssertEqual(try titles(before), ["yesterday", "this morning"])
+        var after = TodoQuery()
+        after.dueAfter = try parser.end(of: "today")
+        XCTAssertEqual(try titles(after), ["saturday", "sunday week"], "after today ends")
+        after.dueBefore = try parser.start(of: "sun")
+        XCTAssertEqual(try titles(after), ["saturday"], "both: a window")
     }
 
     func testTagFilterIsExactAndIgnoresCase() throws {
-        XCTAssertEqual(try titles(TodoQuery(tag: "work")), ["yesterday", "today", "saturday"])
-        XCTAssertEqual(try titles(TodoQuery(tag: "#WORK")), ["yesterday", "today", "saturday"])
-        XCTAssertEqual(try titles(TodoQuery(tag: "wor")), [])
-        XCTAssertThrowsError(try titles(TodoQuery(tag: "two words")))
+        XCTAssertEqual(try titles(TodoQuery(tags: try TagFilter(parsing: ["work"]))), ["yesterday", "today", "saturday"])
+        XCTAssertEqual(try titles(TodoQuery(tags: try TagFilter(parsing: ["#WORK"]))), ["yesterday", "today", "saturday"])
+        XCTAssertEqual(try titles(TodoQuery(tags: try TagFilter(parsing: ["wor"]))), [])
+        XCTAssertThrowsError(try titles(TodoQuery(tags: try TagFilter(parsing: ["two words"]))))
     }
 
     func testPriorityFilterAndSort() throws {
@@ -69,8 +84,8 @@ final class TodoQueryTests: NotesTestCase {
     }
 
     func testFiltersCombineAndLimitCuts() throws {
-        XCTAssertEqual(try titles(TodoQuery(tag: "home", priority: .medium)), ["tonight", "no date"])
-        XCTAssertEqual(try titles(TodoQuery(tag: "work", due: .overdue)), ["yesterday"])
+        XCTAssertEqual(try titles(TodoQuery(tags: try TagFilter(parsing: ["home"]), priority: .medium)), ["tonight", "no date"])
+        XCTAssertEqual(try titles(TodoQuery(tags: try TagFilter(parsing: ["work"]), due: .overdue)), ["yesterday"])
         XCTAssertEqual(try titles(TodoQuery(limit: 2)), ["yesterday", "this morning"])
         XCTAssertEqual(try titles(TodoQuery(limit: 0)), [])
     }
@@ -82,7 +97,7 @@ final class TodoQueryTests: NotesTestCase {
     }
 
     func testForEachHandsOutWhatTheListHoldsInItsOrder() throws {
-        for query in [TodoQuery(), TodoQuery(status: .all, sort: .priority), TodoQuery(tag: "work", limit: 1),
+        for query in [TodoQuery(), TodoQuery(status: .all, sort: .priority), TodoQuery(tags: try TagFilter(parsing: ["work"]), limit: 1),
                       TodoQuery(status: .done), TodoQuery(due: .today, sort: .created)] {
             var streamed: [String] = []
             try store.forEachTodo(matching: query) { streamed.append($0.title) }
@@ -93,8 +108,8 @@ final class TodoQueryTests: NotesTestCase {
     func testTheLargestIDIsOfTheToDosTheQuerySelects() throws {
         XCTAssertEqual(try store.largestID(matching: TodoQuery()), ids["no date"])
         XCTAssertEqual(try store.largestID(matching: TodoQuery(status: .all)), ids["no date high"])
-        XCTAssertEqual(try store.largestID(matching: TodoQuery(tag: "work", limit: 1)), ids["saturday"], "the limit aside")
-        XCTAssertNil(try store.largestID(matching: TodoQuery(tag: "none-such")))
+        XCTAssertEqual(try store.largestID(matching: TodoQuery(tags: try TagFilter(parsing: ["work"]), limit: 1)), ids["saturday"], "the limit aside")
+        XCTAssertNil(try store.largestID(matching: TodoQuery(tags: try TagFilter(parsing: ["none-such"]))))
     }
 
     /// The plain `todo list` is read in order from an index, never sorted

@@ -138,8 +138,8 @@ final class TodoStoreTests: NotesTestCase {
         XCTAssertNil(cleared.note)
         XCTAssertNil(cleared.priority)
         XCTAssertNil(cleared.due)
-        XCTAssertEqual(try store.todos(matching: TodoQuery(tag: "c")).map(\.id), [original.id])
-        XCTAssertEqual(try store.todos(matching: TodoQuery(tag: "b")).map(\.id), [])
+        XCTAssertEqual(try store.todos(matching: TodoQuery(tags: try TagFilter(parsing: ["c"]))).map(\.id), [original.id])
+        XCTAssertEqual(try store.todos(matching: TodoQuery(tags: try TagFilter(parsing: ["b"]))).map(\.id), [])
         assertSearchIndexesIntact()
     }
 

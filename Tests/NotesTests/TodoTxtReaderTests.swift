@@ -141,9 +141,25 @@ final class TodoTxtReaderTests: XCTestCase {
     }
 
     func testOtherKeyValuePairsGoToTheNote() throws {
-        let todo = try one("Water plants t:2026-12-01 rec:1w due:2026-12-02 h:1")
+        let todo = try one("Water plants t:2026-12-01 rec:fortnightly due:2026-12-02 h:1")
         XCTAssertEqual(todo.title, "Water plants")
-        XCTAssertEqual(todo.note, "t:2026-12-01\nrec:1w\nh:1")
+        XCTAssertEqual(todo.note, "t:2026-12-01\nrec:fortnightly\nh:1")
+        XCTAssertNil(todo.repeatRule)
+    }
+
+    func testRecMakesAnOpenTaskWithADueDateRecur() throws {
+        let fromDone = try one("Water plants rec:1w due:2026-12-02")
+        XCTAssertEqual(fromDone.repeatRule, RepeatRule(every: 1, unit: .week, from: .done))
+        XCTAssertNil(fromDone.note)
+        let fromDue = try one("Pay rent due:2026-12-01 rec:+1m")
+        XCTAssertEqual(fromDue.repeatRule, RepeatRule(every: 1, unit: .month, from: .due))
+        // Without a due date, or done, the word stays in the note.
+        let undated = try one("Stretch rec:1d")
+        XCTAssertNil(undated.repeatRule)
+        XCTAssertEqual(undated.note, "rec:1d")
+        let done = try one("x 2026-11-29 Pay rent due:2026-11-01 rec:+1m")
+        XCTAssertNil(done.repeatRule)
+        XCTAssertEqual(done.note, "rec:+1m")
     }
 
     func testTextThatOnlyLooksLikeAKeyValuePairStays() throws {

@@ -37,7 +37,7 @@ public enum MemoMarkdownExport {
         let store = try workspace.memoStore()
         return try workspace.database().readTransaction {
             var places: [(id: Int64, output: OutputFile)] = []
-            try store.forEachSummary { summary in
+            try store.forEachSummary(matching: MemoQuery()) { summary in
                 let name = MemoMarkdown.fileName(id: summary.id, title: summary.title, preview: summary.preview)
                 places.append((summary.id, try OutputFile.choose(path + "/" + name, format: markdown.name, among: [markdown],
                                                                  home: workspace.home, mayReplace: mayReplace)))

@@ -45,6 +45,9 @@ enum UndoSchema {
         Migration("undo.2-todo-triggers-with-remind", remakingTriggersOf: "todos"),
         // timers.4 gave `timers` the columns `todo_id` and `seen_at`.
         Migration("undo.3-timer-triggers-with-todo-and-seen", remakingTriggersOf: "timers"),
+        // notes.11 gave `todos` its repeat columns: triggers made before it
+        // would log rows without them, and undoing an edit would keep the rule.
+        Migration("undo.4-todo-triggers-with-repeat", remakingTriggersOf: "todos"),
     ]
 
     /// A table's stored columns, in order, with whether each is part of its

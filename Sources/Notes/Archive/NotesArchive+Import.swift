@@ -28,13 +28,39 @@ extension NotesArchive {
         }
         let dueAt = try item.nullableTime("due_at")
         let dueHasTime = try item.bool("due_has_time")
+        // Absent in documents from before recurring to-dos: a one-off.
+        let rule = try item.member("repeat").map(repeatRule(from:))
+        if rule != nil, dueAt == nil {
+            throw item.failure(at: "repeat", en: "a repeating to-do needs a due_at", ko: "반복하는 할 일에는 due_at이 필요합니다")
+        }
         return Todo(id: try item.id(), uid: try item.uid(), title: title,
                     note: TodoStore.storedNote(try item.nullableString("note")), priority: priority,
                     tags: try tags(in: item), due: dueAt.map { Due(instant: $0, hasTime: dueHasTime) },
                     createdAt: try item.time("created_at"), updatedAt: try item.time("updated_at"),
-                    doneAt: try item.nullableTime("done_at"),
+                    doneAt: try item.nullableTime("done_at"), repeatRule: rule,
                     // Exports made before reminders have no such key.
                     remindAt: item.hasKey("remind_at") ? try item.nullableTime("remind_at") : nil)
+    }
+
+    /// A rule from an export, each value checked as the table's CHECKs would.
+    static func repeatRule(from reader: JSONReader) throws -> RepeatRule {
+        let every = try reader.int("every", in: 1...Int64(RepeatRule.largestEvery))
+        let unitName = try reader.string("unit")
+        let fromName = try reader.string("from")
+        guard let unit = RepeatRule.Unit(rawValue: unitName) else {
+            throw reader.failure(at: "unit", en: "'\(unitName)' is not a unit; use day, week, month, year or weekday",
+                                 ko: "'\(unitName)'은(는) 단위가 아닙니다. day, week, month, year, weekday 중 하나를 쓰세요")
+        }
+        guard let from = RepeatRule.Anchor(rawValue: fromName) else {
+            throw reader.failure(at: "from", en: "'\(fromName)' is not due or done", ko: "'\(fromName)'은(는) due 또는 done이 아닙니다")
+        }
+        let day = try reader.nullable("day").map { try $0.int() }
+        let rule = RepeatRule(every: Int(every), unit: unit, from: from, anchorDay: day.map { Int(clamping: $0) })
+        guard rule.isValid else {
+            throw reader.failure(en: "not a rule memoapp keeps (weekday repeats every 1; day is 1 to 31)",
+                                 ko: "memoapp이 저장할 수 없는 반복입니다 (weekday는 간격 1, day는 1에서 31)")
+        }
+        return rule
     }
 
     /// A memo from an export, every field checked. Errors name the path.
@@ -86,12 +112,13 @@ extension NotesArchive {
             try connection.insertingRow(of: .todo) {
                 try connection.execute("""
                     INSERT INTO todos (id, uid, title, note, priority, due_at, due_has_time, tags, created_at,
-                        updated_at, done_at, remind_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        updated_at, done_at, repeat_every, repeat_unit, repeat_from, repeat_day, remind_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, keepingID ? todo.id : nil, todo.uid, todo.title, todo.note, todo.priority?.rawValue,
                     todo.due?.instant.secondsSince1970, todo.due?.hasTime ?? false, Tags.joined(todo.tags),
                     todo.createdAt.secondsSince1970, todo.updatedAt.secondsSince1970, todo.doneAt?.secondsSince1970,
-                    todo.remindAt?.secondsSince1970)
+                    todo.repeatRule?.every, todo.repeatRule?.unit.rawValue, todo.repeatRule?.from.rawValue,
+                    todo.repeatRule?.anchorDay, todo.remindAt?.secondsSince1970)
             }
         } catch let error as SQLiteError where error.isUniqueViolation(table: "todos", column: "uid") {
             throw MemoError.duplicateUID(.todo, todo.uid)

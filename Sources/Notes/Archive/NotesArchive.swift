@@ -7,7 +7,8 @@ import SQLite
 ///
 ///     {"id": 3, "uid": "…", "title": "Buy milk", "note": null, "priority": "high",
 ///      "tags": ["home"], "due_at": "2026-11-30T14:59:59Z", "due_has_time": false,
-///      "created_at": "…", "updated_at": "…", "done_at": null, "remind_at": null}
+///      "created_at": "…", "updated_at": "…", "done_at": null, "remind_at": null,
+///      "repeat": {"every": 1, "unit": "month", "from": "due", "day": 31}}
 ///     {"id": 1, "uid": "…", "title": null, "text": "…", "is_pinned": true,
 ///      "tags": [], "created_at": "…", "updated_at": "…"}
 public enum NotesArchive {
@@ -53,6 +54,17 @@ public enum NotesArchive {
             ("updated_at", .exactTime(todo.updatedAt)),
             ("done_at", .exactTime(todo.doneAt)),
             ("remind_at", .exactTime(todo.remindAt)),
+            ("repeat", todo.repeatRule.map(json) ?? .null),
+        ])
+    }
+
+    /// A rule as the export writes it: every stored value, the month day too.
+    public static func json(_ rule: RepeatRule) -> JSON {
+        .object([
+            ("every", .int(Int64(rule.every))),
+            ("unit", .string(rule.unit.rawValue)),
+            ("from", .string(rule.from.rawValue)),
+            ("day", rule.anchorDay.map { .int(Int64($0)) } ?? .null),
         ])
     }
 

@@ -2,12 +2,21 @@ import MemoCore
 
 /// Reads the WHEN of `todo add --due WHEN` in the local calendar it is handed.
 ///
-/// Accepted, case-insensitive, surrounding spaces ignored:
-/// - `today`, `tomorrow`, `오늘`, `내일`, `모레` (the day after tomorrow);
-/// - a weekday, English (`monday`, `mon`) or Korean (`월요일`, `월`): the next
-///   such day strictly after today, so `monday` said on a Monday is a week away;
-/// - `+3d`, `+2w`: that many days or weeks from today (`+0d` is today);
-/// - `YYYY-MM-DD`, and `YYYY-MM-DD HH:MM` (24-hour) for a time of day.
+/// Accepted, case-insensitive, spaces between words free:
+/// - a day: `today`, `tomorrow`, `yesterday`, `오늘`, `내일`, `모레` (the day
+///   after tomorrow), `어제`; a weekday, English (`monday`, `mon`) or Korean
+///   (`월요일`, `월`): the next such day strictly after today, so `monday`
+///   said on a Monday is a week away; `다음 주 금요일` (Friday of next week,
+///   weeks starting on Monday) and `이번 주 금요일` (of this week);
+/// - `eow`, `eom`, `eoy`: the last day of this week (Sunday), month or year;
+/// - `+3d`, `+2w`, `+1m`, `in 3 days`, `in 2 weeks`, `in 1 month`, `3일 후`,
+///   `2주 뒤`, `1개월 후`: that many days, weeks or months from today (`+0d`
+///   is today; a month from January 31 is the last day of February);
+/// - `YYYY-MM-DD`;
+/// - any of these followed by a time of day (`DueDateParser+Time`):
+///   `tomorrow 9:00`, `fri 18:30`, `9am`, `내일 오전 9시`; and
+///   `YYYY-MM-DDTHH:MM`. A time alone is today at that time, or tomorrow when
+///   it has passed.
 ///
 /// Forms without a time give a date-only `Due` (see `Due`). Anything else is a
 /// usage error that names the accepted forms.
@@ -25,28 +34,46 @@ public struct DueDateParser: Sendable {
 
     /// The accepted forms, for errors and help text.
     public static let acceptedForms = Localized(
-        en: "today, tomorrow, a weekday (monday or mon), +3d, +2w, YYYY-MM-DD, YYYY-MM-DD HH:MM, 오늘, 내일, 모레",
-        ko: "오늘, 내일, 모레, 요일(월요일 또는 월, monday), +3d, +2w, YYYY-MM-DD, YYYY-MM-DD HH:MM, today, tomorrow")
+        en: "today, tomorrow, yesterday, a weekday (monday or mon), eow, eom, eoy, +3d, +2w, +1m, in 3 days, "
+            + "YYYY-MM-DD, each optionally with a time (HH:MM, 9am, 6:30pm), YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, "
+            + "오늘, 내일, 모레, 어제, 3일 후, 다음 주 금요일, 내일 오전 9시",
+        ko: "오늘, 내일, 모레, 어제, 요일(월요일 또는 월, monday), 다음 주 금요일, 이번 주 금요일, 3일 후, 2주 뒤, "
+            + "eow, eom, eoy, +3d, +2w, +1m, in 3 days, YYYY-MM-DD, 각각 시각과 함께(HH:MM, 오전 9시, 오후 6시 30분, 9am), "
+            + "YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, today, tomorrow, yesterday")
 
     /// Parses `text`, or throws `MemoError(.usage)` naming the accepted forms.
     public func parse(_ text: String) throws -> Due {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String($0).lowercased() }
+        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String($0).lowercased() }
         let today = calendar.date(at: now)
-        if words.count == 1, let date = relativeDate(words[0], today: today) {
-            return Due.endOf(date, in: calendar)
+        // 2026-12-04T09:00: one word holding both.
+        if words.count == 1, let separator = words[0].firstIndex(of: "t"), words[0].first?.isASCIIDigit == true {
+            words = [String(words[0][..<separator]), String(words[0][words[0].index(after: separator)...])]
         }
-        if words.count == 1, let date = try absoluteDate(words[0], original: text) {
-            return Due.endOf(date, in: calendar)
+        let time = try takeTimeOfDay(from: &words, original: text)
+        if words.isEmpty, let time {
+            // A time alone: the next time the clock shows it.
+            let todayAt = instant(today, time)
+            return Due(instant: todayAt > now ? todayAt : instant(today.adding(days: 1), time), hasTime: true)
         }
-        if words.count == 2, let date = try absoluteDate(words[0], original: text),
-           let (hour, minute) = try timeOfDay(words[1], original: text) {
-            let instant = calendar.instant(of: CivilDateTime(date: date, hour: hour, minute: minute))
-            return Due(instant: instant, hasTime: true)
-        }
-        throw unrecognized(text)
+        guard let date = try day(words, today: today, original: text) else { throw unrecognized(text) }
+        guard let time else { return Due.endOf(date, in: calendar) }
+        return Due(instant: instant(date, time), hasTime: true)
     }
 
-    // MARK: - Private
+    /// The first moment `text` names, for "since": a date's local midnight,
+    /// or the time given.
+    public func start(of text: String) throws -> Timestamp {
+        let due = try parse(text)
+        return due.hasTime ? due.instant : calendar.startOfDay(due.date(in: calendar))
+    }
+
+    /// The last moment `text` names, for "until": a date's 23:59:59, or the
+    /// time given.
+    public func end(of text: String) throws -> Timestamp {
+        try parse(text).instant
+    }
+
+    // MARK: - Days
 
     private static let weekdays: [String: Int] = {
         var table: [String: Int] = [:]
@@ -63,26 +90,76 @@ public struct DueDateParser: Sendable {
         return table
     }()
 
+    /// The day `words` name, nil when they name none.
+    private func day(_ words: [String], today: CivilDate, original: String) throws -> CivilDate? {
+        switch words.count {
+        case 1:
+            if let date = relativeDate(words[0], today: today) { return date }
+            if let date = try count(words[0], today: today) { return date }
+            return try absoluteDate(words[0], original: original)
+        case 2:
+            // 3일 후, 2주 뒤; 다음주 금요일, 이번주 금
+            if words[1] == "후" || words[1] == "뒤" { return try count("+" + words[0], today: today) }
+            return weekday(words[1], inWeek: words[0], today: today)
+        case 3:
+            // in 3 days; 다음 주 금요일
+            if words[0] == "in" { return try count("+" + words[1] + words[2], today: today) }
+            return weekday(words[2], inWeek: words[0] + words[1], today: today)
+        default:
+            return nil
+        }
+    }
+
     private func relativeDate(_ word: String, today: CivilDate) -> CivilDate? {
         switch word {
         case "today", "오늘": return today
         case "tomorrow", "내일": return today.adding(days: 1)
         case "모레": return today.adding(days: 2)
+        case "yesterday", "어제": return today.adding(days: -1)
+        // Weeks run Monday to Sunday, as ISO 8601 and Korean calendars have them.
+        case "eow": return today.adding(days: (7 - today.weekday) % 7)
+        case "eom": return CivilDate(year: today.year, month: today.month,
+                                     day: CivilDate.daysIn(month: today.month, year: today.year))
+        case "eoy": return CivilDate(year: today.year, month: 12, day: 31)
         default: break
         }
         if let weekday = DueDateParser.weekdays[word] {
             let ahead = (weekday - today.weekday + 7) % 7
             return today.adding(days: ahead == 0 ? 7 : ahead)
         }
-        if word.hasPrefix("+"), let unit = word.last, unit == "d" || unit == "w" {
-            let digits = word.dropFirst().dropLast()
-            // Five digits at most: 99,999 days is far enough and cannot overflow.
-            guard (1...5).contains(digits.count), digits.allSatisfy(\.isASCIIDigit), let count = Int(digits) else {
-                return nil
-            }
-            return today.adding(days: unit == "w" ? count * 7 : count)
-        }
         return nil
+    }
+
+    /// `+3d`, `+2w`, `+1m` and the words `in N days` and `N일 후` become:
+    /// `+N` and a unit (`d`, `day`, `days`, `일`, `w`, `weeks`, `주`, `m`,
+    /// `month`, `months`, `개월`, `달`). Nil when `word` has another shape; a
+    /// count past five digits is no date either.
+    private func count(_ word: String, today: CivilDate) throws -> CivilDate? {
+        guard word.hasPrefix("+") else { return nil }
+        let body = word.dropFirst()
+        let digits = body.prefix(while: \.isASCIIDigit)
+        let units: [String: Int] = ["d": 1, "day": 1, "days": 1, "일": 1, "w": 7, "week": 7, "weeks": 7, "주": 7,
+                                    "m": 0, "month": 0, "months": 0, "개월": 0, "달": 0]
+        // Five digits at most: 99,999 days is far enough and cannot overflow.
+        guard (1...5).contains(digits.count), let count = Int(digits),
+              let daysPerUnit = units[String(body.dropFirst(digits.count))] else { return nil }
+        guard daysPerUnit == 0 else { return today.adding(days: count * daysPerUnit) }
+        guard count <= 1200 else { return nil }
+        return today.adding(months: count)
+    }
+
+    /// `금요일` of `다음주` (next week) or `이번주` (this week), weeks starting on Monday.
+    private func weekday(_ word: String, inWeek week: String, today: CivilDate) -> CivilDate? {
+        guard let weekday = DueDateParser.weekdays[word] else { return nil }
+        let weeksAhead: Int
+        switch week {
+        case "다음주": weeksAhead = 1
+        case "이번주": weeksAhead = 0
+        default: return nil
+        }
+        // Days since Monday: Sunday is the week's seventh day.
+        let monday = today.adding(days: -((today.weekday + 6) % 7))
+        return monday.adding(days: 7 * weeksAhead + (weekday + 6) % 7)
     }
 
     /// `YYYY-MM-DD`, or nil when `word` does not have that shape; a date of that
@@ -102,22 +179,11 @@ public struct DueDateParser: Sendable {
         return date
     }
 
-    /// `HH:MM` (or `H:MM`), 24-hour.
-    private func timeOfDay(_ word: String, original: String) throws -> (Int, Int)? {
-        let parts = word.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
-              let hour = Int(parts[0]), let minute = Int(parts[1]) else {
-            return nil
-        }
-        guard hour < 24, minute < 60 else {
-            throw MemoError(.usage, en: "there is no time \(word) (in '\(original)'); use 24-hour HH:MM",
-                            ko: "\(word)은(는) 없는 시각입니다('\(original)'). 24시간제 HH:MM으로 쓰세요")
-        }
-        return (hour, minute)
+    private func instant(_ date: CivilDate, _ time: (hour: Int, minute: Int)) -> Timestamp {
+        calendar.instant(of: CivilDateTime(date: date, hour: time.hour, minute: time.minute))
     }
 
-    private func unrecognized(_ text: String) -> MemoError {
+    func unrecognized(_ text: String) -> MemoError {
         MemoError(.usage, en: "unrecognized date '\(text)'; accepted: \(DueDateParser.acceptedForms.en)",
                   ko: "날짜 '\(text)'을(를) 알 수 없습니다. 가능한 형식: \(DueDateParser.acceptedForms.ko)")
     }

@@ -37,6 +37,16 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         CivilDate(daysSince1970: daysSince1970 + Int64(count))
     }
 
+    /// The date `count` months later (earlier when negative) on the same day
+    /// of the month, or the month's last day when it is shorter (January 31
+    /// plus one month is February 28 or 29).
+    public func adding(months count: Int, keepingDay anchorDay: Int? = nil) -> CivilDate {
+        let monthIndex = year * 12 + (month - 1) + count
+        let (newYear, newMonth) = (monthIndex / 12, monthIndex % 12 + 1)
+        return CivilDate(year: newYear, month: newMonth,
+                         day: min(anchorDay ?? day, CivilDate.daysIn(month: newMonth, year: newYear)))
+    }
+
     /// Whole days from this date to `other` (negative when `other` is earlier).
     public func days(until other: CivilDate) -> Int {
         Int(other.daysSince1970 - daysSince1970)

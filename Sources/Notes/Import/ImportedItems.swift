@@ -26,6 +26,9 @@ public struct ImportedTodo: Hashable, Sendable {
     /// When it was finished, if the source says; a done to-do without one is
     /// done as of its last change.
     public var doneAt: Timestamp?
+    /// How it repeats there (anchored at its due date's day when stored);
+    /// kept only with a due date.
+    public var repeatRule: RepeatRule?
 
     /// An imported to-do; everything but the uid and title is optional.
     public init(uid: String, title: String, note: String? = nil, priority: Priority? = nil, tags: [String] = [],

@@ -6,17 +6,24 @@ import MemoCore
 ///
 /// - `description` is the title; `uuid` the uid, so a task is never added twice.
 /// - `status`: `pending` and `waiting` are open; `completed` is done (at `end`);
-///   `deleted` is skipped (the user threw it away); `recurring` is skipped too:
-///   it is the template, and the instances Taskwarrior made from it, which the
-///   user sees in `task list`, are pending tasks of their own.
+///   `deleted` is skipped (the user threw it away).
+/// - Recurrence: `recurring` is a template whose `recur` (`weekly`, `2wks`,
+///   `quarterly`, `P1M`…, `RepeatRule(taskwarrior:)`) becomes a recurring
+///   to-do's rule. Taskwarrior also made open instances of it (tasks with
+///   `parent`); memoapp keeps one open occurrence and makes the next when it
+///   is done, so the instance due soonest becomes the recurring to-do and the
+///   template and its other open instances are skipped. A template without
+///   open instances becomes the recurring to-do itself; one whose `recur`
+///   memoapp cannot read (or without `due`) is skipped, and its instances
+///   stand alone with `recur` in their note. These come after the other tasks.
 /// - `entry`, `modified`, `end`, `due` (dates like `20261129T132404Z`): created,
 ///   updated, done, due. A due at local midnight or 23:59:59 is a date-only due
 ///   of that day (`due:2026-12-01` as typed); any other a due with a time.
 /// - `priority` H, M, L: high, medium, low; any other value goes to the note.
 /// - `project` is the tag `project:NAME`, `tags` tags as they are.
 /// - `annotations` go to the note, a line each with their local time, after
-///   `wait`, `scheduled`, `until` and `recur` when present, which memoapp
-///   has no field for. Other fields are ignored.
+///   `wait`, `scheduled` and `until` when present, which memoapp has no
+///   field for. Other fields are ignored.
 public struct TaskwarriorReader: Sendable {
     /// The calendar dates are shown and due dates judged in.
     public let calendar: any LocalCalendar
@@ -31,7 +38,8 @@ public struct TaskwarriorReader: Sendable {
     public struct Result: Equatable, Sendable {
         /// In the file's order.
         public var todos: [ImportedTodo]
-        /// Deleted tasks and recurring templates.
+        /// Deleted tasks, and recurring templates and instances folded into
+        /// one recurring to-do.
         public var skipped: Int
 
         /// A result from its parts.
@@ -51,11 +59,42 @@ public struct TaskwarriorReader: Sendable {
     }
 
     /// Hands `body` each task of the export in `stream` as it is read (nil for
-    /// one skipped as deleted or a recurring template): an export of a million
-    /// tasks is never held whole.
+    /// one skipped): an export of a million tasks is never held whole. Only
+    /// recurring templates and their open instances wait for the end, when
+    /// each template's are folded into one recurring to-do.
     public func forEachTask(in stream: JSONObjectStream, _ body: (ImportedTodo?) throws -> Void) throws {
+        var templates: [(uuid: String, todo: ImportedTodo)] = []
+        var openInstances: [String: [ImportedTodo]] = [:]
         try stream.scan(streamedArrays: [""]) { event in
-            if case let .element(_, task) = event { try body(try todo(task)) }
+            guard case let .element(_, task) = event else { return }
+            guard let todo = try todo(task) else { return try body(nil) }
+            if try task.string("status") == "recurring" {
+                // A template whose rule memoapp cannot keep stands for nothing
+                // the user sees: its instances stand alone.
+                guard todo.repeatRule != nil else { return try body(nil) }
+                templates.append((todo.uid, todo))
+            } else if !todo.isDone, let parent = try task.optionalString("parent") {
+                openInstances[parent.lowercased(), default: []].append(todo)
+            } else {
+                try body(todo)
+            }
+        }
+        for (uuid, template) in templates {
+            var instances = openInstances.removeValue(forKey: uuid) ?? []
+            instances.sort {
+                ($0.due?.instant.secondsSince1970 ?? .infinity) < ($1.due?.instant.secondsSince1970 ?? .infinity)
+            }
+            guard var first = instances.first else {
+                try body(template)
+                continue
+            }
+            first.repeatRule = first.repeatRule ?? template.repeatRule
+            try body(first)
+            for _ in 0..<instances.count { try body(nil) }
+        }
+        // Instances whose template the export left out stand alone.
+        for parent in openInstances.keys.sorted() {
+            for instance in openInstances[parent] ?? [] { try body(instance) }
         }
     }
 
@@ -64,8 +103,8 @@ public struct TaskwarriorReader: Sendable {
     private func todo(_ task: JSONReader) throws -> ImportedTodo? {
         let status = try task.string("status")
         switch status {
-        case "pending", "waiting", "completed": break
-        case "deleted", "recurring": return nil
+        case "pending", "waiting", "completed", "recurring": break
+        case "deleted": return nil
         default:
             throw task.failure(
                 at: "status", en: "unknown status '\(status)' (pending, waiting, completed, deleted or recurring)",
@@ -115,7 +154,14 @@ public struct TaskwarriorReader: Sendable {
         for key in ["wait", "scheduled", "until"] {
             if let when = try date(task, key) { noteLines.append("\(key): \(moment(when))") }
         }
-        if let recur = try task.optionalString("recur") { noteLines.append("recur: \(recur)") }
+        if let recur = try task.optionalString("recur") {
+            // Done instances are history: their next occurrence exists already.
+            if let rule = RepeatRule(taskwarrior: recur), todo.due != nil, !todo.isDone {
+                todo.repeatRule = rule
+            } else {
+                noteLines.append("recur: \(recur)")
+            }
+        }
         for annotation in try task.optionalElements("annotations") {
             let text = try annotation.string("description")
             let entry = try date(annotation, "entry")

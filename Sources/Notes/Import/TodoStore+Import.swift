@@ -59,7 +59,8 @@ extension TodoStore {
         let stored = Todo(id: 0, uid: todo.uid, title: todo.title, note: TodoStore.storedNote(todo.note),
                           priority: todo.priority, tags: try Tags.normalized(todo.tags), due: todo.due,
                           createdAt: created, updatedAt: todo.updatedAt ?? max(created, done ?? created),
-                          doneAt: done)
+                          doneAt: done,
+                          repeatRule: todo.due.flatMap { todo.repeatRule?.anchored(at: $0.date(in: calendar)) })
         return try NotesArchive.insert(stored, keepingID: false, into: connection)
     }
 }

@@ -15,7 +15,10 @@ import MemoCore
 ///
 /// The rest is the title, as written except for `key:value` words:
 /// `due:YYYY-MM-DD` is the due date (date only), `pri:X` as above, and any
-/// other pair goes to the note, a line each. `+project` and `@context` words
+/// other pair goes to the note, a line each. `rec:1w` (counted from the day
+/// it is done) and `rec:+1w` (from the due date) make an open task with a due
+/// date a recurring to-do (`RepeatRule(todoTxt:)`); units d, w, m, y, and 1b.
+/// `+project` and `@context` words
 /// stay in the title as written (they are often part of the sentence, and
 /// stay searchable) and also become tags without their sign, `GarageSale` and
 /// `phone`, so that `todo list --tag phone` finds them as it finds a tag given
@@ -96,9 +99,12 @@ public struct TodoTxtReader: Sendable {
         var title: [String] = []
         var noteLines: [String] = []
         var tags: [String] = []
+        var repeatWord: (word: String, rule: RepeatRule)?
         for word in rest {
             if let (key, value) = TodoTxtReader.pair(word) {
                 switch key {
+                case "rec" where repeatWord == nil:
+                    if let rule = RepeatRule(todoTxt: value) { repeatWord = (word, rule) } else { noteLines.append(word) }
                 case "due":
                     guard todo.due == nil else {
                         throw LineFailure(en: "more than one due: date", ko: "due: 날짜가 둘 이상입니다")
@@ -128,6 +134,12 @@ public struct TodoTxtReader: Sendable {
         if let letter {
             todo.priority = TodoTxtReader.priority(letter)
             if letter > "C" { noteLines.insert("pri:\(letter)", at: 0) }
+        }
+        // A rule counts from a due date; an open task without one, or a done
+        // one (whose next occurrence the todo.txt client already wrote),
+        // keeps the word in its note, as any other pair.
+        if let repeatWord {
+            if todo.due != nil && !todo.isDone { todo.repeatRule = repeatWord.rule } else { noteLines.append(repeatWord.word) }
         }
         todo.title = title.joined(separator: " ")
         todo.note = noteLines.isEmpty ? nil : noteLines.joined(separator: "\n")

@@ -9,7 +9,7 @@ enum MemoCommand {
         Command(
             "memo",
             abstract: Localized(en: "text memos: add, list, search", ko: "메모: 추가, 목록, 검색"),
-            options: [onlyTag, pinnedOnly, listLimit],
+            options: [onlyTag, pinnedOnly, since, until, sort, reverse, listLimit],
             subcommands: [.later("add") { add }, .later("list") { list }, .later("show") { show },
                           .later("edit") { edit }, .later("pin") { pin }, .later("unpin") { unpin },
                           .later("rm") { remove }, .later("search") { SearchCommand.make(kinds: [.memo]) },
@@ -26,7 +26,16 @@ enum MemoCommand {
     static let words = Arguments<String>("TEXT", minimum: 0,
                                          help: Localized(en: "the text (words are joined); none: stdin, or $EDITOR on a terminal",
                                                          ko: "내용 (단어를 이어 붙임); 없으면 표준 입력, 터미널이면 $EDITOR"))
-    static let onlyTag = NotesArguments.tag(Localized(en: "only with this tag", ko: "이 태그가 있는 것만"))
+    static let onlyTag = NotesArguments.tagFilter
+    static let since = OptionKey<String>("since", "WHEN", help: Localized(en: "only those created on or after WHEN",
+                                                                        ko: "WHEN 이후에 만든 것만"))
+    static let until = OptionKey<String>("until", "WHEN", help: Localized(en: "only those created on or before WHEN",
+                                                                        ko: "WHEN 이전에 만든 것만"))
+    static let sort = OptionKey<MemoQuery.Sort>(
+        "sort", "created|updated|title",
+        help: Localized(en: "newest, last changed or title first (default: pinned, then newest)",
+                        ko: "최신, 최근 수정, 제목 순 (기본: 고정 먼저, 그다음 최신)"))
+    static let reverse = Flag("reverse", help: Localized(en: "the order turned around", ko: "순서 뒤집기"))
     static let listLimit = NotesArguments.limit
     static let pinnedOnly = Flag("pinned", help: Localized(en: "pinned ones only", ko: "고정한 것만"))
     static let id = NotesArguments.id(help: Localized(en: "the memo's id", ko: "메모 id"))
@@ -35,8 +44,8 @@ enum MemoCommand {
                                                                         ko: "새 제목 (빈 값이면 없앰)"))
     static let addedTags = NotesArguments.tags(Localized(en: "add a tag (repeatable)", ko: "태그 추가 (여러 번 가능)"))
     static let removedTags = NotesArguments.untags
-    static let ids = NotesArguments.ids(help: Localized(en: "one or more ids; all or none are removed",
-                                                        ko: "id 하나 이상; 모두 지우거나 하나도 안 지움"))
+    static let ids = NotesArguments.ids(help: Localized(en: "one or more ids, lists or ranges (1-3,5); all or none are removed",
+                                                        ko: "id 하나 이상, 목록이나 범위 (1-3,5); 모두 지우거나 하나도 안 지움"))
 
     static let add = Command(
         "add", abstract: Localized(en: "add a memo", ko: "메모 추가"),
@@ -46,7 +55,8 @@ enum MemoCommand {
 
     static let list = Command(
         "list", abstract: Localized(en: "list memos, pinned first, then newest", ko: "메모 목록 (고정 먼저, 최신 순)"),
-        options: [onlyTag, pinnedOnly, listLimit],
+        options: [onlyTag, pinnedOnly, since, until, sort, reverse, listLimit],
+        discussion: TodoCommand.whenHelp,
         body: { context, arguments in try runList(context, arguments) })
 
     static let show = Command(
@@ -116,23 +126,26 @@ enum MemoCommand {
     }
 
     static func runList(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let tag = arguments[onlyTag]
-        let pinnedOnly = arguments[MemoCommand.pinnedOnly]
-        let limit = arguments[listLimit]
+        let parser = DueDateParser(now: context.clock.now(), calendar: context.calendar)
+        let query = try context.parsingArgument(arguments) {
+            MemoQuery(tags: try TagFilter(parsing: arguments[onlyTag]), pinnedOnly: arguments[pinnedOnly],
+                      since: try arguments[since].map(parser.start(of:)), until: try arguments[until].map(parser.end(of:)),
+                      sort: arguments[sort], isReversed: arguments[reverse], limit: arguments[listLimit])
+        }
         let store = try context.memoStore()
-        let empty = tag != nil || pinnedOnly
+        let empty = !query.tags.isEmpty || query.pinnedOnly || query.since != nil || query.until != nil
             ? context.text(en: "No matching memos.", ko: "조건에 맞는 메모가 없습니다.")
             : context.text(en: "No memos yet.", ko: "메모가 아직 없습니다.")
         let renderer = MemoRenderer(context: context)
         guard !context.isJSON else {
-            let summaries = try store.summaries(tag: tag, pinnedOnly: pinnedOnly, limit: limit)
+            let summaries = try store.summaries(matching: query)
             return try context.emit(json: .array(summaries.map(renderer.json)), text: "")
         }
         // Text is written as it is read, a line at a time.
-        let table = renderer.table(largestID: try store.largestID(tag: tag, pinnedOnly: pinnedOnly) ?? 0)
+        let table = renderer.table(largestID: try store.largestID(matching: query) ?? 0)
         let dates = RelativeDate(now: context.clock.now(), calendar: context.calendar, language: context.language)
         var isEmpty = true
-        try store.forEachSummary(tag: tag, pinnedOnly: pinnedOnly, limit: limit) { summary in
+        try store.forEachSummary(matching: query) { summary in
             if isEmpty { try context.write(table.header + "\n") }
             try context.write(renderer.row(summary, in: table, dates: dates) + "\n")
             // The first row goes out at once; the rest in large writes.

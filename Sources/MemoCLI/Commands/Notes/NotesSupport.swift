@@ -33,8 +33,9 @@ enum NotesArguments {
     /// Ids are positive integers (SQLite rowids).
     static let idRange = 1...Int(Int64.max)
 
-    static func ids(help: Localized) -> Arguments<Int64> {
-        Arguments("ID", range: idRange, help: help)
+    /// One or more ids, lists and ranges (`3 4`, `1-3,5`).
+    static func ids(help: Localized) -> IDArguments {
+        IDArguments("ID", range: 1...Int64.max, help: help)
     }
 
     static func id(help: Localized) -> Argument<Int64> {
@@ -46,6 +47,12 @@ enum NotesArguments {
         RepeatedOptionKey("tag", "T", help: help, decode: Tags.normalized(_:))
     }
 
+    /// `--tag T` of a list, repeatable: every tag given must be there, and
+    /// `-T` must not (`TagFilter`).
+    static let tagFilter = RepeatedOptionKey<String>(
+        "tag", "T", help: Localized(en: "only with this tag; -T: without it (repeatable: all must hold)",
+                                    ko: "이 태그가 있는 것만; -T: 없는 것만 (여러 번: 모두 만족)"),
+        decode: TagFilter.checked(_:))
     /// `--untag T`, repeatable: a tag to take away (any case). Not cleaned
     /// while parsing, as `todo edit` has always taken it: the store cleans it.
     static let untags = RepeatedOptionKey<String>("untag", "T", help: Localized(en: "remove a tag (repeatable)",

@@ -38,19 +38,25 @@ enum TodoCommand {
                                                                   ko: "제목 (단어를 이어 붙임)"))
     static let all = Flag("all", help: Localized(en: "open and done", ko: "진행 중과 완료 모두"))
     static let doneOnly = Flag("done", help: Localized(en: "done ones only", ko: "완료한 것만"))
-    static let onlyTag = NotesArguments.tag(Localized(en: "only with this tag", ko: "이 태그가 있는 것만"))
+    static let onlyTag = NotesArguments.tagFilter
     static let dueWindow = OptionKey<TodoQuery.DueWindow>(
-        "due", "today|overdue|week", help: Localized(en: "due today, overdue, or within 7 days", ko: "오늘, 지남, 7일 안 마감"))
+        "due", "today|overdue|week", help: Localized(en: "due today, overdue, or by the end of the 7th day (overdue ones too)",
+                                                     ko: "오늘, 지남, 7일째 끝까지 마감 (지난 것 포함)"))
+    static let dueBefore = OptionKey<String>("due-before", "WHEN", help: Localized(en: "due before WHEN (a date: before it begins)",
+                                                                                 ko: "WHEN 전 마감 (날짜면 그날이 시작되기 전)"))
+    static let dueAfter = OptionKey<String>("due-after", "WHEN", help: Localized(en: "due after WHEN (a date: after it ends)",
+                                                                               ko: "WHEN 후 마감 (날짜면 그날이 끝난 뒤)"))
     static let onlyPriority = NotesArguments.priority(Localized(en: "only this priority", ko: "이 우선순위만"))
     static let sort = OptionKey<TodoQuery.Sort>("sort", "due|priority|created",
                                                 help: Localized(en: "order (default: due)", ko: "정렬 (기본: due)"))
     static let listLimit = NotesArguments.limit
-    static let listOptions: [any OptionDeclaration] = [all, doneOnly, onlyTag, dueWindow, onlyPriority, sort, listLimit]
+    static let listOptions: [any OptionDeclaration] = [all, doneOnly, onlyTag, dueWindow, dueBefore, dueAfter, onlyPriority,
+                                                       sort, listLimit]
     static let id = NotesArguments.id(help: Localized(en: "the to-do's id", ko: "할 일 id"))
-    static let ids = NotesArguments.ids(help: Localized(en: "one or more ids; all or none change",
-                                                        ko: "id 하나 이상; 모두 바뀌거나 하나도 안 바뀜"))
-    static let removedIDs = NotesArguments.ids(help: Localized(en: "one or more ids; all or none are removed",
-                                                               ko: "id 하나 이상; 모두 지우거나 하나도 안 지움"))
+    static let ids = NotesArguments.ids(help: Localized(en: "one or more ids, lists or ranges (1-3,5); all or none change",
+                                                        ko: "id 하나 이상, 목록이나 범위 (1-3,5); 모두 바뀌거나 하나도 안 바뀜"))
+    static let removedIDs = NotesArguments.ids(help: Localized(en: "one or more ids, lists or ranges (1-3,5); all or none are removed",
+                                                               ko: "id 하나 이상, 목록이나 범위 (1-3,5); 모두 지우거나 하나도 안 지움"))
     static let newTitle = OptionKey<String>("title", "T", help: Localized(en: "new title", ko: "새 제목"))
     static let newDue = OptionKey<String>("due", "WHEN", help: Localized(en: "new due date", ko: "새 마감"))
     static let noDue = Flag("no-due", help: Localized(en: "remove the due date", ko: "마감 없애기"))
@@ -62,14 +68,28 @@ enum TodoCommand {
         decode: { $0.lowercased() == "none" ? .remove : .set(try Priority(parsing: $0)) })
     static let addedTags = NotesArguments.tags(Localized(en: "add a tag (repeatable)", ko: "태그 추가 (여러 번 가능)"))
     static let removedTags = NotesArguments.untags
+    static let repeatRule = OptionKey<RepeatRule>(
+        "repeat", "RULE", help: Localized(en: "come back when done: daily, weekly, monthly, yearly, weekdays, every 2 weeks",
+                                          ko: "완료하면 다시: daily, weekly, monthly, yearly, weekdays, every 2 weeks"),
+        decode: { try RepeatRule(parsing: $0) })
+    static let repeatFrom = OptionKey<RepeatRule.Anchor>(
+        "repeat-from", "due|done", help: Localized(en: "count the next date from the due date (default) or the day it is done",
+                                                   ko: "다음 날짜를 마감(기본)이나 완료한 날부터 세기"))
+    static let noRepeat = Flag("no-repeat", help: Localized(en: "stop repeating", ko: "반복 없애기"))
+    static let repeatHelp = Localized(
+        en: "RULE: \(RepeatRule.acceptedForms.en). A repeating to-do needs a due date; done, it comes back due on "
+            + "the rule's next date after today (with --repeat-from done, counted from the day it was done).",
+        ko: "RULE: \(RepeatRule.acceptedForms.ko). 반복하는 할 일에는 마감이 필요합니다. 완료하면 규칙에 따른 오늘 이후의 "
+            + "다음 날짜로 다시 생깁니다 (--repeat-from done이면 완료한 날부터 셉니다).")
+    static let whenAndRepeatHelp = Localized(en: whenHelp.en + "\n" + repeatHelp.en, ko: whenHelp.ko + "\n" + repeatHelp.ko)
     static let newNote = OptionKey<String>("note", "TEXT", help: Localized(en: "new note (empty removes it)",
                                                                           ko: "새 메모 (빈 값이면 없앰)"))
 
     static let add = Command(
         "add", abstract: Localized(en: "add a to-do", ko: "할 일 추가"),
-        options: [due, remind, priority, tags, note],
+        options: [due, remind, priority, tags, note, repeatRule, repeatFrom],
         positionals: [title],
-        discussion: whenHelp,
+        discussion: whenAndRepeatHelp,
         body: { context, arguments in try runAdd(context, arguments) })
 
     static let list = Command(
@@ -96,14 +116,16 @@ enum TodoCommand {
             // Which were done already, to say so rather than "Done" again.
             let store = try context.todoStore()
             let alreadyDone = Set(arguments[ids].filter { (try? store.todo(id: $0))?.isDone ?? false })
-            let todos = try context.recordingUndo { try store.markDone(ids: arguments[ids]) }
+            let (todos, next) = try context.recordingUndo { try store.finish(ids: arguments[ids]) }
             let renderer = TodoRenderer(context)
-            let width = String(todos.map(\.id).max() ?? 0).count
-            let lines = todos.map { todo in
+            let width = String((todos + next).map(\.id).max() ?? 0).count
+            var lines: [TerminalText] = todos.map { todo in
                 (alreadyDone.contains(todo.id) ? context.text(en: "Already done", ko: "이미 완료")
                                                : context.text(en: "Done", ko: "완료"))
                     + ": " + renderer.line(todo, idWidth: width)
             }
+            // A recurring to-do's next occurrence, added by finishing it.
+            lines += next.map { context.text(en: "Next", ko: "다음") + ": " + renderer.line($0, idWidth: width) }
             try context.emit(json: renderer.json(todos), text: lines.joined(separator: "\n"))
         })
 
@@ -117,10 +139,11 @@ enum TodoCommand {
 
     static let edit = Command(
         "edit", abstract: Localized(en: "change a to-do", ko: "할 일 고치기"),
-        options: [newTitle, newDue, noDue, remind, noRemind, newPriority, addedTags, removedTags, newNote],
+        options: [newTitle, newDue, noDue, remind, noRemind, newPriority, addedTags, removedTags, newNote, repeatRule,
+                  noRepeat, repeatFrom],
         positionals: [id],
-        exclusiveOptions: [[newDue, noDue], [remind, noRemind]],
-        discussion: whenHelp,
+        exclusiveOptions: [[newDue, noDue], [remind, noRemind], [repeatRule, noRepeat], [noRepeat, repeatFrom]],
+        discussion: whenAndRepeatHelp,
         body: { context, arguments in try runEdit(context, arguments) })
 
     static let remove = Command(
@@ -159,6 +182,7 @@ enum TodoCommand {
                     due: try arguments[due].map {
                         try DueDateParser(now: now, calendar: context.calendar).parse($0)
                     },
+                    repeatRule: try repeatRule(arguments),
                     remindAt: try arguments[remind].map { try reminderMoment($0, now: now, context) })
         }
         let todo = try context.parsingArgument(arguments) { try context.recordingUndo { try context.todoStore().add(new) } }
@@ -174,11 +198,15 @@ enum TodoCommand {
         query.due = arguments[dueWindow]
         query.sort = arguments[sort] ?? .due
         query.priority = arguments[onlyPriority]
-        query.tag = arguments[onlyTag]
+        query.tags = try context.parsingArgument(arguments) { try TagFilter(parsing: arguments[onlyTag]) }
+        let dates = DueDateParser(now: context.clock.now(), calendar: context.calendar)
+        query.dueBefore = try context.parsingArgument(arguments) { try arguments[dueBefore].map(dates.start(of:)) }
+        query.dueAfter = try context.parsingArgument(arguments) { try arguments[dueAfter].map(dates.end(of:)) }
         query.limit = arguments[listLimit]
         let store = try context.todoStore()
         let renderer = TodoRenderer(context)
-        let isFiltered = query.tag != nil || query.due != nil || query.priority != nil
+        let isFiltered = !query.tags.isEmpty || query.due != nil || query.priority != nil || query.dueBefore != nil
+            || query.dueAfter != nil
         let empty: String
         switch (query.status, isFiltered) {
         case (_, true): empty = context.text(en: "No matching to-dos.", ko: "조건에 맞는 할 일이 없습니다.")
@@ -215,6 +243,9 @@ enum TodoCommand {
             if let when = arguments[newDue] {
                 changes.due = .set(try DueDateParser(now: now, calendar: context.calendar).parse(when))
             }
+            if arguments[noRepeat] { changes.repeatRule = .remove }
+            if let rule = arguments[repeatRule] { changes.repeatRule = .set(rule) }
+            changes.repeatFrom = arguments[repeatFrom]
             if arguments[noRemind] { changes.remind = .remove }
             if let when = arguments[remind] { changes.remind = .set(try reminderMoment(when, now: now, context)) }
             return changes
@@ -229,6 +260,19 @@ enum TodoCommand {
         let renderer = TodoRenderer(context)
         try context.emit(json: renderer.json(todo),
                      text: context.text(en: "Changed ", ko: "고침: ") + renderer.line(todo, idWidth: 0))
+    }
+
+    /// `--repeat` with its `--repeat-from`, or nil; `--repeat-from` alone
+    /// is a usage error.
+    static func repeatRule(_ arguments: ParsedArguments) throws -> RepeatRule? {
+        guard var rule = arguments[repeatRule] else {
+            guard arguments[repeatFrom] == nil else {
+                throw MemoError(.usage, en: "--repeat-from needs --repeat", ko: "--repeat-from에는 --repeat가 필요합니다")
+            }
+            return nil
+        }
+        rule.from = arguments[repeatFrom] ?? .due
+        return rule
     }
 
     /// `--remind WHEN`, read by the due date's parser; a date alone is its morning.

@@ -57,6 +57,9 @@ final class TodoRenderer {
             due = isOverdue ? style.red(text) : isDueToday(todo) ? style.yellow(text) : TerminalText(text)
         }
         var title = TerminalText(line: todo.title)
+        // The rule rides in the title cell: a column of its own would be empty
+        // for most to-dos and take width from every title.
+        if let mark = repeatMark(todo) { title += "  " + TerminalText(line: mark) }
         if !todo.tags.isEmpty { title += "  " + style.cyan(TerminalText(line: NotesText.tags(todo.tags))) }
         return table.row([TerminalText(String(todo.id)), mark, priority, due, todo.isDone ? style.dim(title) : title])
     }
@@ -88,6 +91,10 @@ final class TodoRenderer {
             } else {
                 text += when
             }
+            separator = " · "
+        }
+        if let mark = repeatMark(todo) {
+            text += separator + mark
             separator = " · "
         }
         if let priority = todo.priority {
@@ -133,6 +140,10 @@ final class TodoRenderer {
         if let remindAt = todo.remindAt {
             lines.append(TerminalText(label("remind:   ", "알림:     ") + remindAt.localMinute))
         }
+        if let rule = todo.repeatRule {
+            let from = rule.from == .due ? label("from the due date", "마감부터") : label("from the day it is done", "완료한 날부터")
+            lines.append(TerminalText(label("repeats:  ", "반복:     ") + context.text(rule.text) + " (" + from + ")"))
+        }
         if let priority = todo.priority { lines.append(TerminalText(label("priority: ", "우선순위: ") + context.text(priority.label))) }
         if !todo.tags.isEmpty {
             lines.append(label("tags:     ", "태그:     ") + TerminalText(line: NotesText.tags(todo.tags)))
@@ -149,6 +160,14 @@ final class TodoRenderer {
             lines.append(TerminalText(note))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `↻ weekly`, `↻ every 2 weeks (from done)`: a recurring to-do's rule
+    /// in a list line; nil for a one-off.
+    func repeatMark(_ todo: Todo) -> String? {
+        guard let rule = todo.repeatRule else { return nil }
+        let text = "↻ " + context.text(rule.text)
+        return rule.from == .due ? text : text + context.text(en: " (from done)", ko: " (완료 기준)")
     }
 
     // MARK: - Private

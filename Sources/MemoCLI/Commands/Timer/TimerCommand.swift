@@ -13,7 +13,7 @@ enum TimerCommand {
             abstract: Localized(en: "countdowns and stopwatches that outlive the process",
                                 ko: "프로세스가 끝나도 계속 가는 카운트다운과 스톱워치"),
             // Bare `timer` lists, as bare `todo` and `memo` do.
-            options: [all],
+            options: [all, NotesArguments.limit],
             subcommands: [
                 Command("start", abstract: Localized(en: "start a countdown (with DURATION) or a stopwatch",
                                                      ko: "카운트다운(DURATION 지정) 또는 스톱워치 시작"),
@@ -22,7 +22,7 @@ enum TimerCommand {
                                               ko: "DURATION 형식: \(DurationParser.forms.ko)."),
                         body: start),
                 Command("list", abstract: Localized(en: "running and paused timers", ko: "실행 중이거나 일시정지된 타이머"),
-                        options: [all],
+                        options: [all, NotesArguments.limit],
                         body: list),
                 Command("status", abstract: Localized(en: "one timer in full (default: the newest running one)",
                                                       ko: "타이머 하나의 자세한 상태 (기본: 가장 최근 실행 중인 것)"),
@@ -104,8 +104,10 @@ enum TimerCommand {
         let includingEnded = arguments[TimerCommand.all]
         let store = try store(context)
         // Finished countdowns not yet seen are listed (then seen); --all lists every timer.
-        let snapshots = try seeing(includingEnded ? store.snapshots(includingEnded: true)
-                                                  : store.snapshots(includingEnded: false) + store.unseenFinished(), store)
+        // --limit cuts before they are marked seen: one not shown stays unseen.
+        let listed = includingEnded ? try store.snapshots(includingEnded: true)
+                                    : try store.snapshots(includingEnded: false) + store.unseenFinished()
+        let snapshots = try seeing(Array(listed.prefix(arguments[NotesArguments.limit] ?? Int.max)), store)
         let text = snapshots.isEmpty
             ? TerminalText(includingEnded ? context.text(en: "No timers.", ko: "타이머가 없습니다.")
                                           : context.text(en: "No running or paused timers.",

@@ -15,7 +15,7 @@ enum VoiceCommand {
             abstract: Localized(en: "voice memos: import, record, list, play, peaks, export, trim, verify",
                                 ko: "음성 메모: 가져오기, 녹음, 목록, 재생, 파형, 내보내기, 자르기, 검사"),
             // Bare `voice` lists, as bare `todo` and `memo` do.
-            options: [VoiceViewCommands.onlyTag],
+            options: [VoiceViewCommands.onlyTag, NotesArguments.limit],
             subcommands: [
                 .later("import", VoiceImportCommand.make),
                 .later("record", VoiceRecordCommand.make),
@@ -41,7 +41,8 @@ enum VoiceCommand {
     }
 
     static let id = Argument<Int64>("ID", range: 1...Int.max, help: Localized(en: "voice memo id", ko: "음성 메모 id"))
-    static let ids = Arguments<Int64>("ID", range: 1...Int.max, help: Localized(en: "voice memo ids", ko: "음성 메모 id"))
+    static let ids = IDArguments("ID", range: 1...Int64.max,
+                                 help: Localized(en: "voice memo ids, lists and ranges (1-3,5)", ko: "음성 메모 id, 목록과 범위 (1-3,5)"))
     static let tags = RepeatedOptionKey<String>("tag", "T", help: Localized(en: "a tag (repeatable)",
                                                                            ko: "태그 (여러 번 가능)"))
 

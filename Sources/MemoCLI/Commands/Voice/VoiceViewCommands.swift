@@ -29,13 +29,15 @@ enum VoiceViewCommands {
     static func makeList() -> Command {
         Command("list", abstract: Localized(en: "list voice memos: id, title, duration, format, size, date",
                                             ko: "음성 메모 목록: id, 제목, 길이, 형식, 크기, 날짜"),
-                options: [onlyTag],
+                options: [onlyTag, NotesArguments.limit],
                 body: runList)
     }
 
     static func runList(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let store = try VoiceCommand.store(context)
-        let memos = try store.memos(taggedWith: arguments[onlyTag])
+        // The library is read whole either way (a row per memo, no audio): --limit
+        // only stops the list.
+        let memos = Array(try store.memos(taggedWith: arguments[onlyTag]).prefix(arguments[NotesArguments.limit] ?? Int.max))
         let text = memos.isEmpty
             ? TerminalText(context.text(en: "No voice memos.", ko: "음성 메모가 없습니다."))
             : VoiceCommand.table(memos, context)
