@@ -56,7 +56,6 @@ public final class Connection {
     /// Opens `path` with `flags` and sets the connection up; the public
     /// initializers add what their kind of opening needs.
     init(opening path: String, flags: Int32, configuration: Configuration) throws {
-        Connection.configureLibrary()
         var handle: OpaquePointer?
         let flags = flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -80,31 +79,6 @@ public final class Connection {
     deinit {
         closeNow()
     }
-
-    /// Sets what SQLite lets a process choose only before SQLite initializes
-    /// itself (at the first connection, or at a call such as
-    /// `sqlite3_auto_extension`): call it before anything else in the process
-    /// touches SQLite; opening a connection calls it too, and calls after the
-    /// first do nothing.
-    ///
-    /// What it sets: a statement inside a larger transaction keeps a journal
-    /// of the pages it changes, so that it alone can be rolled back, and
-    /// SQLite moves that journal into a temporary file in `/var/tmp` once it
-    /// passes 64 KiB. A write of many rows in one transaction (an import: each
-    /// insert runs triggers) then spends a fifth of its time in hundreds of
-    /// thousands of small writes to that file. One statement's journal is
-    /// bounded by the pages that statement changes and is freed when it ends,
-    /// so it is kept in memory up to 1 MiB. (Not more: SQLite allocates the
-    /// in-memory journal in chunks of that size, one per statement, and a
-    /// chunk beyond malloc's largest heap allocation costs an mmap, page
-    /// faults and an munmap at every statement; 64 MiB made imports slower.)
-    public static func configureLibrary() {
-        _ = libraryConfigured
-    }
-
-    private static let libraryConfigured: Void = {
-        _ = csqlite_config_statement_journal_spill(1 << 20)
-    }()
 
     /// The application_id in the database header.
     public var applicationID: Int32 {

@@ -1,5 +1,4 @@
 import CSQLite
-import SQLite
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -177,8 +176,6 @@ extension NotesSchema {
     /// ("no such tokenizer"). Call before opening the first connection; calling
     /// again does nothing.
     public static func registerSearchTokenizer() {
-        // Registering initializes SQLite, after which it takes no more process-wide settings.
-        Connection.configureLibrary()
         // SQLite calls the entry point with the connection; its declared type
         // is `void (*)(void)`, so the real signature is cast to it.
         _ = sqlite3_auto_extension(unsafeBitCast(registerOnOpen, to: (@convention(c) () -> Void).self))
