@@ -167,6 +167,24 @@ final class NotesArchiveTests: NotesTestCase {
         XCTAssertEqual(failure { _ = try NotesArchive.memo(from: try self.reparsed(.object(members), at: path)) },
                        "export.json: $.memos[2].text: a memo's text cannot be empty")
     }
+
+    func testDeleteAllEmptiesATableAndItsSearchIndexAndLeavesTheTriggerInPlace() throws {
+        let todos = makeTodoStore()
+        for title in ["회의 준비", "meeting notes", "대한민국"] { _ = try todos.add(NewTodo(title: title)) }
+        _ = try makeMemoStore().add(NewMemo(text: "회의록"))
+        try connection.writeTransaction { try NotesArchive.deleteAll(from: "todos", in: connection) }
+        XCTAssertEqual(try connection.queryFirst("SELECT count(*) FROM todos") { $0.int(0) }, 0)
+        assertSearchIndexesIntact()
+        let search = NoteSearch(connection: connection)
+        XCTAssertEqual(try search.search(SearchQuery("회의")).hits.count, 1, "the memo stays found, the to-do is gone")
+        // The trigger is back: a to-do added and removed now leaves the index in step.
+        let again = try todos.add(NewTodo(title: "회의 다시"))
+        XCTAssertEqual(try search.search(SearchQuery("다시")).hits.map(\.id), [again.id])
+        _ = try todos.remove(ids: [again.id])
+        assertSearchIndexesIntact()
+        XCTAssertEqual(try connection.queryFirst(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'todos_search_delete'") { $0.int(0) }, 1)
+    }
 }
 
 /// Everything an export function hands over, gathered.

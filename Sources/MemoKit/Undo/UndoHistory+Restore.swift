@@ -1,4 +1,5 @@
 import MemoCore
+import Notes
 import SQLite
 
 /// A restore into an empty data home as one step of the history, logged as
@@ -43,7 +44,11 @@ extension UndoHistory {
     func empty(_ table: String, expected: SQLiteValue, of step: UndoStep) throws {
         guard case let .integer(rows) = expected else { throw UndoHistory.damaged(step) }
         guard try count(of: table) == rows else { throw UndoHistory.changedSince(step) }
-        try connection.execute("DELETE FROM \(quoted(table))")
+        if NotesArchive.tablesWithUIDs.contains(table) {
+            try NotesArchive.deleteAll(from: table, in: connection)
+        } else {
+            try connection.execute("DELETE FROM \(quoted(table))")
+        }
     }
 
     private func count(of table: String) throws -> Int64 {
