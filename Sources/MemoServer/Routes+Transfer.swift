@@ -14,13 +14,10 @@ extension MemoRoutes {
     static func addTransfer(to router: inout Router, _ services: ServerServices) {
         router.route(.get, "/api/v1/export") { _ in
             // A connection of its own: the export reads everything in one
-            // snapshot, and may first give hand-inserted rows their uids (a write).
-            // Held as its text (the size of the file `memoapp export` writes),
-            // never as a tree of values.
-            let workspace = try dedicatedWorkspace(services)
-            var text: [UInt8] = []
-            try ExportDocument.write(connection: workspace.database(), exportedAt: workspace.clock.now()) { text += $0.utf8 }
-            return .bytes(text, contentType: "application/json")
+            // snapshot, and may first give hand-inserted rows their uids (a
+            // write). Sent while it is written (see ExportStream).
+            let stream = try ExportStream(dedicatedWorkspace(services))
+            return .stream(contentType: "application/json") { buffer in try stream.read(into: buffer) }
         }
         router.collect(.post, "/api/v1/import", bodyLimit: importLimit) { request, body in
             try services.idempotency.perform(request, body: body) {

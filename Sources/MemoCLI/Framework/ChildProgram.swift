@@ -8,7 +8,7 @@ import MemoCore
 /// them, so that each gets the same clean start: arguments given as they are
 /// (never through a shell, but for the editor and `--exec`, whose point is
 /// one), no signal blocked, and the default action of every signal memoapp
-/// changes for itself (it ignores SIGXFSZ and SIGPIPE, see main.swift; `remind`
+/// changes for itself (it ignores SIGXFSZ, see main.swift; `remind`
 /// blocks SIGINT and SIGTERM to wait for them; `voice play` catches them),
 /// as if started from a shell.
 enum ChildProgram {
