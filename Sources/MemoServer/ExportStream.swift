@@ -8,7 +8,8 @@ import MemoKit
 /// document of a large collection is hundreds of megabytes, which the server
 /// must not hold (it held the whole text before). A helper thread writes the
 /// document, in one read snapshot as `memoapp export` does, into one end of a
-/// socket pair, 64 KiB at a time; the response reads the other end, so the
+/// socket pair, 64 KiB at a time; the response reads the other end (blocking
+/// its server thread only while the writer is behind), so the
 /// writer waits whenever the client is slower (memory stays at the socket's
 /// buffers). A client that leaves closes the reading end: the writer's next
 /// send fails (MSG_NOSIGNAL: no SIGPIPE), the snapshot ends and the thread

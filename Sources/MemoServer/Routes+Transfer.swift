@@ -9,9 +9,12 @@ extension MemoRoutes {
     static func addTransfer(to router: inout Router, _ services: ServerServices) {
         router.route(.get, "/api/v1/export") { _ in
             // A connection of its own: the export reads everything in one
-            // snapshot, and may first give hand-inserted rows their uids (a
-            // write). Sent while it is written (see ExportStream).
-            let stream = try ExportStream(dedicatedWorkspace(services))
+            // snapshot, sent while it is written (see ExportStream). Rows
+            // inserted by hand get their uids here, before the response
+            // starts: a stream that waited that long could time out.
+            let workspace = try dedicatedWorkspace(services)
+            try ExportDocument.giveMissingUIDs(connection: workspace.database())
+            let stream = try ExportStream(workspace)
             return .stream(contentType: "application/json") { buffer in try stream.read(into: buffer) }
         }
         // As large as an audio upload may be: the document goes to disk, not memory.

@@ -35,6 +35,19 @@ public enum ExportDocument {
         return try JSON.parse(text)
     }
 
+    /// Gives rows inserted by hand without a uid their uid, in one write
+    /// transaction, when there are any; `write` does it first. A caller that
+    /// streams the document does it before the first byte goes out, since for
+    /// a million such rows it takes a minute of silence.
+    public static func giveMissingUIDs(connection: Connection) throws {
+        let tables = NotesArchive.tablesWithUIDs + VoiceArchive.tablesWithUIDs + TimerArchive.tablesWithUIDs
+        if try tables.contains(where: { try connection.countRowsWithoutUID(in: $0) > 0 }) {
+            try connection.writeTransaction {
+                for table in tables { try connection.fillMissingUIDs(in: table) }
+            }
+        }
+    }
+
     /// Writes the document as `JSON.prettySerialized` lays it out, handing
     /// `sink` pieces of up to about 64 KiB as the rows are read, so that an
     /// export of any size holds one to-do or memo at a time. Everything is
@@ -45,12 +58,7 @@ public enum ExportDocument {
     @discardableResult
     public static func write(connection: Connection, exportedAt: Timestamp,
                              to sink: (String) throws -> Void) throws -> ExportCounts {
-        let tables = NotesArchive.tablesWithUIDs + VoiceArchive.tablesWithUIDs + TimerArchive.tablesWithUIDs
-        if try tables.contains(where: { try connection.countRowsWithoutUID(in: $0) > 0 }) {
-            try connection.writeTransaction {
-                for table in tables { try connection.fillMissingUIDs(in: table) }
-            }
-        }
+        try giveMissingUIDs(connection: connection)
         return try withoutActuallyEscaping(sink) { sink in try connection.readTransaction {
             var writer = PrettyObjectWriter(sink: sink)
             let lastIDs = try counterTables.map { ($0, JSON.int(try connection.lastAutoincrementID(of: $0))) }
