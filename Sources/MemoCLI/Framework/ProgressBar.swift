@@ -4,15 +4,28 @@ import MemoCore
 import Glibc
 #endif
 
-/// A progress bar on stderr: only on a terminal, only without --json, and
-/// only once the work has taken a second, so quick work prints nothing.
+/// Where the bar being shown draws, for the signal handler (-1: none shown).
+private nonisolated(unsafe) var shownBarDescriptor: Int32 = -1
+/// What the handler writes: back to the line's start, erase it, show the cursor.
+private let eraseSequence: StaticString = "\r\u{1B}[K\u{1B}[?25h"
+
+/// A progress bar on stderr for long work: only when stderr is a terminal and
+/// not --json (piped output stays byte for byte what it was), only once the
+/// work has taken a second, at most ten frames a second (see
+/// `ProgressSchedule`), as wide as the terminal is at each frame (see
+/// `ProgressLine`). The line is erased and the cursor shown again when the
+/// work ends, fails, or is stopped by Ctrl-C or SIGTERM.
+///
+/// The work itself only calls `update(_:of:)`: the modules doing it take a
+/// plain `(done, total)` callback and know nothing of terminals.
 final class ProgressBar {
     private let label: String
     private let descriptor: Int32
     private let isEnabled: Bool
-    private let start = ProgressBar.monotonicSeconds()
+    private var schedule: ProgressSchedule
     private var isShown = false
-    private var lastDrawn = -1
+    private var previousInterrupt = sigaction()
+    private var previousTerminate = sigaction()
     /// The first draw the terminal refused; nothing is drawn after it.
     private var failure: StreamWriteFailure?
 
@@ -25,6 +38,7 @@ final class ProgressBar {
         self.descriptor = descriptor
         // Asked of the descriptor itself: fd 2 may point at /dev/null meanwhile.
         isEnabled = isatty(descriptor) == 1 && !context.isJSON
+        schedule = ProgressSchedule(start: ProgressBar.monotonicSeconds())
     }
 
     /// Runs `work`, which calls `update`, and clears the bar after it. A
@@ -44,23 +58,31 @@ final class ProgressBar {
     }
 
     func update(_ done: Int64, of total: Int64) {
-        guard isEnabled, total > 0, ProgressBar.monotonicSeconds() - start >= 1 else { return }
-        let percent = Int(min(100, max(0, done) * 100 / total))
-        guard percent != lastDrawn else { return }
-        lastDrawn = percent
-        isShown = true
-        let width = 30
-        let filled = percent * width / 100
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        draw(TerminalText(.carriageReturn) + "\(bar) \(percent)% " + TerminalText(line: label)
-             + TerminalText(.clearToEndOfLine))
+        guard isEnabled, failure == nil else { return }
+        let descriptor = self.descriptor
+        guard let line = schedule.frame(done: done, of: total, label: label, now: ProgressBar.monotonicSeconds,
+                                        columns: { ProgressBar.columns(of: descriptor) }) else { return }
+        if !isShown {
+            isShown = true
+            installSignalHandlers()
+            draw(TerminalText(.hideCursor))
+        }
+        draw(TerminalText(.carriageReturn) + line + TerminalText(.clearToEndOfLine))
     }
 
-    /// Removes the bar, if it was shown.
-    func clear() {
-        if isShown { draw(TerminalText(.carriageReturn) + TerminalText(.clearToEndOfLine)) }
-        isShown = false
+    func update(_ done: Int, of total: Int) {
+        update(Int64(done), of: Int64(total))
     }
+
+    /// Removes the bar, if it was shown, and shows the cursor again.
+    func clear() {
+        guard isShown else { return }
+        isShown = false
+        draw(TerminalText(.carriageReturn) + TerminalText(.clearToEndOfLine) + TerminalText(.showCursor))
+        restoreSignalHandlers()
+    }
+
+    // MARK: - Private
 
     private func draw(_ text: TerminalText) {
         guard failure == nil else { return }
@@ -69,6 +91,39 @@ final class ProgressBar {
         } catch let refused as StreamWriteFailure {
             failure = refused
         } catch {}
+    }
+
+    /// Ctrl-C or SIGTERM while the bar is shown: erase it, then die of the
+    /// signal as before (the shell reports 130 or 143), so an interrupted
+    /// import or export leaves no half bar and no hidden cursor.
+    private func installSignalHandlers() {
+        shownBarDescriptor = descriptor
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { signalNumber in
+            // Only async-signal-safe calls here: write, signal, raise.
+            if shownBarDescriptor >= 0 {
+                _ = write(shownBarDescriptor, eraseSequence.utf8Start, eraseSequence.utf8CodeUnitCount)
+            }
+            signal(signalNumber, SIG_DFL)
+            raise(signalNumber)
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = Int32(SA_RESETHAND)
+        sigaction(SIGINT, &action, &previousInterrupt)
+        sigaction(SIGTERM, &action, &previousTerminate)
+    }
+
+    private func restoreSignalHandlers() {
+        sigaction(SIGINT, &previousInterrupt, nil)
+        sigaction(SIGTERM, &previousTerminate, nil)
+        shownBarDescriptor = -1
+    }
+
+    /// The terminal's width now (80 when it cannot be told).
+    private static func columns(of descriptor: Int32) -> Int {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
     }
 
     static func monotonicSeconds() -> Double {
