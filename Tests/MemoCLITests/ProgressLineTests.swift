@@ -62,6 +62,15 @@ final class ProgressLineTests: XCTestCase {
         XCTAssertTrue(text.plain.hasSuffix("a␛[2Jb␊c"), text.plain)
     }
 
+    func testALineAResizeReflowedIsErasedFromItsFirstRow() {
+        XCTAssertEqual(ProgressLine.returnToStart(drawnWidth: 39, columns: 40).rendered, "\r\u{1B}[J")
+        XCTAssertEqual(ProgressLine.returnToStart(drawnWidth: 46, columns: 120).rendered, "\r\u{1B}[J")
+        XCTAssertEqual(ProgressLine.returnToStart(drawnWidth: 46, columns: 40).rendered, "\u{1B}[1A\r\u{1B}[J",
+                       "46 columns on 40 take two rows; the cursor is on the second")
+        XCTAssertEqual(ProgressLine.returnToStart(drawnWidth: 119, columns: 40).rendered, "\u{1B}[2A\r\u{1B}[J")
+        XCTAssertEqual(ProgressLine.returnToStart(drawnWidth: 0, columns: 40).rendered, "\r\u{1B}[J", "nothing drawn yet")
+    }
+
     // MARK: - When to redraw
 
     func testNothingIsDrawnBeforeTheDelayThenAtMostTenFramesASecond() {

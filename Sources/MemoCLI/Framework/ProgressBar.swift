@@ -7,7 +7,7 @@ import Glibc
 /// Where the bar being shown draws, for the signal handler (-1: none shown).
 private nonisolated(unsafe) var shownBarDescriptor: Int32 = -1
 /// What the handler writes: back to the line's start, erase it, show the cursor.
-private let eraseSequence: StaticString = "\r\u{1B}[K\u{1B}[?25h"
+private let eraseSequence: StaticString = "\r\u{1B}[J\u{1B}[?25h"
 
 /// A progress bar on stderr for long work: only when stderr is a terminal and
 /// not --json (piped output stays byte for byte what it was), only once the
@@ -24,6 +24,8 @@ final class ProgressBar {
     private let isEnabled: Bool
     private var schedule: ProgressSchedule
     private var isShown = false
+    /// Columns the line on screen takes (0: none yet).
+    private var drawnWidth = 0
     private var previousInterrupt = sigaction()
     private var previousTerminate = sigaction()
     /// The first draw the terminal refused; nothing is drawn after it.
@@ -60,14 +62,17 @@ final class ProgressBar {
     func update(_ done: Int64, of total: Int64) {
         guard isEnabled, failure == nil else { return }
         let descriptor = self.descriptor
+        var columns = 0
         guard let line = schedule.frame(done: done, of: total, label: label, now: ProgressBar.monotonicSeconds,
-                                        columns: { ProgressBar.columns(of: descriptor) }) else { return }
+                                        columns: { columns = ProgressBar.columns(of: descriptor); return columns })
+        else { return }
         if !isShown {
             isShown = true
             installSignalHandlers()
             draw(TerminalText(.hideCursor))
         }
-        draw(TerminalText(.carriageReturn) + line + TerminalText(.clearToEndOfLine))
+        draw(ProgressLine.returnToStart(drawnWidth: drawnWidth, columns: columns) + line)
+        drawnWidth = line.displayWidth
     }
 
     func update(_ done: Int, of total: Int) {
@@ -78,7 +83,9 @@ final class ProgressBar {
     func clear() {
         guard isShown else { return }
         isShown = false
-        draw(TerminalText(.carriageReturn) + TerminalText(.clearToEndOfLine) + TerminalText(.showCursor))
+        draw(ProgressLine.returnToStart(drawnWidth: drawnWidth, columns: ProgressBar.columns(of: descriptor))
+             + TerminalText(.showCursor))
+        drawnWidth = 0
         restoreSignalHandlers()
     }
 
@@ -108,7 +115,9 @@ final class ProgressBar {
             raise(signalNumber)
         }
         sigemptyset(&action.sa_mask)
-        action.sa_flags = Int32(SA_RESETHAND)
+        // No SA_RESETHAND (its bit does not fit the Int32 field Swift sees):
+        // the handler puts the default back itself.
+        action.sa_flags = 0
         sigaction(SIGINT, &action, &previousInterrupt)
         sigaction(SIGTERM, &action, &previousTerminate)
     }

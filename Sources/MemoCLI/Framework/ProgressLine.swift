@@ -50,6 +50,18 @@ enum ProgressLine {
         let body = String(repeating: "=", count: filled - head.count) + head
         return "[" + body + String(repeating: " ", count: inside - body.count) + "]"
     }
+
+    /// How to get back to the start of a line `drawnWidth` columns wide, drawn
+    /// with the cursor left after it, on a terminal now `columns` wide, and
+    /// erase it with whatever it wrapped into: a terminal made narrower than
+    /// the line reflows it over several rows (tmux, VTE, kitty and iTerm2
+    /// do), with the cursor on the last of them, so a carriage return alone
+    /// would leave the first rows behind.
+    static func returnToStart(drawnWidth: Int, columns: Int) -> TerminalText {
+        let rowsAbove = columns > 0 && drawnWidth >= columns ? drawnWidth / columns : 0
+        let up = rowsAbove > 0 ? TerminalText(.cursorUp(rowsAbove)) : TerminalText()
+        return up + TerminalText(.carriageReturn) + TerminalText(.clearToEndOfScreen)
+    }
 }
 
 /// When a progress bar redraws: not before the work has taken `delay` (quick
