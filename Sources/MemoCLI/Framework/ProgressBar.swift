@@ -104,6 +104,9 @@ final class ProgressBar {
     /// signal as before (the shell reports 130 or 143), so an interrupted
     /// import or export leaves no half bar and no hidden cursor.
     private func installSignalHandlers() {
+        // Globals are set up on first use, which a signal handler must not
+        // be the one to do: both are touched here first.
+        _ = eraseSequence.utf8CodeUnitCount
         shownBarDescriptor = descriptor
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signalNumber in
