@@ -66,12 +66,15 @@ final class ProgressBar {
         guard let line = schedule.frame(done: done, of: total, label: label, now: ProgressBar.monotonicSeconds,
                                         columns: { columns = ProgressBar.columns(of: descriptor); return columns })
         else { return }
+        // One write a frame; the first also hides the cursor, which would
+        // otherwise blink at the end of the bar.
+        var frame = TerminalText()
         if !isShown {
             isShown = true
             installSignalHandlers()
-            draw(TerminalText(.hideCursor))
+            frame = TerminalText(.hideCursor)
         }
-        draw(ProgressLine.returnToStart(drawnWidth: drawnWidth, columns: columns) + line)
+        draw(frame + ProgressLine.returnToStart(drawnWidth: drawnWidth, columns: columns) + line)
         drawnWidth = line.displayWidth
     }
 
