@@ -1,5 +1,6 @@
 import HTTPServer
 import MemoCore
+import MemoKit
 
 /// `Idempotency-Key` on a POST: the first request with a key is done and its
 /// answer kept; a retry with the same key and the same body gets that answer
@@ -7,13 +8,15 @@ import MemoCore
 /// (422); the same key while the first is still running is refused (409).
 ///
 /// Kept in memory for the server's life, per credential, at most `capacity`
-/// answers (the oldest forgotten first): a retry comes within seconds.
+/// answers (the oldest forgotten first): a retry comes within seconds. Bodies
+/// are compared by their SHA-256, never kept (an import's is hundreds of
+/// megabytes, which the server streams to disk and never holds).
 final class IdempotencyCache: @unchecked Sendable {
     let capacity = 1024
 
     private enum Entry {
-        case running(body: [UInt8])
-        case done(body: [UInt8], response: Response)
+        case running(bodyDigest: [UInt8])
+        case done(bodyDigest: [UInt8], response: Response)
     }
 
     private let mutex = Mutex()
@@ -22,6 +25,12 @@ final class IdempotencyCache: @unchecked Sendable {
 
     /// Runs `work` once per key: see the type's description.
     func perform(_ request: Request, body: [UInt8], _ work: () throws -> Response) throws -> Response {
+        guard request.headers["Idempotency-Key"] != nil else { return try work() }
+        return try perform(request, bodyDigest: try SHA256Digest.of(body), work)
+    }
+
+    /// `perform` for a body streamed elsewhere, known by its SHA-256.
+    func perform(_ request: Request, bodyDigest body: [UInt8], _ work: () throws -> Response) throws -> Response {
         guard let key = request.headers["Idempotency-Key"] else { return try work() }
         guard (1...255).contains(key.utf8.count) else {
             throw MemoError(.usage, en: "an Idempotency-Key is 1 to 255 characters", ko: "Idempotency-Key는 1~255자입니다")
@@ -38,7 +47,7 @@ final class IdempotencyCache: @unchecked Sendable {
                 guard first == body else { throw reused() }
                 return response
             case nil:
-                entries[scope] = .running(body: body)
+                entries[scope] = .running(bodyDigest: body)
                 order.append(scope)
                 return nil
             }
@@ -47,7 +56,7 @@ final class IdempotencyCache: @unchecked Sendable {
         do {
             let response = try work()
             mutex.locked {
-                entries[scope] = .done(body: body, response: response)
+                entries[scope] = .done(bodyDigest: body, response: response)
                 trim()
             }
             return response

@@ -6,29 +6,17 @@ import MemoKit
 /// `GET /api/v1/export`, `POST /api/v1/import`, `GET /api/v1/doctor`: the
 /// application layer's use cases, as the command line runs them.
 extension MemoRoutes {
-    /// The largest import document: an export of a large collection is
-    /// tens of megabytes, more than other JSON bodies may be; it is parsed
-    /// whole, so it is bounded.
-    static let importLimit: UInt64 = 64 << 20
-
     static func addTransfer(to router: inout Router, _ services: ServerServices) {
         router.route(.get, "/api/v1/export") { _ in
             // A connection of its own: the export reads everything in one
-            // snapshot, and may first give hand-inserted rows their uids (a write).
-            // Held as its text (the size of the file `memoapp export` writes),
-            // never as a tree of values.
-            let workspace = try dedicatedWorkspace(services)
-            var text: [UInt8] = []
-            try ExportDocument.write(connection: workspace.database(), exportedAt: workspace.clock.now()) { text += $0.utf8 }
-            return .bytes(text, contentType: "application/json")
+            // snapshot, and may first give hand-inserted rows their uids (a
+            // write). Sent while it is written (see ExportStream).
+            let stream = try ExportStream(dedicatedWorkspace(services))
+            return .stream(contentType: "application/json") { buffer in try stream.read(into: buffer) }
         }
-        router.collect(.post, "/api/v1/import", bodyLimit: importLimit) { request, body in
-            try services.idempotency.perform(request, body: body) {
-                let importer = try DocumentImport(workspace: try dedicatedWorkspace(services), audioFolders: [])
-                let report = try importer.run(.bytes(body), name: "request body")
-                services.afterCommit?()
-                return .json(WireFormat.documentImport(report))
-            }
+        // As large as an audio upload may be: the document goes to disk, not memory.
+        router.upload(.post, "/api/v1/import", bodyLimit: services.maximumUpload) { request in
+            try ImportUpload(services: services, request: request)
         }
         router.route(.get, "/api/v1/doctor") { request in
             .json(WireFormat.doctor(DoctorExamination.run(home: services.home), in: request.language))

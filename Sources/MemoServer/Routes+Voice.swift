@@ -14,7 +14,7 @@ extension MemoRoutes {
             try VoiceUpload(services: services, request: request)
         }
         router.route(.get, "/api/v1/voice") { request in
-            let tag = request.queryValue("tag")
+            let tag = try request.queryValue("tag").map(Tags.normalized(_:))
             let limit = try listLimit(request)
             let after = try Paging.voiceAfter(request) ?? 0
             return try services.read { workspace in

@@ -87,7 +87,7 @@ extension MemoStore {
         }
         try connection.forEachRow(sql, arguments: arguments) { row in
             try body(MemoSummary(id: row.int64(0), uid: row.string(7), title: row.optionalString(1),
-                                 preview: MemoSummary.preview(of: row.string(2)), tags: Tags.split(row.string(3)),
+                                 preview: MemoSummary.preview(of: row.string(2)), tags: TagColumn.split(row.string(3)),
                                  isPinned: row.bool(4),
                                  createdAt: Timestamp(secondsSince1970: row.double(5)),
                                  updatedAt: Timestamp(secondsSince1970: row.double(6))))

@@ -34,7 +34,7 @@ public final class MemoStore {
                     try connection.execute("""
                     INSERT INTO memos (uid, title, text, is_pinned, tags, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, uid, title, new.text, new.isPinned, Tags.joined(tags), now.secondsSince1970,
+                    """, uid, title, new.text, new.isPinned, TagColumn.joined(tags), now.secondsSince1970,
                     now.secondsSince1970)
                 }
             } catch let error as SQLiteError where error.isUniqueViolation(table: "memos", column: "uid") {
@@ -54,7 +54,7 @@ public final class MemoStore {
         let sql = "SELECT id, title, text, tags, is_pinned, created_at, updated_at, uid FROM memos WHERE id = ?"
         guard let memo = try connection.queryFirst(sql, id, map: { row in
             Memo(id: row.int64(0), uid: row.string(7), title: row.optionalString(1), text: row.string(2),
-                 tags: Tags.split(row.string(3)), isPinned: row.bool(4), createdAt: Timestamp(secondsSince1970: row.double(5)),
+                 tags: TagColumn.split(row.string(3)), isPinned: row.bool(4), createdAt: Timestamp(secondsSince1970: row.double(5)),
                  updatedAt: Timestamp(secondsSince1970: row.double(6)))
         }) else { throw MemoError.notFound(.memo, ids: [id]) }
         return memo
@@ -130,7 +130,7 @@ public final class MemoStore {
     /// The `tags` column and the `memo_tags` rows the tag filter reads, both
     /// (the undo log follows both tables, so an undo puts both back).
     private func replaceTags(of id: Int64, with tags: [String]) throws {
-        try connection.execute("UPDATE memos SET tags = ? WHERE id = ?", Tags.joined(tags), id)
+        try connection.execute("UPDATE memos SET tags = ? WHERE id = ?", TagColumn.joined(tags), id)
         try connection.execute("DELETE FROM memo_tags WHERE memo_id = ?", id)
         for tag in tags {
             try connection.execute("INSERT INTO memo_tags (memo_id, tag) VALUES (?, ?)", id, tag)

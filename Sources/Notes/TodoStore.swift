@@ -39,7 +39,7 @@ public final class TodoStore {
                         repeat_every, repeat_unit, repeat_from, repeat_day, remind_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, uid, new.title, TodoStore.storedNote(new.note), new.priority?.rawValue,
-                    new.due?.instant.secondsSince1970, new.due?.hasTime ?? false, Tags.joined(tags),
+                    new.due?.instant.secondsSince1970, new.due?.hasTime ?? false, TagColumn.joined(tags),
                     now.secondsSince1970, now.secondsSince1970, repeatRule?.every, repeatRule?.unit.rawValue,
                     repeatRule?.from.rawValue, repeatRule?.anchorDay, new.remindAt?.secondsSince1970)
                 }
@@ -141,7 +141,7 @@ public final class TodoStore {
                     updated_at = ?, repeat_every = ?, repeat_unit = ?, repeat_from = ?, repeat_day = ?, remind_at = ?
                 WHERE id = ?
                 """, todo.title, todo.note, todo.priority?.rawValue, todo.due?.instant.secondsSince1970,
-                todo.due?.hasTime ?? false, Tags.joined(tags), now.secondsSince1970, todo.repeatRule?.every,
+                todo.due?.hasTime ?? false, TagColumn.joined(tags), now.secondsSince1970, todo.repeatRule?.every,
                 todo.repeatRule?.unit.rawValue, todo.repeatRule?.from.rawValue, todo.repeatRule?.anchorDay,
                 todo.remindAt?.secondsSince1970, id)
             try connection.execute("DELETE FROM todo_tags WHERE todo_id = ?", id)
@@ -184,7 +184,7 @@ public final class TodoStore {
     static func todo(_ row: Row) -> Todo {
         Todo(id: row.int64(0), uid: row.string(10), title: row.string(1), note: row.optionalString(2),
              priority: row.optionalInt(3).flatMap(Priority.init(rawValue:)),
-             tags: Tags.split(row.string(6)),
+             tags: TagColumn.split(row.string(6)),
              due: row.optionalDouble(4).map { Due(instant: Timestamp(secondsSince1970: $0), hasTime: row.bool(5)) },
              createdAt: Timestamp(secondsSince1970: row.double(7)),
              updatedAt: Timestamp(secondsSince1970: row.double(8)),

@@ -124,7 +124,7 @@ class MainScreenTests(BrowserTest):
         for language in ("en", "ko"):
             if language == "ko":
                 self.css(".lang-switch").click()
-                self.wait(lambda d: self.css('.tab[data-tab="todos"]').text == "할일")
+                self.wait(lambda d: self.css('.tab[data-tab="todos"]').text == "할 일")
             self.css('input[name="title"]').send_keys("Bad date")
             self.css('input[name="due"]').send_keys("someday-maybe")
             self.css(".todo-form button[type=submit]").click()
@@ -178,6 +178,53 @@ class MainScreenTests(BrowserTest):
         self.css(".editor button[type=submit]").click()
         self.wait(lambda d: self.css(".memo .preview").text == "second draft")
         self.assertEqual(self.server.memoapp("memo", "show", "1")["text"], "second draft")
+
+    def test_an_edit_does_not_silently_replace_a_change_made_meanwhile(self):
+        self.server.memoapp("memo", "add", "first draft")
+        self.server.memoapp("memo", "add", "another memo")
+        self.open_tab("memos")
+        self.wait(lambda d: len(self.all(".memo-list .memo")) == 2)
+        self.css('.memo[data-id="1"] .edit').click()
+        self.wait(lambda d: len(self.all(".editor textarea")) == 1)
+        text = self.css(".editor textarea")
+        text.clear()
+        text.send_keys("typed in the page")
+        # Another memo changing reloads nothing under the editor; this one
+        # changing from the terminal is said on the editor, which stays.
+        self.server.memoapp("memo", "edit", "2", "--text", "other change")
+        self.server.memoapp("memo", "edit", "1", "--text", "typed in the terminal")
+        self.wait(lambda d: len(self.all(".editor .stale-note")) == 1)
+        self.assertEqual(self.css(".editor textarea").get_attribute("value"), "typed in the page")
+        # The first save is refused (If-Match names the version opened) and
+        # changes nothing; the second replaces the terminal's text knowingly.
+        self.allowed_console.append("/api/v1/memos/1 - Failed to load resource: the server responded with a status of 412")
+        self.css(".editor button[type=submit]").click()
+        self.wait(lambda d: "changed elsewhere" in self.css("#toast").text)
+        self.assertEqual(self.server.memoapp("memo", "show", "1")["text"], "typed in the terminal")
+        self.assertEqual(len(self.all(".editor")), 1)
+        self.css(".editor button[type=submit]").click()
+        self.wait(lambda d: len(self.all(".editor")) == 0)
+        self.assertEqual(self.server.memoapp("memo", "show", "1")["text"], "typed in the page")
+        self.wait(lambda d: self.css('.memo[data-id="2"] .preview').text == "other change")
+
+    def test_a_todo_edit_is_checked_against_the_version_opened(self):
+        self.server.memoapp("todo", "add", "Buy milk")
+        self.open_tab("todos")
+        self.wait(lambda d: self.todo_titles() == ["Buy milk"])
+        self.css(".todo .edit").click()
+        self.wait(lambda d: len(self.all(".editor input")) >= 1)
+        self.server.memoapp("todo", "edit", "1", "--title", "Buy oat milk")
+        self.wait(lambda d: len(self.all(".editor .stale-note")) == 1)
+        title = self.css(".editor input")
+        title.clear()
+        title.send_keys("Buy bread")
+        self.allowed_console.append("/api/v1/todos/1 - Failed to load resource: the server responded with a status of 412")
+        self.css(".editor button[type=submit]").click()
+        self.wait(lambda d: "changed elsewhere" in self.css("#toast").text)
+        self.assertEqual(self.server.memoapp("todo", "show", "1")["title"], "Buy oat milk")
+        self.css(".editor button[type=submit]").click()
+        self.wait(lambda d: self.todo_titles() == ["Buy bread"])
+        self.assertEqual(self.server.memoapp("todo", "show", "1")["title"], "Buy bread")
 
     def test_edit_a_memos_tags(self):
         self.server.memoapp("memo", "add", "장보기", "--tag", "home", "--tag", "errand")

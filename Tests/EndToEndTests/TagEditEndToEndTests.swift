@@ -67,4 +67,21 @@ final class TagEditEndToEndTests: XCTestCase {
         XCTAssertEqual(memo["title"] as? String, "stand-up")
         XCTAssertEqual(ids("voice", "list", "--tag", "work"), [1])
     }
+
+    /// Voice memos take tags by the rule to-dos and memos follow, when
+    /// imported and recorded too (they once allowed spaces there).
+    func testVoiceImportTagsFollowTheOneTagRule() {
+        let fixture = VoiceHome.fixture("tone-mono-16k.wav")
+        for bad in ["two words", "a,b", "#", " "] {
+            let refused = app.run("voice", "import", fixture, "--tag", bad)
+            XCTAssertEqual(refused.status, 64, "\(bad): \(refused.stderr)")
+        }
+        XCTAssertEqual(home.memos().count, 0, "nothing stored by a refused import")
+        let imported = app.run("voice", "import", fixture, "--tag", "#Work", "--tag", "work", "--tag", "회의", "--json")
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(Set(imported.object()["tags"] as? [String] ?? []), ["Work", "회의"])
+        XCTAssertEqual(ids("voice", "list", "--tag", "#Work"), [1])
+        XCTAssertEqual(ids("voice", "list", "--tag", "work"), [1], "tags differ only in ASCII case are one tag")
+        XCTAssertEqual(app.run("voice", "list", "--tag", "a b").status, 64)
+    }
 }

@@ -88,11 +88,11 @@ final class ErrorReportTests: XCTestCase {
     // MARK: Text
 
     func testTextIsOneLineWithThePrefixInTheChosenLanguage() {
-        let error = MemoError(.notFound, en: "no to-do 7", ko: "할일 7이 없습니다")
+        let error = MemoError(.notFound, en: "no to-do 7", ko: "할 일 7이 없습니다")
         XCTAssertEqual(ErrorReport(error, language: .en).render(isJSON: false, root: root, language: .en),
                        "memoapp: no to-do 7\n")
         XCTAssertEqual(ErrorReport(error, language: .ko).render(isJSON: false, root: root, language: .ko),
-                       "memoapp: 할일 7이 없습니다\n")
+                       "memoapp: 할 일 7이 없습니다\n")
     }
 
     func testAUsageErrorAddsTheUsageLineAndWhereToLook() {

@@ -23,19 +23,7 @@ final class RecordingStreams: StandardStreams {
     var errorFailure: Int32?
 
     func writeOutput(_ text: String) throws {
-        guard let capacity = outputCapacity else {
-            output += text
-            outputBytes += Array(text.utf8)
-            return
-        }
-        let room = capacity - output.utf8.count
-        if text.utf8.count <= room {
-            output += text
-            outputBytes += Array(text.utf8)
-            return
-        }
-        output += String(decoding: text.utf8.prefix(max(0, room)), as: UTF8.self)
-        throw StreamWriteFailure(stream: .output, errorNumber: outputFailure)
+        try record(Array(text.utf8))
     }
 
     func writeError(_ text: String) throws {
@@ -46,9 +34,19 @@ final class RecordingStreams: StandardStreams {
     private(set) var outputBytes: [UInt8] = []
 
     func writeOutput(bytes: UnsafeRawBufferPointer) throws {
-        outputBytes += Array(bytes)
-        output += String(decoding: bytes, as: UTF8.self)
+        try record(Array(bytes))
     }
+
+    /// Keeps `bytes` as stdout, up to `outputCapacity`, past which the write
+    /// fails with `outputFailure` after keeping what fitted.
+    private func record(_ bytes: [UInt8]) throws {
+        let room = outputCapacity.map { $0 - outputBytes.count } ?? bytes.count
+        let kept = bytes.prefix(max(0, room))
+        outputBytes += kept
+        output += String(decoding: kept, as: UTF8.self)
+        if kept.count < bytes.count { throw StreamWriteFailure(stream: .output, errorNumber: outputFailure) }
+    }
+
     func readAllInput() -> [UInt8] { input }
     func readLine() -> String? { nil }
 }

@@ -62,4 +62,34 @@ final class TerminalTextTests: XCTestCase {
         let text = TerminalText("\n\n") + style.bold("x") + "\n"
         XCTAssertEqual(text.trimmingLineBreaks.rendered, "\u{1B}[1mx\u{1B}[0m")
     }
+
+    /// The byte scan that decides whether anything needs showing must agree
+    /// with the rule on scalars for every scalar up to U+FFFF and a sample
+    /// above, alone and between neighbours whose bytes resemble a pattern's
+    /// (`Â` is C3 82, `…` E2 80 A6, U+2000 E2 80 80).
+    func testTheByteScanAgreesWithTheRuleOnScalars() {
+        let neighbours = ["", "a", "한", "\u{C2}", "\u{2026}", "\u{2000}", "😀"]
+        let samples = (0...0xFFFF).compactMap(Unicode.Scalar.init) + [Unicode.Scalar(0x1F600)!, Unicode.Scalar(0x10FFFF)!]
+        for keepingLineBreaks in [true, false] {
+            for scalar in samples {
+                let expected = TerminalText.needsShowing(scalar, keepingLineBreaks: keepingLineBreaks)
+                for before in neighbours {
+                    let text = before + String(Character(scalar)) + before
+                    let found = TerminalText.holdsSomethingToShow(text, keepingLineBreaks: keepingLineBreaks)
+                    if found != expected {
+                        XCTFail("U+\(String(scalar.value, radix: 16)) between \(before.unicodeScalars.map(\.value)): \(found)")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    func testRenderingIntoBytesIsTheRenderedText() {
+        let style = TextStyle(isEnabled: true)
+        let text: TerminalText = "\(line: "제목\u{1B}[2J\u{202E}") \(style.red("!")) done\n"
+        var bytes: [UInt8] = [0x3E]
+        text.render(into: &bytes)
+        XCTAssertEqual(bytes, [0x3E] + Array(text.rendered.utf8))
+    }
 }

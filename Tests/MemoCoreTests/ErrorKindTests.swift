@@ -39,10 +39,10 @@ final class ErrorKindTests: XCTestCase {
     }
 
     func testMemoErrorKeepsKindAndBothMessages() {
-        let error = MemoError(.notFound, en: "no to-do 7", ko: "할일 7이 없습니다")
+        let error = MemoError(.notFound, en: "no to-do 7", ko: "할 일 7이 없습니다")
         XCTAssertEqual(error.kind, .notFound)
         XCTAssertEqual(error.message.en, "no to-do 7")
-        XCTAssertEqual(error.message.ko, "할일 7이 없습니다")
+        XCTAssertEqual(error.message.ko, "할 일 7이 없습니다")
         XCTAssertNil(error.hint)
         XCTAssertEqual(error.description, "not_found: no to-do 7")
     }

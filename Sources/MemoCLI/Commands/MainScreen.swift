@@ -26,7 +26,7 @@ enum MainScreen {
         if !context.isJSON {
             try context.write(context.style.bold("memoapp") + " " + Version.current + "  "
                           + context.style.dim(context.text(en: "to-dos · memos · voice memos · timers",
-                                                           ko: "할일 · 메모 · 음성메모 · 타이머")) + "\n\n")
+                                                           ko: "할 일 · 메모 · 음성 메모 · 타이머")) + "\n\n")
         }
         switch Route(isOnboardingCompleted: try OnboardingGate.isOpen(context.workspace)) {
         case .onboarding:

@@ -9,7 +9,7 @@ enum RootCommand {
         Command(
             "memoapp",
             abstract: Localized(en: "memoapp: to-dos, memos, voice memos and timers in your terminal",
-                                ko: "memoapp: 할일, 메모, 음성메모, 타이머를 터미널에서"),
+                                ko: "memoapp: 할 일, 메모, 음성 메모, 타이머를 터미널에서"),
             subcommands: [
                 .later("onboard", OnboardCommand.make),
                 .later("help", HelpCommand.make),

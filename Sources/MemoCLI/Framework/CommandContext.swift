@@ -36,7 +36,9 @@ public final class CommandContext {
     public var exitStatus: Int32 = 0
 
     private let streams: StandardStreams
-    private var pendingOutput = ""
+    /// Stdout's buffer, as bytes: rows are added by copying, not by
+    /// appending strings (see `TerminalText.render(into:)`).
+    private var pendingOutput: [UInt8] = []
 
     init(globals: GlobalOptions, environment: [String: String], streams: StandardStreams, clock: WallClock) {
         self.language = Language.resolve(explicit: globals.language, environment: environment)
@@ -125,7 +127,8 @@ public final class CommandContext {
 
     /// Adds human text to stdout (buffered; flushed at the end or when large).
     public func write(_ text: TerminalText) throws {
-        try buffer(text.rendered)
+        text.render(into: &pendingOutput)
+        try flushIfLarge()
     }
 
     /// Sends a file written to `-` to stdout, after any text already buffered.
@@ -166,14 +169,14 @@ public final class CommandContext {
     /// Sends buffered text to stdout now (before waiting on the user or the clock).
     public func flush() throws {
         guard !pendingOutput.isEmpty else { return }
-        let text = pendingOutput
-        pendingOutput = ""
-        try streams.writeOutput(text)
+        let bytes = pendingOutput
+        pendingOutput = []
+        try bytes.withUnsafeBytes { try streams.writeOutput(bytes: $0) }
     }
 
     /// Drops buffered output: on failure with --json, stdout stays empty.
     func discardOutput() {
-        pendingOutput = ""
+        pendingOutput = []
     }
 
     /// Writes `text` to stderr as it is: for the error report, which renders
@@ -185,7 +188,11 @@ public final class CommandContext {
     // MARK: - Private
 
     private func buffer(_ text: String) throws {
-        pendingOutput += text
-        if !isJSON, pendingOutput.utf8.count > 1 << 16 { try flush() }
+        pendingOutput.append(contentsOf: text.utf8)
+        try flushIfLarge()
+    }
+
+    private func flushIfLarge() throws {
+        if !isJSON, pendingOutput.count > 1 << 16 { try flush() }
     }
 }

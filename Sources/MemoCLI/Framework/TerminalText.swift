@@ -41,6 +41,11 @@ public struct TerminalText: Equatable, Sendable {
 
     public var isEmpty: Bool { pieces.isEmpty }
 
+    /// Room for `count` pieces, for text built up a piece at a time (a row).
+    mutating func reserveCapacity(pieces count: Int) {
+        pieces.reserveCapacity(count)
+    }
+
     public mutating func append(_ other: TerminalText) {
         pieces += other.pieces
     }
@@ -54,7 +59,9 @@ public struct TerminalText: Equatable, Sendable {
     public static func + (lhs: TerminalText, rhs: String) -> TerminalText { lhs + TerminalText(rhs) }
     public static func + (lhs: String, rhs: TerminalText) -> TerminalText { TerminalText(lhs) + rhs }
     public static func += (lhs: inout TerminalText, rhs: TerminalText) { lhs.append(rhs) }
-    public static func += (lhs: inout TerminalText, rhs: String) { lhs.append(TerminalText(rhs)) }
+    public static func += (lhs: inout TerminalText, rhs: String) {
+        if !rhs.isEmpty { lhs.pieces.append(.words(rhs)) }
+    }
 
     /// What the terminal receives: the words made visible, the codes as they are.
     public var rendered: String { text(withCodes: true) }
@@ -99,14 +106,30 @@ public struct TerminalText: Equatable, Sendable {
 
     private func text(withCodes: Bool) -> String {
         var out = ""
+        forEachShownPart(withCodes: withCodes) { out += $0 }
+        return out
+    }
+
+    /// Adds what the terminal receives to `bytes`, without making a string of
+    /// its own first: a list adds each row to its output buffer this way,
+    /// a copy of bytes where appending strings costs hundreds of instructions.
+    func render(into bytes: inout [UInt8]) {
+        forEachShownPart(withCodes: true) { part in
+            var part = part
+            part.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+    }
+
+    /// Each piece as shown, in order: the words made visible, the codes as
+    /// they are (or left out).
+    private func forEachShownPart(withCodes: Bool, _ body: (String) -> Void) {
         for piece in pieces {
             switch piece {
-            case let .words(text): out += TerminalText.visible(text, keepingLineBreaks: true)
-            case let .line(text): out += TerminalText.visible(text, keepingLineBreaks: false)
-            case let .code(code): if withCodes { out += code.sequence }
+            case let .words(text): body(TerminalText.visible(text, keepingLineBreaks: true))
+            case let .line(text): body(TerminalText.visible(text, keepingLineBreaks: false))
+            case let .code(code): if withCodes { body(code.sequence) }
             }
         }
-        return out
     }
 
     /// Whether the text ends with a line break.
@@ -131,9 +154,7 @@ extension TerminalText {
     ///   own words included, as `<U+202E>`.
     /// Everything else (any script, emoji, combining marks) is kept as it is.
     public static func visible(_ text: String, keepingLineBreaks: Bool) -> String {
-        guard text.unicodeScalars.contains(where: { needsShowing($0, keepingLineBreaks: keepingLineBreaks) }) else {
-            return text
-        }
+        guard holdsSomethingToShow(text, keepingLineBreaks: keepingLineBreaks) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             guard needsShowing(scalar, keepingLineBreaks: keepingLineBreaks) else {
@@ -151,6 +172,38 @@ extension TerminalText {
             }
         }
         return String(out)
+    }
+
+    /// Whether `text` holds a scalar `visible` replaces. Asked of every cell of
+    /// every row a list prints, so it reads the UTF-8 bytes rather than
+    /// decoding scalars: each scalar `needsShowing` names has a byte pattern of
+    /// its own (C0 and DEL one byte; C1 `C2 80`–`C2 9F`; the bidirectional
+    /// controls `E2 80 AA`–`E2 80 AE` and `E2 81 A6`–`E2 81 A9`), and no
+    /// other scalar's encoding contains one of those patterns.
+    static func holdsSomethingToShow(_ text: String, keepingLineBreaks: Bool) -> Bool {
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 {
+                    if !(keepingLineBreaks && (byte == 0x0A || byte == 0x09)) { return true }
+                } else if byte == 0x7F {
+                    return true
+                } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+                    return true
+                } else if byte == 0xE2, index + 2 < bytes.count {
+                    let second = bytes[index + 1], third = bytes[index + 2]
+                    if (second == 0x80 && (0xAA...0xAE).contains(third)) || (second == 0x81 && (0xA6...0xA9).contains(third)) {
+                        return true
+                    }
+                }
+                index += 1
+            }
+            return false
+        }
+        if let found { return found }
+        // A string without contiguous UTF-8 (bridged): decode it.
+        return text.unicodeScalars.contains { needsShowing($0, keepingLineBreaks: keepingLineBreaks) }
     }
 
     /// Whether `scalar` is one `visible` replaces.

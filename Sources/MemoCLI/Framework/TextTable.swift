@@ -78,9 +78,18 @@ public struct TextTable {
 
     // MARK: - Private
 
+    /// Runs of spaces that pad cells, made once: making one per cell cost
+    /// more than the rest of the cell's layout.
+    private static let paddings = (0...64).map { String(repeating: " ", count: $0) }
+
+    private static func spaces(_ count: Int) -> String {
+        count < paddings.count ? paddings[count] : String(repeating: " ", count: count)
+    }
+
     private func line(_ cells: [TerminalText]) -> TerminalText {
         precondition(cells.count == columns.count, "a row has a cell for each column")
         var out = TerminalText()
+        out.reserveCapacity(pieces: cells.count * 4)
         var isFirst = true
         for (index, width) in widths.enumerated() {
             guard let width else { continue }
@@ -93,8 +102,16 @@ public struct TextTable {
                 cell = cell.truncated(toWidth: width)
                 cellWidth = cell.displayWidth
             }
-            let padding = TerminalText(String(repeating: " ", count: max(0, width - cellWidth)))
-            out += columns[index].alignment == .left ? cell + padding : padding + cell
+            // Appended in place: `cell + padding` would copy the row's pieces
+            // once more for every cell.
+            let padding = TextTable.spaces(max(0, width - cellWidth))
+            if columns[index].alignment == .left {
+                out += cell
+                out += padding
+            } else {
+                out += padding
+                out += cell
+            }
         }
         let title = lastWidth.map { cells[cells.count - 1].truncated(toWidth: $0) } ?? cells[cells.count - 1]
         if !title.isEmpty {

@@ -20,6 +20,9 @@ struct LibSodium: Sendable {
     let randomBytes: @convention(c) (UnsafeMutableRawPointer?, Int) -> Void
     let sha256: @convention(c) (UnsafeMutablePointer<UInt8>?, UnsafePointer<UInt8>?, UInt64) -> Int32
     let memcmp: @convention(c) (UnsafeRawPointer?, UnsafeRawPointer?, Int) -> Int32
+    let sha256Init: @convention(c) (UnsafeMutablePointer<crypto_hash_sha256_state>?) -> Int32
+    let sha256Update: @convention(c) (UnsafeMutablePointer<crypto_hash_sha256_state>?, UnsafePointer<UInt8>?, UInt64) -> Int32
+    let sha256Final: @convention(c) (UnsafeMutablePointer<crypto_hash_sha256_state>?, UnsafeMutablePointer<UInt8>?) -> Int32
 
     /// `count` bytes from the system's CSPRNG (getrandom, through libsodium).
     func random(count: Int) -> [UInt8] {
@@ -63,5 +66,8 @@ struct LibSodium: Sendable {
         randomBytes = try symbols.function("randombytes_buf")
         sha256 = try symbols.function("crypto_hash_sha256")
         memcmp = try symbols.function("sodium_memcmp")
+        sha256Init = try symbols.function("crypto_hash_sha256_init")
+        sha256Update = try symbols.function("crypto_hash_sha256_update")
+        sha256Final = try symbols.function("crypto_hash_sha256_final")
     }
 }

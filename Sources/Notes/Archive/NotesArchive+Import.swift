@@ -115,7 +115,7 @@ extension NotesArchive {
                         updated_at, done_at, repeat_every, repeat_unit, repeat_from, repeat_day, remind_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, keepingID ? todo.id : nil, todo.uid, todo.title, todo.note, todo.priority?.rawValue,
-                    todo.due?.instant.secondsSince1970, todo.due?.hasTime ?? false, Tags.joined(todo.tags),
+                    todo.due?.instant.secondsSince1970, todo.due?.hasTime ?? false, TagColumn.joined(todo.tags),
                     todo.createdAt.secondsSince1970, todo.updatedAt.secondsSince1970, todo.doneAt?.secondsSince1970,
                     todo.repeatRule?.every, todo.repeatRule?.unit.rawValue, todo.repeatRule?.from.rawValue,
                     todo.repeatRule?.anchorDay, todo.remindAt?.secondsSince1970)
@@ -141,7 +141,7 @@ extension NotesArchive {
                     INSERT INTO memos (id, uid, title, text, is_pinned, tags, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """, keepingID ? memo.id : nil, memo.uid, memo.title, memo.text, memo.isPinned,
-                    Tags.joined(memo.tags), memo.createdAt.secondsSince1970, memo.updatedAt.secondsSince1970)
+                    TagColumn.joined(memo.tags), memo.createdAt.secondsSince1970, memo.updatedAt.secondsSince1970)
             }
         } catch let error as SQLiteError where error.isUniqueViolation(table: "memos", column: "uid") {
             throw MemoError.duplicateUID(.memo, memo.uid)

@@ -32,7 +32,7 @@ public enum NotesArchive {
             "SELECT id, uid, title, text, is_pinned, tags, created_at, updated_at FROM memos ORDER BY id", arguments: []
         ) { row in
             try body(json(Memo(id: row.int64(0), uid: row.string(1), title: row.optionalString(2), text: row.string(3),
-                               tags: Tags.split(row.string(5)), isPinned: row.bool(4),
+                               tags: TagColumn.split(row.string(5)), isPinned: row.bool(4),
                                createdAt: Timestamp(secondsSince1970: row.double(6)),
                                updatedAt: Timestamp(secondsSince1970: row.double(7)))))
             return true

@@ -88,7 +88,7 @@ extension VoiceArchive {
         }
         let tagsReader = try reader.nonNull("tags", expecting: Localized(en: "a list of tags", ko: "태그 목록"))
         let tags = try tagsReader.elements().map { try $0.string() }
-        guard (try? VoiceStore.validTags(tags)) == tags, tags.allSatisfy({ $0 == $0.trimmingSpaces() }) else {
+        guard (try? VoiceStore.archivedTags(tags)) == tags, tags.allSatisfy({ $0 == $0.trimmingSpaces() }) else {
             throw tagsReader.failure(en: "tags must be distinct, non-empty and without leading or trailing spaces",
                                      ko: "태그는 서로 다르고 비어 있지 않으며 앞뒤 공백이 없어야 합니다")
         }

@@ -5,11 +5,12 @@ extension VoiceStore {
     /// Gives memo `id` a new title (when `title` is given) and changes its
     /// tags, in one transaction; the memo's `updated_at` moves only when
     /// something changed.
-    /// - Throws: `.usage` for a blank or multi-line title or an empty tag;
+    /// - Throws: `.usage` for a blank or multi-line title or a tag that is
+    ///   not one word (see `Tags`);
     ///   `.notFound` when there is no such memo.
     public func edit(id: Int64, title: String? = nil, tags changes: TagChanges = TagChanges()) throws -> VoiceMemo {
         let title = try title.map(VoiceStore.validTitle)
-        let changes = try changes.cleaned(by: VoiceStore.validTags)
+        let changes = try changes.cleaned(by: Tags.normalized(_:))
         return try connection.writeTransaction {
             let memo = try memo(id: id)
             let newTags = changes.applied(to: memo.tags)

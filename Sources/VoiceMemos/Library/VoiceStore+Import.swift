@@ -17,7 +17,7 @@ extension VoiceStore {
     public func importFile(at path: String, options: ImportOptions = ImportOptions(),
                            progress: ((Int64, Int64) -> Void)? = nil) throws -> VoiceMemo {
         let title = try options.title.map(VoiceStore.validTitle)
-        let tags = try VoiceStore.validTags(options.tags)
+        let tags = try Tags.normalized(options.tags)
         let uid = try UUID4.uid(options.uid)
         let source = try FileByteSource(path: path)
         let name = options.originalName ?? path
@@ -102,7 +102,10 @@ extension VoiceStore {
         return String(name[..<dot])
     }
 
-    static func validTags(_ tags: [String]) throws -> [String] {
+    /// The tags as voice memos took them before they followed the one tag
+    /// rule (`Tags`): trimmed, non-empty, distinct, spaces allowed inside.
+    /// Kept for archives, which may hold tags stored then.
+    static func archivedTags(_ tags: [String]) throws -> [String] {
         var result: [String] = []
         for tag in tags {
             let trimmed = tag.trimmingSpaces()

@@ -80,7 +80,7 @@ extension VoiceStore {
                        shouldStop: @escaping () -> Bool = { false },
                        progress: ((Int64) -> Void)? = nil) throws -> VoiceMemo {
         let title = try options.title.map(VoiceStore.validTitle)
-        let tags = try VoiceStore.validTags(options.tags)
+        let tags = try Tags.normalized(options.tags)
         guard AudioLimits.sampleRates.contains(options.sampleRate), AudioLimits.channels.contains(options.channels) else {
             let channels = AudioLimits.channels.upperBound
             throw MemoError(.usage, en: "the rate must be 1 Hz to 768 kHz and the channels 1 to \(channels)",

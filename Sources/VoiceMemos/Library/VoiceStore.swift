@@ -47,14 +47,15 @@ public final class VoiceStore {
         return try withTags(memo)
     }
 
-    /// All memos, oldest first; only those carrying `tag` when given.
+    /// All memos, oldest first; only those carrying `tag` (in any ASCII
+    /// case, as `Tags` compares tags) when given.
     public func memos(taggedWith tag: String? = nil) throws -> [VoiceMemo] {
         try connection.readTransaction {
             let memos: [VoiceMemo]
             if let tag {
                 memos = try connection.query("""
                     SELECT \(VoiceStore.columns) FROM voice_memos
-                    WHERE id IN (SELECT memo_id FROM voice_memo_tags WHERE tag = ?) ORDER BY id
+                    WHERE id IN (SELECT memo_id FROM voice_memo_tags WHERE tag = ? COLLATE NOCASE) ORDER BY id
                     """, tag, map: VoiceStore.memo(from:))
             } else {
                 memos = try connection.query("SELECT \(VoiceStore.columns) FROM voice_memos ORDER BY id",

@@ -6,14 +6,16 @@ import { lang, t } from './i18n.js';
 let csrfToken = null;
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, etag = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.etag = etag; // a 412's: the current version's
   }
 }
 
-export async function request(method, path, body, extraHeaders = {}) {
+// `seen`, when given, is called with the response (for its headers).
+export async function request(method, path, body, extraHeaders = {}, seen = null) {
   const headers = { Accept: 'application/json', 'Accept-Language': lang(), ...extraHeaders };
   if (method !== 'GET' && method !== 'HEAD' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   let payload;
@@ -27,6 +29,7 @@ export async function request(method, path, body, extraHeaders = {}) {
   } catch {
     throw new ApiError(0, 'offline', t('offline'));
   }
+  if (seen) seen(response);
   if (response.status === 204) return null;
   let data = null;
   try { data = await response.json(); } catch { /* no JSON body */ }
@@ -34,7 +37,8 @@ export async function request(method, path, body, extraHeaders = {}) {
     const error = data && data.error;
     if (error && error.code === 'onboarding_required') window.dispatchEvent(new Event('memoapp:gate'));
     if (response.status === 401 && path !== '/session') window.dispatchEvent(new Event('memoapp:signedout'));
-    throw new ApiError(response.status, error ? error.code : 'http', error ? error.message : `HTTP ${response.status}`);
+    throw new ApiError(response.status, error ? error.code : 'http', error ? error.message : `HTTP ${response.status}`,
+      response.headers.get('ETag'));
   }
   return data;
 }
@@ -65,6 +69,13 @@ export function upload(path, body, contentType, onProgress) {
 
 export const get = path => request('GET', path);
 
+// An item and its ETag, for a change sent back with If-Match.
+export async function getTagged(path) {
+  let etag = null;
+  const item = await request('GET', path, undefined, {}, response => { etag = response.headers.get('ETag'); });
+  return { item, etag };
+}
+
 // One page of a list and the path of the next, from the `Link: <…>;
 // rel="next"` header the API sends when the page is full (docs/api.md).
 export async function getPage(path) {
@@ -82,7 +93,6 @@ export async function getPage(path) {
 }
 export const post = (path, body) => request('POST', path, body);
 export const put = (path, body) => request('PUT', path, body);
-export const patch = (path, body) => request('PATCH', path, body);
 export const del = path => request('DELETE', path);
 
 export function query(params) {

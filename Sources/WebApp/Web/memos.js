@@ -6,6 +6,7 @@ import * as api from './api.js';
 import * as events from './events.js';
 import { h, icon, toast, errorToast, formatLocal, splitTags } from './dom.js';
 import { t } from './i18n.js';
+import { openForEditing, saveEdit, reloadUnlessEditing } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
 
 // "주간 [회의]" → ["주간 ", <mark>회의</mark>]
@@ -118,17 +119,18 @@ export function mountMemos(panel) {
   }
 
   async function edit(li, id) {
-    let memo;
-    try { memo = await api.get(`/memos/${id}`); } catch (error) { errorToast(error.message); return; }
+    let memo, version;
+    try { ({ item: memo, version } = await openForEditing(`/memos/${id}`)); } catch (error) { errorToast(error.message); return; }
     const eTitle = h('input', { value: memo.title || '', 'aria-label': t('memoTitle'), placeholder: t('memoTitle') });
     const eText = h('textarea', { rows: '5', 'aria-label': t('text'), required: true });
     eText.value = memo.text;
     const eTags = h('input', { name: 'memo-edit-tags', value: memo.tags.join(' '), autocomplete: 'off',
       'aria-label': t('tags'), placeholder: `${t('tags')}: ${t('tagsPlaceholder')}` });
-    const editor = h('form', { class: 'item editor', onsubmit: event => {
+    const editor = h('form', { class: 'item editor', 'data-id': String(id), onsubmit: event => {
       event.preventDefault();
       // The whole list: the server replaces the memo's tags with it.
-      call(() => api.patch(`/memos/${id}`, { text: eText.value, title: eTitle.value.trim() || null, tags: splitTags(eTags.value) }));
+      const body = { text: eText.value, title: eTitle.value.trim() || null, tags: splitTags(eTags.value) };
+      saveEdit(`/memos/${id}`, body, version).then(saved => { if (saved) load(); }, error => errorToast(error.message));
     } }, eTitle, eText, eTags,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
@@ -150,8 +152,9 @@ export function mountMemos(panel) {
   }
 
   panel.append(form, searchBox, list, pages.more, empty);
-  const off = [events.on('memo', () => load()), events.on('todo', () => { if (search.value.trim()) load(); }),
-    events.on('reconnected', () => load())];
+  const reload = reloadUnlessEditing(list, load);
+  const off = [events.on('memo', reload), events.on('todo', () => { if (search.value.trim()) reload(); }),
+    events.on('reconnected', reload)];
   relabel();
   return { relabel, destroy() { off.forEach(f => f()); clearTimeout(searchTimer); } };
 }

@@ -3,15 +3,12 @@
 // `todo` event, whoever made the change.
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, icon, toast, errorToast, formatLocal } from './dom.js';
+import { h, icon, toast, errorToast, formatLocal, splitTags } from './dom.js';
 import { t } from './i18n.js';
+import { openForEditing, saveEdit, reloadUnlessEditing } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
 
 const priorities = ['', 'low', 'medium', 'high'];
-
-function splitTags(text) {
-  return text.split(/[\s,]+/).map(s => s.replace(/^#/, '')).filter(Boolean);
-}
 
 function priorityOptions(selected) {
   return priorities.map(p => h('option', { value: p, text: t(p || 'none'), selected: p === (selected || '') }));
@@ -106,12 +103,14 @@ export function mountTodos(panel) {
     return li;
   }
 
-  function edit(li, todo) {
+  async function edit(li, shown) {
+    let todo, version;
+    try { ({ item: todo, version } = await openForEditing(`/todos/${shown.id}`)); } catch (error) { errorToast(error.message); return; }
     const eTitle = h('input', { value: todo.title, required: true, 'aria-label': t('title') });
     const eDue = h('input', { value: todo.due_local || '', 'aria-label': t('due'), placeholder: t('due') });
     const ePriority = h('select', { 'aria-label': t('priority') }, ...priorityOptions(todo.priority));
     const eTags = h('input', { value: todo.tags.join(' '), 'aria-label': t('tags'), placeholder: t('tags') });
-    const editor = h('form', { class: 'item editor', onsubmit: async event => {
+    const editor = h('form', { class: 'item editor', 'data-id': String(todo.id), onsubmit: async event => {
       event.preventDefault();
       const wanted = splitTags(eTags.value);
       const body = { title: eTitle.value.trim(), priority: ePriority.value || null, due: eDue.value.trim() || null };
@@ -119,7 +118,7 @@ export function mountTodos(panel) {
       const removed = todo.tags.filter(x => !wanted.includes(x));
       if (added.length) body.add_tags = added;
       if (removed.length) body.remove_tags = removed;
-      try { await api.patch(`/todos/${todo.id}`, body); load(); } catch (error) { errorToast(error.message); }
+      try { if (await saveEdit(`/todos/${todo.id}`, body, version)) load(); } catch (error) { errorToast(error.message); }
     } }, eTitle, eDue, ePriority, eTags,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
@@ -151,7 +150,8 @@ export function mountTodos(panel) {
   }
 
   panel.append(h('h2', { class: 'visually-hidden', text: t('todos') }), form, filterBar, list, pages.more, empty);
-  const off = [events.on('todo', () => load()), events.on('reconnected', () => load())];
+  const reload = reloadUnlessEditing(list, load);
+  const off = [events.on('todo', reload), events.on('reconnected', reload)];
   relabel();
   return { relabel, destroy() { off.forEach(f => f()); } };
 }

@@ -7,6 +7,7 @@ import * as api from './api.js';
 import * as events from './events.js';
 import { h, icon, toast, errorToast, formatLocal, splitTags } from './dom.js';
 import { t } from './i18n.js';
+import { openForEditing, saveEdit, reloadUnlessEditing } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
 
 function duration(seconds) {
@@ -208,14 +209,16 @@ export function mountVoice(panel) {
     return li;
   }
 
-  function rename(li, memo) {
+  async function rename(li, shown) {
+    let memo, version;
+    try { ({ item: memo, version } = await openForEditing(`/voice/${shown.id}`)); } catch (error) { errorToast(error.message); return; }
     const field = h('input', { value: memo.title || '', 'aria-label': t('title'), required: true });
     const tags = h('input', { name: 'voice-edit-tags', value: memo.tags.join(' '), autocomplete: 'off',
       'aria-label': t('tags'), placeholder: `${t('tags')}: ${t('tagsPlaceholder')}` });
-    const editor = h('form', { class: 'item editor', onsubmit: async event => {
+    const editor = h('form', { class: 'item editor', 'data-id': String(memo.id), onsubmit: async event => {
       event.preventDefault();
       const body = { title: field.value.trim(), tags: splitTags(tags.value) };
-      try { await api.patch(`/voice/${memo.id}`, body); load(); } catch (error) { errorToast(error.message); }
+      try { if (await saveEdit(`/voice/${memo.id}`, body, version)) load(); } catch (error) { errorToast(error.message); }
     } }, field, tags, h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
       h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));
@@ -228,7 +231,8 @@ export function mountVoice(panel) {
   }
 
   panel.append(form, list, pages.more, empty);
-  const off = [events.on('voice', () => load()), events.on('reconnected', () => load())];
+  const reload = reloadUnlessEditing(list, load);
+  const off = [events.on('voice', reload), events.on('reconnected', reload)];
   relabel();
   return { relabel, destroy() { off.forEach(f => f()); if (recorder) recorder.stop(); } };
 }

@@ -48,7 +48,8 @@ enum MemoTextInput {
 
         try context.flush()
         // Through the shell, as git does, so EDITOR may hold arguments ("code -w").
-        let status = try run(["/bin/sh", "-c", editor + " \"$1\"", "sh", path])
+        let status = try ChildProgram.run(["/bin/sh", "-c", editor + " \"$1\"", "sh", path],
+                                          name: Localized(en: "the editor", ko: "편집기"))
         guard status == 0 else {
             throw MemoError(.internalFailure, en: "the editor (\(editor)) exited with status \(status); nothing changed",
                             ko: "편집기(\(editor))가 상태 \(status)로 끝났습니다. 아무것도 바꾸지 않았습니다")
@@ -78,30 +79,5 @@ enum MemoTextInput {
                             ko: "\(source.ko)이 UTF-8 텍스트가 아닙니다. 아무것도 저장하지 않았습니다")
         }
         return text
-    }
-
-    /// Runs a program with the terminal as it is and returns its exit status.
-    private static func run(_ argv: [String]) throws -> Int32 {
-        var pid = pid_t()
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        // memoapp ignores SIGXFSZ (see main.swift); the editor gets the default back.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGXFSZ)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-        let spawned = posix_spawn(&pid, argv[0], nil, &attributes, &cArguments, environ)
-        guard spawned == 0 else {
-            throw MemoError(.internalFailure, en: "cannot start the editor: \(String(cString: strerror(spawned)))",
-                            ko: "편집기를 시작할 수 없습니다: \(String(cString: strerror(spawned)))")
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS by hand: Swift does not import the macros.
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 }

@@ -16,7 +16,7 @@ enum SearchCommand {
             "search",
             abstract: isMemoOnly
                 ? Localized(en: "search memos (Korean works inside words)", ko: "메모 검색 (단어 안의 한글도 찾음)")
-                : Localized(en: "search to-dos, memos and voice memo titles", ko: "할 일, 메모, 음성메모 제목 검색"),
+                : Localized(en: "search to-dos, memos and voice memo titles", ko: "할 일, 메모, 음성 메모 제목 검색"),
             options: [limit, all, any],
             positionals: [query],
             exclusiveOptions: [[limit, all]],

@@ -225,7 +225,9 @@ enum TodoCommand {
         var isEmpty = true
         try store.forEachTodo(matching: query) { todo in
             if isEmpty { try context.write(table.header + "\n") }
-            try context.write(renderer.row(todo, in: table) + "\n")
+            var row = renderer.row(todo, in: table)
+            row += "\n"
+            try context.write(row)
             // The first row goes out at once; the rest in large writes.
             if isEmpty { try context.flush() }
             isEmpty = false

@@ -50,9 +50,8 @@ final class ReminderTeller: @unchecked Sendable {
         let summary = self.summary(reminder)
         let body = (reminder.event.title ?? "") + " (" + reminder.event.at.localMinute + ")"
         do {
-            let status = try ChildProgram.run(notifier, [notifier, "-a", "memoapp", summary, body],
-                                              environment: context.environment, extraEnvironment: [],
-                                              outputToError: true)
+            let status = try ChildProgram.run([notifier, "-a", "memoapp", summary, body],
+                                              environment: context.environment, outputToError: true)
             if status != 0 {
                 try? context.warn(context.text(en: "notify-send failed (exit \(status))",
                                                ko: "notify-send가 실패했습니다 (종료 코드 \(status))"))
@@ -68,15 +67,16 @@ final class ReminderTeller: @unchecked Sendable {
     private func run(_ command: String, for reminder: DueReminder) {
         let event = reminder.event
         let variables = [
-            ("MEMOAPP_EVENT", event.kind.rawValue),
-            ("MEMOAPP_ID", String(event.itemID)),
-            ("MEMOAPP_TITLE", event.title ?? ""),
-            ("MEMOAPP_AT", event.at.rfc3339Milliseconds),
-            ("MEMOAPP_MISSED", reminder.isMissed ? "1" : "0"),
+            "MEMOAPP_EVENT": event.kind.rawValue,
+            "MEMOAPP_ID": String(event.itemID),
+            "MEMOAPP_TITLE": event.title ?? "",
+            "MEMOAPP_AT": event.at.rfc3339Milliseconds,
+            "MEMOAPP_MISSED": reminder.isMissed ? "1" : "0",
         ]
         do {
-            let status = try ChildProgram.run("/bin/sh", ["/bin/sh", "-c", command], environment: context.environment,
-                                              extraEnvironment: variables, outputToError: context.isJSON)
+            let environment = context.environment.merging(variables) { _, event in event }
+            let status = try ChildProgram.run(["/bin/sh", "-c", command], environment: environment,
+                                              outputToError: context.isJSON)
             if status != 0 {
                 try? context.warn(context.text(en: "--exec command failed (exit \(status))",
                                                ko: "--exec 명령이 실패했습니다 (종료 코드 \(status))"))

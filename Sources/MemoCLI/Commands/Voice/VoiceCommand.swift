@@ -43,8 +43,7 @@ enum VoiceCommand {
     static let id = Argument<Int64>("ID", range: 1...Int.max, help: Localized(en: "voice memo id", ko: "음성 메모 id"))
     static let ids = IDArguments("ID", range: 1...Int64.max,
                                  help: Localized(en: "voice memo ids, lists and ranges (1-3,5)", ko: "음성 메모 id, 목록과 범위 (1-3,5)"))
-    static let tags = RepeatedOptionKey<String>("tag", "T", help: Localized(en: "a tag (repeatable)",
-                                                                           ko: "태그 (여러 번 가능)"))
+    static let tags = NotesArguments.tags(Localized(en: "a tag (repeatable)", ko: "태그 (여러 번 가능)"))
 
     /// Everything about a memo, in the wire format.
     static func json(_ memo: VoiceMemo, store: VoiceStore) -> JSON {

@@ -94,35 +94,12 @@ enum VoicePlayCommand {
         }
         defer { for (signalNumber, var old) in previous { sigaction(signalNumber, &old, nil) } }
 
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signalNumber in stopSignals + [SIGXFSZ, SIGPIPE] { sigaddset(&defaults, signalNumber) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, environ)
-        guard spawned == 0 else {
-            throw MemoError(.internalFailure, en: "cannot start \(argv[0]): \(String(cString: strerror(spawned)))",
-                            ko: "\(argv[0])을(를) 시작할 수 없습니다: \(String(cString: strerror(spawned)))")
-        }
-        var status: Int32 = 0
         var hasPassedOn = false
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {
+        return try ChildProgram.run(argv, outputToError: true) { pid in
             if stopSignal != 0 && !hasPassedOn {
                 kill(pid, SIGTERM)
                 hasPassedOn = true
             }
         }
-        // WIFEXITED / WEXITSTATUS by hand: Swift does not import the macros.
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 }

@@ -8,7 +8,7 @@ import VoiceMemos
 enum VoiceViewCommands {
     // MARK: - Declarations
 
-    static let onlyTag = OptionKey<String>("tag", "T", help: Localized(en: "only memos with this tag", ko: "이 태그가 있는 메모만"))
+    static let onlyTag = NotesArguments.tag(Localized(en: "only memos with this tag", ko: "이 태그가 있는 메모만"))
     static let peaksWidth = OptionKey<Int>("width", "N", range: 1...10_000_000,
                                            help: Localized(en: "at most N pixels over the whole memo", ko: "메모 전체를 N 픽셀 이하로"))
     static let samplesPerPixel = OptionKey<Int>("samples-per-pixel", "N", range: 1...Int(Int32.max),

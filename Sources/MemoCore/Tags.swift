@@ -1,8 +1,7 @@
-import MemoCore
-
-/// Tag rules shared by to-dos and memos: a tag is one word (no spaces), a
-/// leading `#` is dropped (`#work` is `work`), and tags that differ only in
-/// ASCII case are the same tag, the first spelling kept.
+/// The one tag rule, shared by to-dos, memos and voice memos: a tag is one
+/// word (no spaces or commas), a leading `#` is dropped (`#work` is `work`),
+/// and tags that differ only in ASCII case are the same tag, the first
+/// spelling kept.
 public enum Tags {
     /// The tags cleaned, de-duplicated and in the order given, or a usage error
     /// naming the first bad one.
@@ -30,16 +29,5 @@ public enum Tags {
                             ko: "태그는 공백이나 쉼표 없는 한 단어입니다: '\(raw)'")
         }
         return String(tag)
-    }
-
-    /// The `tags` column's form: the tags joined by single spaces.
-    static func joined(_ tags: [String]) -> String {
-        tags.joined(separator: " ")
-    }
-
-    /// The inverse of `joined`.
-    static func split(_ column: String) -> [String] {
-        // Most items have no tags: skip the split and its allocations.
-        column.isEmpty ? [] : column.split(separator: " ").map(String.init)
     }
 }

@@ -1,16 +1,9 @@
 import MemoCore
-@testable import Notes
 import XCTest
 
 final class TagsTests: XCTestCase {
     func testTagsAreTrimmedLoseALeadingHashAndRepeatsInAnyCase() throws {
         XCTAssertEqual(try Tags.normalized([" work ", "#집", "Work", "WORK", "집", "📌"]), ["work", "집", "📌"])
-    }
-
-    func testTheTagsColumnRoundTrips() throws {
-        let tags = try Tags.normalized(["회의", "work", "a'b\"c"])
-        XCTAssertEqual(Tags.split(Tags.joined(tags)), tags)
-        XCTAssertEqual(Tags.split(""), [])
     }
 
     func testEmptyTagsAndTagsWithSpacesOrCommasAreUsageErrors() {

@@ -1,0 +1,43 @@
+// Editing an item in place while anyone else may change it (another tab, the
+// command line). The editor keeps the ETag of the version it opened and saves
+// with If-Match, so a change made meanwhile is answered 412 instead of being
+// overwritten unseen: the user is told, and saving again replaces that change
+// knowingly (the 412 carries the current version's tag). A live event does
+// not reload a list while one of its rows is an open editor, which would
+// throw the typing away; closing the editor reloads it.
+import * as api from './api.js';
+import { h, errorToast } from './dom.js';
+import { t } from './i18n.js';
+
+// `load` for live events, skipped while `list` shows an editor; an event
+// about the item being edited says so on the editor instead.
+export function reloadUnlessEditing(list, load) {
+  return data => {
+    const editor = list.querySelector('.editor');
+    if (!editor) { load(); return; }
+    if (data && String(data.id) === editor.dataset.id && !editor.querySelector('.stale-note')) {
+      editor.prepend(h('p', { class: 'stale-note', role: 'status', text: t('changedWhileEditing') }));
+    }
+  };
+}
+
+// The item at `path` as it is now, and the version to save against.
+export async function openForEditing(path) {
+  const { item, etag } = await api.getTagged(path);
+  return { item, version: { etag } };
+}
+
+// Sends `body` as a PATCH of `path` if the item is still `version`. Resolves
+// true when saved; false, with the user told, when it changed meanwhile
+// (`version` then names the current one, so the next save replaces it).
+export async function saveEdit(path, body, version) {
+  try {
+    await api.request('PATCH', path, body, version.etag ? { 'If-Match': version.etag } : {});
+    return true;
+  } catch (error) {
+    if (error.status !== 412) throw error;
+    version.etag = error.etag;
+    errorToast(t('changedElsewhere'));
+    return false;
+  }
+}
