@@ -122,6 +122,23 @@ final class ProgressBarEndToEndTests: XCTestCase {
         checkFinishedCleanly(exitCode: 130)
     }
 
+    func testCtrlZErasesTheBarAndFgBringsItBack() throws {
+        _ = try XCTUnwrap(try startImport(width: 80, language: "en"), "no bar during a long import")
+        let session = try XCTUnwrap(self.session)
+        session.send(keys: ["C-z"])
+        XCTAssertTrue(session.waitForScreen { $0.contains("Stopped") }, session.screen())
+        XCTAssertNil(barLine(session.screen()), "no bar left while stopped:\n\(session.screen())")
+        XCTAssertTrue(session.isCursorVisible, "the shell gets its cursor back")
+        session.type("fg")
+        XCTAssertTrue(session.waitForScreen(timeout: 120) {
+            self.barLine($0) != nil || $0.contains("Restored into an empty data home")
+        }, session.screen())
+        XCTAssertTrue(session.waitForScreen(timeout: 120) { $0.contains("Restored into an empty data home") }, session.screen())
+        XCTAssertNil(barLine(session.screen()), session.screen())
+        XCTAssertFalse(session.screen().contains("%"), session.screen())
+        XCTAssertTrue(session.isCursorVisible)
+    }
+
     func testPipedNothingOfTheBarIsWritten() {
         let target = Memoapp(home: folder.appending("piped"))
         target.onboard()

@@ -4,17 +4,13 @@ import MemoCore
 import Glibc
 #endif
 
-/// Where the bar being shown draws, for the signal handler (-1: none shown).
-private nonisolated(unsafe) var shownBarDescriptor: Int32 = -1
-/// What the handler writes: back to the line's start, erase it, show the cursor.
-private let eraseSequence: StaticString = "\r\u{1B}[J\u{1B}[?25h"
-
 /// A progress bar on stderr for long work: only when stderr is a terminal and
 /// not --json (piped output stays byte for byte what it was), only once the
 /// work has taken a second, at most ten frames a second (see
 /// `ProgressSchedule`), as wide as the terminal is at each frame (see
 /// `ProgressLine`). The line is erased and the cursor shown again when the
-/// work ends, fails, or is stopped by Ctrl-C or SIGTERM.
+/// work ends, fails, or is stopped by Ctrl-C or SIGTERM, and while the
+/// process is stopped by Ctrl-Z (see `ProgressBarSignals`).
 ///
 /// The work itself only calls `update(_:of:)`: the modules doing it take a
 /// plain `(done, total)` callback and know nothing of terminals.
@@ -26,8 +22,7 @@ final class ProgressBar {
     private var isShown = false
     /// Columns the line on screen takes (0: none yet).
     private var drawnWidth = 0
-    private var previousInterrupt = sigaction()
-    private var previousTerminate = sigaction()
+    private var signals = ProgressBarSignals()
     /// The first draw the terminal refused; nothing is drawn after it.
     private var failure: StreamWriteFailure?
 
@@ -66,12 +61,15 @@ final class ProgressBar {
         guard let line = schedule.frame(done: done, of: total, label: label, now: ProgressBar.monotonicSeconds,
                                         columns: { columns = ProgressBar.columns(of: descriptor); return columns })
         else { return }
+        // After Ctrl-Z and fg the bar was erased, and the cursor is wherever
+        // the shell left it: draw from that line's start.
+        if signals.takeWasStopped() { drawnWidth = 0 }
         // One write a frame; the first also hides the cursor, which would
         // otherwise blink at the end of the bar.
         var frame = TerminalText()
         if !isShown {
             isShown = true
-            installSignalHandlers()
+            signals.install(descriptor: descriptor)
             frame = TerminalText(.hideCursor)
         }
         draw(frame + ProgressLine.returnToStart(drawnWidth: drawnWidth, columns: columns) + line)
@@ -89,7 +87,7 @@ final class ProgressBar {
         draw(ProgressLine.returnToStart(drawnWidth: drawnWidth, columns: ProgressBar.columns(of: descriptor))
              + TerminalText(.showCursor))
         drawnWidth = 0
-        restoreSignalHandlers()
+        signals.restore()
     }
 
     // MARK: - Private
@@ -101,37 +99,6 @@ final class ProgressBar {
         } catch let refused as StreamWriteFailure {
             failure = refused
         } catch {}
-    }
-
-    /// Ctrl-C or SIGTERM while the bar is shown: erase it, then die of the
-    /// signal as before (the shell reports 130 or 143), so an interrupted
-    /// import or export leaves no half bar and no hidden cursor.
-    private func installSignalHandlers() {
-        // Globals are set up on first use, which a signal handler must not
-        // be the one to do: both are touched here first.
-        _ = eraseSequence.utf8CodeUnitCount
-        shownBarDescriptor = descriptor
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { signalNumber in
-            // Only async-signal-safe calls here: write, signal, raise.
-            if shownBarDescriptor >= 0 {
-                _ = write(shownBarDescriptor, eraseSequence.utf8Start, eraseSequence.utf8CodeUnitCount)
-            }
-            signal(signalNumber, SIG_DFL)
-            raise(signalNumber)
-        }
-        sigemptyset(&action.sa_mask)
-        // No SA_RESETHAND (its bit does not fit the Int32 field Swift sees):
-        // the handler puts the default back itself.
-        action.sa_flags = 0
-        sigaction(SIGINT, &action, &previousInterrupt)
-        sigaction(SIGTERM, &action, &previousTerminate)
-    }
-
-    private func restoreSignalHandlers() {
-        sigaction(SIGINT, &previousInterrupt, nil)
-        sigaction(SIGTERM, &previousTerminate, nil)
-        shownBarDescriptor = -1
     }
 
     /// The terminal's width now (80 when it cannot be told).
