@@ -9,6 +9,9 @@ public enum ValueKind: Sendable {
     case integer(ClosedRange<Int>)
     /// One of the listed words (completion offers them).
     case choice([String])
+    /// Free text whose usual words completion offers; the decoder takes
+    /// more (synonyms, `every 2 weeks`) and judges it.
+    case suggested([String])
     /// A file or folder name: any text to the parser, a file name to shell completion.
     case path
 }

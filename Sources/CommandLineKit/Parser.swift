@@ -176,7 +176,7 @@ public struct Parser<Context> {
     /// Why `value` does not fit `kind`, or nil when it does.
     public static func check(_ value: String, against kind: ValueKind) -> Localized? {
         switch kind {
-        case .text, .path:
+        case .text, .path, .suggested:
             return nil
         case let .integer(range):
             guard let number = Int(value) else {

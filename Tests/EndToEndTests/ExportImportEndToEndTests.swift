@@ -162,7 +162,7 @@ final class ExportImportEndToEndTests: XCTestCase {
 
         let target = homes.home("target")
         let result = target.run("import", file, "--audio", folder)
-        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.status, 1, "finished, but a voice memo was left out: \(result.stderr)")
         XCTAssertTrue(result.stdout.contains("voice memos: 1 added, 0 already present, 1 skipped (audio not found)"),
                       result.stdout)
         XCTAssertEqual(result.stderr, "memoapp: 1 voice memo skipped, audio not found: “회의 메모 — 3월” "

@@ -66,6 +66,11 @@ public final class TmuxSession {
         return condition(screen())
     }
 
+    /// Whether the terminal shows its cursor now (a program may hide it).
+    public var isCursorVisible: Bool {
+        (try? tmux(["display-message", "-p", "-t", name, "#{cursor_flag}"]))?.hasPrefix("1") ?? false
+    }
+
     public func kill() {
         _ = try? tmux(["kill-server"])
     }

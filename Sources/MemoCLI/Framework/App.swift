@@ -47,6 +47,11 @@ public struct App {
 
     /// Runs one command line (argv without the program name) and returns the exit status.
     public func run(_ arguments: [String]) -> Int32 {
+        // The completion scripts' hidden helper: before parsing, so it is no
+        // command of the tree, and before anything that could touch the data home.
+        if arguments.first == CompleteCommand.name {
+            return CompleteCommand.run(Array(arguments.dropFirst()), environment: environment, streams: streams)
+        }
         let invocation: Invocation
         do {
             invocation = try Parser(root: root).parse(arguments)

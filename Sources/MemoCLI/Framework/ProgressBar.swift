@@ -4,15 +4,25 @@ import MemoCore
 import Glibc
 #endif
 
-/// A progress bar on stderr: only on a terminal, only without --json, and
-/// only once the work has taken a second, so quick work prints nothing.
+/// A progress bar on stderr for long work: only when stderr is a terminal and
+/// not --json (piped output stays byte for byte what it was), only once the
+/// work has taken a second, at most ten frames a second (see
+/// `ProgressSchedule`), as wide as the terminal is at each frame (see
+/// `ProgressLine`). The line is erased and the cursor shown again when the
+/// work ends, fails, or is stopped by Ctrl-C or SIGTERM, and while the
+/// process is stopped by Ctrl-Z (see `ProgressBarSignals`).
+///
+/// The work itself only calls `update(_:of:)`: the modules doing it take a
+/// plain `(done, total)` callback and know nothing of terminals.
 final class ProgressBar {
     private let label: String
     private let descriptor: Int32
     private let isEnabled: Bool
-    private let start = ProgressBar.monotonicSeconds()
+    private var schedule: ProgressSchedule
     private var isShown = false
-    private var lastDrawn = -1
+    /// Columns the line on screen takes (0: none yet).
+    private var drawnWidth = 0
+    private var signals = ProgressBarSignals()
     /// The first draw the terminal refused; nothing is drawn after it.
     private var failure: StreamWriteFailure?
 
@@ -25,6 +35,7 @@ final class ProgressBar {
         self.descriptor = descriptor
         // Asked of the descriptor itself: fd 2 may point at /dev/null meanwhile.
         isEnabled = isatty(descriptor) == 1 && !context.isJSON
+        schedule = ProgressSchedule(start: ProgressBar.monotonicSeconds())
     }
 
     /// Runs `work`, which calls `update`, and clears the bar after it. A
@@ -44,23 +55,42 @@ final class ProgressBar {
     }
 
     func update(_ done: Int64, of total: Int64) {
-        guard isEnabled, total > 0, ProgressBar.monotonicSeconds() - start >= 1 else { return }
-        let percent = Int(min(100, max(0, done) * 100 / total))
-        guard percent != lastDrawn else { return }
-        lastDrawn = percent
-        isShown = true
-        let width = 30
-        let filled = percent * width / 100
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        draw(TerminalText(.carriageReturn) + "\(bar) \(percent)% " + TerminalText(line: label)
-             + TerminalText(.clearToEndOfLine))
+        guard isEnabled, failure == nil else { return }
+        let descriptor = self.descriptor
+        var columns = 0
+        guard let line = schedule.frame(done: done, of: total, label: label, now: ProgressBar.monotonicSeconds,
+                                        columns: { columns = ProgressBar.columns(of: descriptor); return columns })
+        else { return }
+        // After Ctrl-Z and fg the bar was erased, and the cursor is wherever
+        // the shell left it: draw from that line's start.
+        if signals.takeWasStopped() { drawnWidth = 0 }
+        // One write a frame; the first also hides the cursor, which would
+        // otherwise blink at the end of the bar.
+        var frame = TerminalText()
+        if !isShown {
+            isShown = true
+            signals.install(descriptor: descriptor)
+            frame = TerminalText(.hideCursor)
+        }
+        draw(frame + ProgressLine.returnToStart(drawnWidth: drawnWidth, columns: columns) + line)
+        drawnWidth = line.displayWidth
     }
 
-    /// Removes the bar, if it was shown.
-    func clear() {
-        if isShown { draw(TerminalText(.carriageReturn) + TerminalText(.clearToEndOfLine)) }
-        isShown = false
+    func update(_ done: Int, of total: Int) {
+        update(Int64(done), of: Int64(total))
     }
+
+    /// Removes the bar, if it was shown, and shows the cursor again.
+    func clear() {
+        guard isShown else { return }
+        isShown = false
+        draw(ProgressLine.returnToStart(drawnWidth: drawnWidth, columns: ProgressBar.columns(of: descriptor))
+             + TerminalText(.showCursor))
+        drawnWidth = 0
+        signals.restore()
+    }
+
+    // MARK: - Private
 
     private func draw(_ text: TerminalText) {
         guard failure == nil else { return }
@@ -69,6 +99,13 @@ final class ProgressBar {
         } catch let refused as StreamWriteFailure {
             failure = refused
         } catch {}
+    }
+
+    /// The terminal's width now (80 when it cannot be told).
+    private static func columns(of descriptor: Int32) -> Int {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
     }
 
     static func monotonicSeconds() -> Double {

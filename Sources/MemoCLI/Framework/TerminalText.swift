@@ -231,6 +231,10 @@ public enum TerminalCode: Equatable, Sendable {
     case clearLine
     /// Erase from the cursor to the end of the line (EL 0).
     case clearToEndOfLine
+    /// Erase from the cursor to the end of the screen (ED 0).
+    case clearToEndOfScreen
+    /// Move the cursor up this many rows, at least one (CUU).
+    case cursorUp(Int)
     case hideCursor
     case showCursor
     /// Erase the screen and move to its top left corner (ED 2, CUP).
@@ -245,6 +249,8 @@ public enum TerminalCode: Equatable, Sendable {
         case .carriageReturn: return "\r"
         case .clearLine: return "\u{1B}[2K"
         case .clearToEndOfLine: return "\u{1B}[K"
+        case .clearToEndOfScreen: return "\u{1B}[J"
+        case let .cursorUp(rows): return "\u{1B}[\(max(1, rows))A"
         case .hideCursor: return "\u{1B}[?25l"
         case .showCursor: return "\u{1B}[?25h"
         case .clearScreen: return "\u{1B}[2J\u{1B}[H"

@@ -21,9 +21,11 @@ public struct VerifiedBackup: Sendable {
     /// memoapp's, was not made by a newer memoapp, passes
     /// `PRAGMA integrity_check`, and holds exactly the tables, indexes,
     /// triggers and views its recorded migrations make (`SchemaCheck`).
+    /// - Parameter progress: called with each file checked and the number of
+    ///   files (the database's own checks count as the last one).
     /// - Throws: `.noInput` when `directory` is missing or unreadable;
     ///   `.badInput` naming the file for anything else.
-    public static func verify(_ directory: String) throws -> VerifiedBackup {
+    public static func verify(_ directory: String, progress: ((Int, Int) -> Void)? = nil) throws -> VerifiedBackup {
         var info = stat()
         guard stat(directory, &info) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -38,11 +40,15 @@ public struct VerifiedBackup: Sendable {
         let manifest = try readManifest(in: path)
         var databaseBytes: Int64 = 0
         var voiceBytes: Int64 = 0
-        for entry in [manifest.database] + manifest.voiceFiles {
+        let entries = [manifest.database] + manifest.voiceFiles
+        let steps = entries.count + 1
+        for (index, entry) in entries.enumerated() {
             let size = try check(entry, in: path)
             if entry == manifest.database { databaseBytes = size } else { voiceBytes += size }
+            progress?(index + 1, steps)
         }
         try checkDatabase(path + "/" + BackupManifest.databasePath)
+        progress?(steps, steps)
         return VerifiedBackup(path: path, manifest: manifest, databaseBytes: databaseBytes, voiceBytes: voiceBytes)
     }
 

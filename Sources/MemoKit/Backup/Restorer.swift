@@ -64,7 +64,9 @@ public struct Restorer {
 
     var home: DataHome { workspace.home }
 
-    public func run() throws -> RestoreResult {
+    /// - Parameter progress: called with each audio file installed and their
+    ///   number (the database, installed last, is quick next to them).
+    public func run(progress: ((Int, Int) -> Void)? = nil) throws -> RestoreResult {
         let homeExisted = BackupFiles.kind(of: home.path) != .absent
         let voiceExisted = BackupFiles.kind(of: home.voiceDirectory) != .absent
         func removeFoldersThisRunMade() {
@@ -91,8 +93,10 @@ public struct Restorer {
         var isDatabaseInstalled = false
         var problem: Error?
         do {
-            for entry in backup.manifest.voiceFiles {
+            let voiceFiles = backup.manifest.voiceFiles
+            for (index, entry) in voiceFiles.enumerated() {
                 try installer.install(from: backup.filePath(entry), as: entry.voiceFileName ?? "", checksum: entry.checksum)
+                progress?(index + 1, voiceFiles.count)
             }
             try installer.finish()
             try installDatabase { isDatabaseInstalled = true }

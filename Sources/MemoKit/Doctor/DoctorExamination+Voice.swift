@@ -24,8 +24,9 @@ extension DoctorExamination {
     /// one `memoapp voice verify` runs): every memo's file is there, decodes in
     /// full and has the bytes recorded at import; no file lacks a memo.
     /// Abandoned temporaries it finds are reported with the other temporary files.
-    static func voiceLibrary(of database: DatabaseSight, home: DataHome, isAudioLibraryAvailable: Bool)
-        -> (DoctorCheck, temporaries: [String]) {
+    /// `progress` gets each memo checked and their number.
+    static func voiceLibrary(of database: DatabaseSight, home: DataHome, isAudioLibraryAvailable: Bool,
+                             progress: ((Int, Int) -> Void)? = nil) -> (DoctorCheck, temporaries: [String]) {
         var temporaries: [String] = []
         var check = DoctorCheck("voice_library", title: Localized(en: "voice library", ko: "음성 라이브러리"))
         guard let connection = database.connection else {
@@ -47,7 +48,7 @@ extension DoctorExamination {
                                        ko: "테이블이 준비되지 않았습니다 (마이그레이션 참고)")
                 return (check.skipped(because: reason), temporaries)
             }
-            problems = try CodecWarnings.silenced { _ in try store.verify() }
+            problems = try CodecWarnings.silenced { _ in try store.verify(progress: progress) }
             count = try store.memos().count
         } catch {
             let message = Failure(error).message

@@ -10,15 +10,23 @@ import Glibc
 /// nothing, repairs nothing, and tells the user how to repair what it finds.
 public enum DoctorExamination {
     /// Every check, in order.
-    public static func run(home: DataHome) -> DoctorReport {
+    /// - Parameter progress: called after each check with a figure out of a
+    ///   total (each check is `DoctorExamination.progressUnitsPerCheck`
+    ///   units; the voice library's memo by memo inside its share).
+    public static func run(home: DataHome, progress: ((Int64, Int64) -> Void)? = nil) -> DoctorReport {
         var report = DoctorReport(home: home.path)
+        let total = Int64(checkCount) * progressUnitsPerCheck
+        func add(_ check: DoctorCheck) {
+            report.checks.append(check)
+            progress?(Int64(report.checks.count) * progressUnitsPerCheck, total)
+        }
         let (homeCheck, presence) = dataHome(home)
-        report.checks.append(homeCheck)
+        add(homeCheck)
         var database = DatabaseSight()
         if presence == .present {
-            report.checks.append(permissions(of: home))
+            add(permissions(of: home))
             let (databaseCheck, sight) = self.database(at: home)
-            report.checks.append(databaseCheck)
+            add(databaseCheck)
             database = sight
         } else {
             let reason = presence == .notMadeYet
@@ -26,24 +34,34 @@ public enum DoctorExamination {
                 : Localized(en: "there is no data home", ko: "데이터 폴더가 없습니다")
             database.unavailable = reason
             for (name, title) in [permissionsTitle, databaseTitle] {
-                report.checks.append(DoctorCheck(name, title: title).skipped(because: reason))
+                add(DoctorCheck(name, title: title).skipped(because: reason))
             }
         }
         report.isDatabaseUnusable = database.isUnusable
-        report.checks.append(integrity(of: database, home: home))
-        report.checks.append(foreignKeys(of: database, home: home))
-        report.checks.append(migrations(of: database))
-        report.checks.append(schema(of: database, home: home))
-        report.checks.append(storedValues(of: database, home: home))
+        add(integrity(of: database, home: home))
+        add(foreignKeys(of: database, home: home))
+        add(migrations(of: database))
+        add(schema(of: database, home: home))
+        add(storedValues(of: database, home: home))
         let (audioCheck, isAudioLibraryAvailable) = audioLibrary()
-        report.checks.append(audioCheck)
+        add(audioCheck)
+        let before = Int64(report.checks.count) * progressUnitsPerCheck
         let (voiceCheck, temporaries) = voiceLibrary(of: database, home: home,
-                                                     isAudioLibraryAvailable: isAudioLibraryAvailable)
-        report.checks.append(voiceCheck)
-        report.checks.append(temporaryFiles(in: home, hasHome: presence == .present, skipReason: database.unavailable,
-                                            voiceTemporaries: temporaries))
+                                                     isAudioLibraryAvailable: isAudioLibraryAvailable) { done, count in
+            guard count > 0 else { return }
+            progress?(before + Int64(done) * progressUnitsPerCheck / Int64(count), total)
+        }
+        add(voiceCheck)
+        add(temporaryFiles(in: home, hasHome: presence == .present, skipReason: database.unavailable,
+                           voiceTemporaries: temporaries))
         return report
     }
+
+    /// How many checks `run` makes (a test holds it to the report's length).
+    static let checkCount = 11
+    /// A check's share of the progress figure: room for the voice library's
+    /// memos to move the figure within its share.
+    static let progressUnitsPerCheck: Int64 = 1000
 
     /// What the data home check found.
     public enum HomePresence: Sendable {

@@ -24,25 +24,36 @@ public enum ToolImport {
     }
 
     /// Reads `paths` as `format` and adds their to-dos to the workspace's store.
+    /// - Parameter progress: called now and then with work done and its total
+    ///   (todo.txt: files read; Taskwarrior: tasks stored, once all are checked).
     public static func importTodos(from paths: [String], format: TodoFormat, dryRun: Bool,
-                                   into workspace: Workspace) throws -> Result {
+                                   into workspace: Workspace, progress: ((Int, Int) -> Void)? = nil) throws -> Result {
         switch format {
         case .todotxt:
-            let inputs = try paths.map(InputFile.read)
+            let inputs = try readAll(paths, progress: progress)
             let todos = try nothingImported {
                 try inputs.flatMap { try TodoTxtReader(calendar: workspace.calendar).todos(in: $0.bytes, source: $0.path) }
             }
             let outcome = try workspace.todoStore().importTodos(todos, dryRun: dryRun)
             return Result(outcome: outcome, skipped: nil, isDryRun: dryRun)
         case .taskwarrior:
-            return try importTaskwarrior(from: paths, dryRun: dryRun, into: workspace)
+            return try importTaskwarrior(from: paths, dryRun: dryRun, into: workspace, progress: progress)
+        }
+    }
+
+    /// Reads every file whole, reporting each one read.
+    private static func readAll(_ paths: [String], progress: ((Int, Int) -> Void)?) throws -> [InputFile] {
+        try paths.enumerated().map { index, path in
+            defer { progress?(index + 1, paths.count) }
+            return try InputFile.read(path)
         }
     }
 
     /// Taskwarrior's exports, streamed: every task is read and checked in a
     /// first pass, then read again and stored in one transaction, so a
     /// million tasks are never held at once.
-    private static func importTaskwarrior(from paths: [String], dryRun: Bool, into workspace: Workspace) throws -> Result {
+    private static func importTaskwarrior(from paths: [String], dryRun: Bool, into workspace: Workspace,
+                                          progress: ((Int, Int) -> Void)?) throws -> Result {
         var files: [JSONObjectStream] = []
         defer { for case let .file(descriptor, _) in files.map(\.source) { close(descriptor) } }
         for path in paths {
@@ -51,18 +62,25 @@ public enum ToolImport {
         }
         let reader = TaskwarriorReader(calendar: workspace.calendar)
         var skipped = 0
+        var checked = 0
         try nothingImported {
             for file in files {
                 try reader.forEachTask(in: file) { todo in
-                    if let todo { try TodoStore.check(todo) } else { skipped += 1 }
+                    if let todo { try TodoStore.check(todo); checked += 1 } else { skipped += 1 }
                 }
             }
         }
         let store = try workspace.todoStore()
         let importAll = {
             try store.importTodos(dryRun: dryRun) { add in
+                var stored = 0
                 for file in files {
-                    try reader.forEachTask(in: file) { todo in if let todo { try add(todo) } }
+                    try reader.forEachTask(in: file) { todo in
+                        guard let todo else { return }
+                        try add(todo)
+                        stored += 1
+                        progress?(stored, checked)
+                    }
                 }
             }
         }
@@ -77,9 +95,11 @@ public enum ToolImport {
 
     /// Reads each of `paths` as one memo and adds those not there yet; a
     /// folder stands for its memo files (`memoFiles(in:)`).
-    public static func importMemos(from paths: [String], dryRun: Bool, into workspace: Workspace) throws -> Result {
+    /// - Parameter progress: called with each file read and their number.
+    public static func importMemos(from paths: [String], dryRun: Bool, into workspace: Workspace,
+                                   progress: ((Int, Int) -> Void)? = nil) throws -> Result {
         let files = try paths.flatMap { path in FileSystem.isDirectory(path) ? try memoFiles(in: path) : [path] }
-        let inputs = try files.map(InputFile.read)
+        let inputs = try readAll(files, progress: progress)
         let memos = try nothingImported {
             try inputs.map { try MemoFileReader.memo(in: $0.bytes, source: $0.path, modifiedAt: $0.modifiedAt) }
         }

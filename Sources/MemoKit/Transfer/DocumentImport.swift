@@ -16,6 +16,8 @@ public struct DocumentImport {
     public let audioFolders: [String]
     /// When set, the import is one step of the undo history, described so.
     public var undoDescription: String?
+    /// Called with each item written and the document's item count.
+    public var progress: ((Int, Int) -> Void)?
 
     /// - Throws: `.noInput` when an audio folder does not exist: a mistyped
     ///   folder would otherwise show only as audio not found, after the fact.
@@ -50,7 +52,7 @@ public struct DocumentImport {
             // A cache for the index pages of millions of rows (see withCacheSize).
             let write = { (undo: UndoHistory?) in
                 try connection.withCacheSize(kibibytes: DocumentImport.cacheKibibytes) {
-                    try ImportWriter.write(document, audio: audio, into: connection, undo: undo)
+                    try ImportWriter.write(document, audio: audio, into: connection, undo: undo, progress: progress)
                 }
             }
             if let undoDescription {

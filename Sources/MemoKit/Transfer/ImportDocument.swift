@@ -22,6 +22,9 @@ public struct ImportDocument {
     public var onboarding: OnboardingState
     public var lastIDs: [String: Int64]
     public var voiceMemos: [VoiceArchive.Item]
+    /// To-dos, memos, voice memos and timers, counted by the check (what an
+    /// import's progress is measured against).
+    public private(set) var itemCount = 0
     private let stream: JSONObjectStream
 
     /// The arrays of items, streamed element by element.
@@ -66,6 +69,7 @@ public struct ImportDocument {
         var identities = ["todos": ItemIdentities(key: "todos"), "memos": ItemIdentities(key: "memos"),
                           "voice_memos": ItemIdentities(key: "voice_memos"), "timers": ItemIdentities(key: "timers")]
         var voiceMemos: [VoiceArchive.Item] = []
+        var itemCount = 0
         try stream.scan(streamedArrays: ImportDocument.itemKeys) { event in
             guard case let .element(key, reader) = event else { return }
             let (id, uid): (Int64, String)
@@ -78,8 +82,10 @@ public struct ImportDocument {
                 voiceMemos.append(item)
             }
             try identities[key]?.note(id: id, uid: uid, at: reader)
+            itemCount += 1
         }
         self.voiceMemos = voiceMemos
+        self.itemCount = itemCount
 
         let counters = try root.nonNull("last_ids")
         lastIDs = [:]

@@ -32,21 +32,29 @@ public struct DocumentImportReport: Sendable {
 public enum ImportWriter {
     /// `undo`, when the write is a step of the undo history being recorded,
     /// logs a restore as the emptying of the tables it fills rather than row
-    /// by row (`UndoHistory.recordAsEmptying`).
+    /// by row (`UndoHistory.recordAsEmptying`). `progress` gets each item
+    /// written or found present and `document.itemCount`.
     public static func write(_ document: ImportDocument, audio: VoiceAudioImport, into connection: Connection,
-                             undo: UndoHistory? = nil) throws -> DocumentImportReport {
+                             undo: UndoHistory? = nil, progress: ((Int, Int) -> Void)? = nil) throws -> DocumentImportReport {
         let isRestore = try NotesArchive.isEmpty(connection) && TimerArchive.isEmpty(connection)
             && VoiceArchive.isEmpty(connection)
-        guard isRestore else { return try write(document, audio: audio, into: connection, isRestore: false) }
-        let restore = { try write(document, audio: audio, into: connection, isRestore: true) }
+        guard isRestore else {
+            return try write(document, audio: audio, into: connection, isRestore: false, progress: progress)
+        }
+        let restore = { try write(document, audio: audio, into: connection, isRestore: true, progress: progress) }
         return try undo?.recordAsEmptying(restore) ?? restore()
     }
 
     // MARK: - Private
 
     private static func write(_ document: ImportDocument, audio: VoiceAudioImport, into connection: Connection,
-                              isRestore: Bool) throws -> DocumentImportReport {
+                              isRestore: Bool, progress: ((Int, Int) -> Void)?) throws -> DocumentImportReport {
         var report = DocumentImportReport()
+        var itemsDone = 0
+        func itemDone() {
+            itemsDone += 1
+            progress?(itemsDone, document.itemCount)
+        }
         report.isRestore = isRestore
         let keepingIDs = isRestore
         // Into an empty home, nothing is present (the document's uids were
@@ -56,6 +64,7 @@ public enum ImportWriter {
             keepingIDs ? try NotesArchive.withSearchIndexedAtTheEnd(in: connection, body) : try body()
         }
         try writeItems { try document.forEachItem { item in
+            defer { itemDone() }
             switch item {
             case let .todo(todo):
                 try add(to: &report.todos, isPresent: isPresent { try NotesArchive.containsTodo(uid: todo.uid, in: connection) }) {
@@ -81,6 +90,7 @@ public enum ImportWriter {
         // A voice memo whose audio did not arrive is left out and named, never stored without its file.
         var withoutAudio: [String] = []
         for item in document.voiceMemos {
+            defer { itemDone() }
             try add(to: &report.voiceMemos, isPresent: isPresent { try VoiceArchive.contains(uid: item.uid, in: connection) }) {
                 guard audio.hasAudio(forUID: item.uid) else {
                     withoutAudio.append(item.title)

@@ -30,11 +30,11 @@ extension UndoHistory {
 
     /// Trims a voice memo as one step, keeping the audio the trim replaces.
     public func trimVoiceMemo(id: Int64, start: Double, end: Double, in store: VoiceStore,
-                              description: String) throws -> VoiceMemo {
+                              description: String, progress: ((Int64, Int64) -> Void)? = nil) throws -> VoiceMemo {
         try record(description) {
             let kept = try keepAudio(named: try store.memo(id: id).fileName)
             do {
-                return try store.trim(id: id, start: start, end: end)
+                return try store.trim(id: id, start: start, end: end, progress: progress)
             } catch {
                 // A refused span keeps nothing (the sweep would, later).
                 unlink(kept)

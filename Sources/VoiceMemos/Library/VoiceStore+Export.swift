@@ -58,18 +58,21 @@ extension VoiceStore {
     /// header), converting through libsndfile; the stored bytes are copied as
     /// they are when the format is the stored one. Where the file goes, and
     /// how it gets there whole, is the caller's.
-    /// - Parameter shownPath: the destination as messages name it.
+    /// - Parameters:
+    ///   - shownPath: the destination as messages name it.
+    ///   - progress: called now and then with the frames converted and their
+    ///     number (not for a verbatim copy, which takes no time worth showing).
     /// - Throws: `.notFound` for no such memo; `.badInput` when libsndfile
     ///   cannot write the memo's audio in that format.
     public func writeAudio(id: Int64, as format: ExportFormat, into descriptor: Int32,
-                           shownPath: String) throws -> ExportResult {
+                           shownPath: String, progress: ((Int64, Int64) -> Void)? = nil) throws -> ExportResult {
         let memo = try memo(id: id)
         let code = format.formatCode(from: memo.formatCode)
         let verbatim = code == memo.formatCode
         if verbatim {
             try copyStoredBytes(of: memo, to: descriptor, shownPath: shownPath)
         } else {
-            try transcode(memo, to: descriptor, format: code)
+            try transcode(memo, to: descriptor, format: code, progress: progress)
         }
         var status = stat()
         let size = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
@@ -93,9 +96,10 @@ extension VoiceStore {
     }
 
     /// Decodes memo audio and encodes it into `descriptor` as `format`,
-    /// copying its tags and setting its title.
+    /// copying its tags and setting its title; `progress` gets the frames
+    /// copied and the frames to copy.
     func transcode(_ memo: VoiceMemo, to descriptor: Int32, format: Int32,
-                   span: Range<Int64>? = nil) throws {
+                   span: Range<Int64>? = nil, progress: ((Int64, Int64) -> Void)? = nil) throws {
         let decoder = try openStoredForDecoding(memo)
         let reader = decoder.file
         let writer: SoundFile
@@ -116,8 +120,10 @@ extension VoiceStore {
             }
         }
         let throughIntegers = AudioFormat.isIntegerPCM(memo.formatCode) && AudioFormat.isIntegerPCM(format)
+        let total = span.map { $0.upperBound - $0.lowerBound } ?? memo.frames
         let copied = try FrameCopier.copy(from: reader, to: writer, limit: span.map { $0.upperBound - $0.lowerBound },
-                                          throughIntegers: throughIntegers)
+                                          throughIntegers: throughIntegers,
+                                          progress: progress.map { report in { copied in report(copied, total) } })
         // Nothing made from other bytes than the memo's leaves the command.
         try finishVerifying(decoder, of: memo)
         guard copied > 0 else {

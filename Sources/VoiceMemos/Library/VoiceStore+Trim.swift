@@ -10,8 +10,11 @@ extension VoiceStore {
     /// transaction replaces the memo's metadata and peaks and renames the new
     /// file into place; the old file is removed after the commit (the
     /// caller's, when the trim runs inside its transaction).
+    /// - Parameter progress: called now and then with the frames re-encoded
+    ///   and the frames the span holds.
     /// - Throws: `.usage` for an empty span or one outside the audio.
-    public func trim(id: Int64, start: Double, end: Double) throws -> VoiceMemo {
+    public func trim(id: Int64, start: Double, end: Double,
+                     progress: ((Int64, Int64) -> Void)? = nil) throws -> VoiceMemo {
         let memo = try memo(id: id)
         guard start.isFinite, end.isFinite, start >= 0, end > start else {
             throw MemoError(.usage, en: "the span must start at 0 or later and end after it starts",
@@ -32,7 +35,7 @@ extension VoiceStore {
         // (removing the replaced file) must not take it away.
         var isCommitted = false
         do {
-            try transcode(memo, to: output.descriptor, format: memo.formatCode, span: first..<last)
+            try transcode(memo, to: output.descriptor, format: memo.formatCode, span: first..<last, progress: progress)
             let audio = try AudioScanner.scan(try FileByteSource(path: output.path, followsSymbolicLinks: false), name: memo.title)
             try output.sync()
             try connection.writeTransaction {

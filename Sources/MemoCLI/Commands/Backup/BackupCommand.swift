@@ -37,8 +37,8 @@ enum BackupCommand {
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let writer = BackupWriter(workspace: context.workspace, destination: arguments[destination])
-        let bar = ProgressBar(context: context, label: "backup")
-        let result = try bar.showing { try writer.write { done, total in bar.update(Int64(done), of: Int64(total)) } }
+        let bar = ProgressBar(context: context, label: context.text(en: "backing up", ko: "백업하는 중"))
+        let result = try bar.showing { try writer.write(progress: bar.update) }
         if !result.problems.isEmpty { context.exitStatus = 1 }
         try context.emit(json: WireFormat.backup(result, in: context.language), text: text(result, context))
     }

@@ -48,8 +48,11 @@ enum RestoreCommand {
     }
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let backup = try VerifiedBackup.verify(arguments[backupFolder])
-        let result = try Restorer(workspace: context.workspace, backup: backup, force: arguments[force]).run()
+        let checking = ProgressBar(context: context, label: context.text(en: "checking the backup", ko: "백업 확인하는 중"))
+        let backup = try checking.showing { try VerifiedBackup.verify(arguments[backupFolder], progress: checking.update) }
+        let restoring = ProgressBar(context: context, label: context.text(en: "restoring", ko: "복원하는 중"))
+        let restorer = Restorer(workspace: context.workspace, backup: backup, force: arguments[force])
+        let result = try restoring.showing { try restorer.run(progress: restoring.update) }
         try context.emit(json: WireFormat.restore(result, in: context.language), text: text(result, context))
         if let problem = result.problem {
             // Restored, so not the exit code that says nothing changed.

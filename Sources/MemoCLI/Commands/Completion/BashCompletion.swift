@@ -1,35 +1,50 @@
 import CommandLineKit
-/// The bash script (zsh loads it through bashcompinit). It walks the words
-/// typed so far down the command tree, then offers that command's
-/// subcommands, options and positional words; after an option that takes a
-/// value it offers the value's choices, or file names for a path.
+/// The bash script. It walks the words typed so far down the command tree,
+/// then offers that command's subcommands and positional words (choices,
+/// files, folders, or the ids and tags `memoapp __complete` reads from the
+/// data home, with the --home typed on the line); options when the word
+/// begins with `-` or nothing else fits; after an option that takes a value,
+/// that value's words.
 enum BashCompletion {
     static func script(for tree: CompletionTree) -> String {
         var wordCases: [String] = []
+        var positionalCases: [String] = []
+        var positionalPaths: [String] = []
+        var optionCases: [String] = []
         var valueCases: [String] = []
-        var fileCommands: [String] = []
         // `memoapp help <TAB>` offers the commands help can describe.
         let commandNames = tree.nodes.first { $0.path.isEmpty }?.command.subcommands.map(\.name) ?? []
         for node in tree.nodes {
-            var positionalWords = node.command.positionals.flatMap { CompletionTree.words(for: $0.kind) ?? [] }
-            if node.path == ["help"] { positionalWords += commandNames }
-            let words = node.command.subcommands.map(\.name) + positionalWords + node.options.map { "--\($0.name)" }
-            wordCases.append("        \"\(node.pathText)\") words=\"\(words.joined(separator: " "))\" ;;")
-            if node.command.positionals.contains(where: { CompletionTree.words(for: $0.kind) == nil }) {
-                fileCommands.append("\"\(node.pathText)\"")
+            var words = node.command.subcommands.map(\.name)
+            if node.path == ["help"] { words += commandNames }
+            var actions: [String] = []
+            for positional in node.command.positionals {
+                let value = CompletionValue.of(positional, at: node.path)
+                if case let .words(choices) = value { words += choices } else if let action = action(value, word: "$2") {
+                    actions.append(action)
+                }
             }
+            wordCases.append("        \"\(node.pathText)\") words=\"\(words.joined(separator: " "))\" ;;")
+            if !actions.isEmpty {
+                positionalPaths.append("\"\(node.pathText)\"")
+                positionalCases.append("        \"\(node.pathText)\") \(actions.joined(separator: "; ")) ;;")
+            }
+            optionCases.append("        \"\(node.pathText)\") words=\"\(node.options.map { "--\($0.name)" }.joined(separator: " "))\" ;;")
             for option in node.command.options where option.takesValue {
-                valueCases.append("        \"\(node.pathText)|--\(option.name)\") \(valueAction(option.kind)) ;;")
+                let value = CompletionValue.of(option, at: node.path)
+                valueCases.append("        \"\(node.pathText)|--\(option.name)\") \(action(value, word: "$2") ?? ":") ;;")
             }
         }
         // Global options take the same values wherever they appear.
         for option in GlobalOptions.declarations.map(\.option) where option.takesValue {
-            valueCases.append("        *\"|--\(option.name)\") \(valueAction(option.kind)) ;;")
+            let value = CompletionValue.of(option, at: [])
+            valueCases.append("        *\"|--\(option.name)\") \(action(value, word: "$2") ?? ":") ;;")
         }
         return """
-            # memoapp completion for bash (and zsh through bashcompinit)
+            # memoapp completion for bash
             _memoapp() {
                 local current="${COMP_WORDS[COMP_CWORD]}" previous="" path="" candidate words word index
+                COMPREPLY=()
                 (( COMP_CWORD > 1 )) && previous="${COMP_WORDS[COMP_CWORD - 1]}"
                 for ((index = 1; index < COMP_CWORD; index++)); do
                     word="${COMP_WORDS[index]}"
@@ -40,12 +55,44 @@ enum BashCompletion {
                 if [[ "$previous" == --* ]] && _memoapp_value "$path|$previous" "$current"; then
                     return
                 fi
-                words="$(_memoapp_words "$path")"
-                COMPREPLY=($(compgen -W "$words" -- "$current"))
-                if [[ "$current" != -* ]] && _memoapp_takes_files "$path"; then
-                    COMPREPLY+=($(compgen -f -- "$current"))
-                    compopt -o filenames 2>/dev/null
+                if [[ "$current" != -* ]]; then
+                    words="$(_memoapp_words "$path")"
+                    COMPREPLY=($(compgen -W "$words" -- "$current"))
+                    _memoapp_positional "$path" "$current"
+                    [[ -n "$words" ]] || _memoapp_has_positional "$path" && return
                 fi
+                words="$(_memoapp_options "$path")"
+                COMPREPLY=($(compgen -W "$words" -- "$current"))
+            }
+            # The data home's ids or tags of kind $1 that start with $2, through
+            # the same memoapp and --home as the line being typed.
+            _memoapp_data() {
+                local program="${COMP_WORDS[0]}" home=() index word line
+                [[ "$program" == "~/"* ]] && program="$HOME/${program#\\~/}"
+                for ((index = 1; index < COMP_CWORD; index++)); do
+                    word="${COMP_WORDS[index]}"
+                    case "$word" in
+                    --home) home=(--home "${COMP_WORDS[index + 1]}") ;;
+                    --home=*) home=("$word") ;;
+                    esac
+                done
+                [[ "${home[1]}" == "~/"* ]] && home[1]="$HOME/${home[1]#\\~/}"
+                words=()
+                while IFS=$'\\t' read -r line _; do
+                    [[ "$line" == "$2"* ]] && COMPREPLY+=("$line")
+                done < <("$program" __complete "$1" "${home[@]}" 2>/dev/null)
+            }
+            # Adds what a positional of the command $1 may be, if it is no list of words.
+            _memoapp_positional() {
+                case "$1" in
+            \(positionalCases.joined(separator: "\n"))
+                *) return 1 ;;
+                esac
+                return 0
+            }
+            _memoapp_has_positional() {
+                \(positionalPaths.isEmpty ? "" : "case \"$1\" in \(positionalPaths.joined(separator: "|"))) return 0 ;; esac")
+                return 1
             }
             # Succeeds, with COMPREPLY set, when $1 ("path|--option") takes a value.
             _memoapp_value() {
@@ -55,14 +102,18 @@ enum BashCompletion {
                 esac
                 return 0
             }
-            _memoapp_takes_files() {
-                \(fileCommands.isEmpty ? "" : "case \"$1\" in \(fileCommands.joined(separator: "|"))) return 0 ;; esac")
-                return 1
-            }
             _memoapp_words() {
                 local words
                 case "$1" in
             \(wordCases.joined(separator: "\n"))
+                *) return 1 ;;
+                esac
+                printf '%s\\n' "$words"
+            }
+            _memoapp_options() {
+                local words
+                case "$1" in
+            \(optionCases.joined(separator: "\n"))
                 *) return 1 ;;
                 esac
                 printf '%s\\n' "$words"
@@ -72,12 +123,15 @@ enum BashCompletion {
             """
     }
 
-    /// What bash does for an option's value: its choices, file names, or
-    /// nothing (free text or a number, which no list can guess).
-    private static func valueAction(_ kind: ValueKind) -> String {
-        switch CompletionTree.words(for: kind) {
-        case nil: return "COMPREPLY=($(compgen -f -- \"$2\")); compopt -o filenames 2>/dev/null"
-        case let words?: return "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$2\"))"
+    /// The bash that adds a value's candidates for the word in `word`; nil
+    /// when nothing can be offered (free text, a number).
+    private static func action(_ value: CompletionValue, word: String) -> String? {
+        switch value {
+        case let .words(words): return "COMPREPLY+=($(compgen -W \"\(words.joined(separator: " "))\" -- \"\(word)\"))"
+        case .files: return "COMPREPLY+=($(compgen -f -- \"\(word)\")); compopt -o filenames 2>/dev/null"
+        case .folders: return "COMPREPLY+=($(compgen -d -- \"\(word)\")); compopt -o filenames 2>/dev/null"
+        case let .data(source): return "_memoapp_data \(source.rawValue) \"\(word)\""
+        case .nothing: return nil
         }
     }
 }

@@ -19,18 +19,22 @@ enum CompletionCommand {
             discussion: Localized(
                 en: "Load it for this shell:\n"
                     + "  bash: source <(memoapp completion bash)\n"
-                    + "  zsh:  autoload -U +X bashcompinit && bashcompinit && source <(memoapp completion zsh)\n"
+                    + "  zsh:  source <(memoapp completion zsh)   (after compinit)\n"
                     + "  fish: memoapp completion fish | source\n"
-                    + "or save it where the shell looks, e.g. ~/.config/fish/completions/memoapp.fish.",
+                    + "or save it where the shell looks, e.g. ~/.config/fish/completions/memoapp.fish, or as _memoapp "
+                    + "in a folder of zsh's $fpath. Ids complete with their titles and tags with the tags in use, "
+                    + "read from the data home (the --home on the line).",
                 ko: "현재 셸에 적용:\n"
                     + "  bash: source <(memoapp completion bash)\n"
-                    + "  zsh:  autoload -U +X bashcompinit && bashcompinit && source <(memoapp completion zsh)\n"
+                    + "  zsh:  source <(memoapp completion zsh)   (compinit 다음에)\n"
                     + "  fish: memoapp completion fish | source\n"
-                    + "또는 셸이 찾는 곳에 저장, 예: ~/.config/fish/completions/memoapp.fish"),
+                    + "또는 셸이 찾는 곳에 저장, 예: ~/.config/fish/completions/memoapp.fish, zsh는 $fpath의 폴더에 _memoapp으로. "
+                    + "id는 제목과 함께, 태그는 쓰고 있는 태그로 완성하며 데이터 폴더(입력 줄의 --home)에서 읽습니다."),
             body: { context, arguments in
                 let tree = CompletionTree(root: RootCommand.make(), language: context.language)
                 switch arguments[shell] {
                 case "fish": try context.writeDocument(FishCompletion.script(for: tree))
+                case "zsh": try context.writeDocument(ZshCompletion.script(for: tree))
                 default: try context.writeDocument(BashCompletion.script(for: tree))
                 }
             })
@@ -62,14 +66,5 @@ struct CompletionTree {
         visit(root, path: [])
         self.nodes = nodes
         self.language = language
-    }
-
-    /// The words a positional of this kind completes to, nil when it names a file.
-    static func words(for kind: ValueKind) -> [String]? {
-        switch kind {
-        case let .choice(words): return words
-        case .path: return nil
-        case .text, .integer: return []
-        }
     }
 }

@@ -13,22 +13,27 @@ enum FishCompletion {
                 lines.append("complete -c memoapp \(condition) -a \(quoted(sub.name)) -d \(describe(sub.abstract, tree))")
             }
             for positional in node.command.positionals {
-                switch CompletionTree.words(for: positional.kind) {
-                case nil:
+                switch CompletionValue.of(positional, at: node.path) {
+                case .files:
                     lines.append("complete -c memoapp \(condition) -F")
-                case let words? where !words.isEmpty:
+                case .folders:
+                    lines.append("complete -c memoapp \(condition) -a '(__fish_complete_directories)'")
+                case let .words(words) where !words.isEmpty:
                     let list = quoted(words.joined(separator: " "))
                     lines.append("complete -c memoapp \(condition) -a \(list) -d \(describe(positional.help, tree))")
+                case let .data(source):
+                    // Each line is "ID<TAB>title": fish shows the title beside the id.
+                    lines.append("complete -c memoapp \(condition) -k -a '(__memoapp_data \(source.rawValue))'")
                 default:
                     break
                 }
             }
             for option in node.command.options {
-                lines.append("complete -c memoapp \(condition) \(optionFlags(option, tree))")
+                lines.append("complete -c memoapp \(condition) \(optionFlags(option, at: node.path, tree))")
             }
         }
         for option in GlobalOptions.declarations.map(\.option) {
-            lines.append("complete -c memoapp \(optionFlags(option, tree))")
+            lines.append("complete -c memoapp \(optionFlags(option, at: [], tree))")
         }
         let paths = tree.nodes.map { quoted($0.pathText) }.joined(separator: " ")
         return """
@@ -51,6 +56,22 @@ enum FishCompletion {
                 test (__memoapp_path) = "$argv[1]"
             end
 
+            # The data home's ids or tags of kind $argv[1], through the same
+            # memoapp and --home as the line being typed.
+            function __memoapp_data
+                set -l words (commandline -opc)
+                set -l home
+                for index in (seq 2 (count $words))
+                    switch $words[$index]
+                        case --home
+                            test $index -lt (count $words); and set home --home $words[(math $index + 1)]
+                        case '--home=*'
+                            set home $words[$index]
+                    end
+                end
+                command $words[1] __complete $argv[1] $home 2>/dev/null
+            end
+
             complete -c memoapp -f
             \(lines.joined(separator: "\n"))
 
@@ -58,13 +79,15 @@ enum FishCompletion {
     }
 
     /// `-l NAME [-s S] [-x -a 'WORDS' | -r -F | -x] -d 'HELP'`.
-    private static func optionFlags(_ option: Option, _ tree: CompletionTree) -> String {
+    private static func optionFlags(_ option: Option, at path: [String], _ tree: CompletionTree) -> String {
         var flags = "-l \(option.name)"
         if let short = option.short { flags += " -s \(short)" }
         if option.takesValue {
-            switch CompletionTree.words(for: option.kind) {
-            case nil: flags += " -r -F"
-            case let words? where !words.isEmpty: flags += " -x -a \(quoted(words.joined(separator: " ")))"
+            switch CompletionValue.of(option, at: path) {
+            case .files: flags += " -r -F"
+            case .folders: flags += " -x -a '(__fish_complete_directories)'"
+            case let .words(words) where !words.isEmpty: flags += " -x -a \(quoted(words.joined(separator: " ")))"
+            case let .data(source): flags += " -x -k -a '(__memoapp_data \(source.rawValue))'"
             default: flags += " -x"
             }
         }

@@ -2,6 +2,7 @@ import CommandLineKit
 import MemoAPI
 import MemoCore
 import MemoKit
+import VoiceMemos
 
 /// `memoapp doctor`: what is wrong with the data home and how to fix it
 /// (see `DoctorExamination`).
@@ -30,7 +31,11 @@ enum DoctorCommand {
     }
 
     static func run(_ context: CommandContext) throws {
-        let report = DoctorExamination.run(home: context.home)
+        // The voice check silences fd 2 for the codecs; the bar draws on the real one.
+        let report = try CodecWarnings.silenced { realError in
+            let bar = ProgressBar(context: context, label: context.text(en: "checking", ko: "점검하는 중"), descriptor: realError)
+            return try bar.showing { DoctorExamination.run(home: context.home, progress: bar.update) }
+        }
         try context.emit(json: WireFormat.doctor(report, in: context.language), text: text(report, context))
         context.exitStatus = report.isDatabaseUnusable ? ErrorReport.exitCode(for: .storage)
             : report.problemCount == 0 ? 0 : 1

@@ -70,7 +70,7 @@ enum NotesArguments {
     /// `--priority P` (high, medium, low and their synonyms, which its help lists).
     static func priority(_ help: Localized) -> OptionKey<Priority> {
         let synonyms = Priority.allCases.reversed().flatMap { Priority.spellings($0).dropFirst() }.joined(separator: ", ")
-        return OptionKey("priority", "high|medium|low",
+        return OptionKey("priority", "high|medium|low", kind: .suggested(Priority.allCases.reversed().map(\.name)),
                          help: Localized(en: help.en + " (also \(synonyms))", ko: help.ko + " (\(synonyms)도 됨)"),
                          decode: Priority.init(parsing:))
     }

@@ -64,12 +64,13 @@ enum TodoCommand {
                                                                            ko: "'memoapp remind'가 알려 줄 때"))
     static let noRemind = Flag("no-remind", help: Localized(en: "remove the reminder time", ko: "알림 시각 없애기"))
     static let newPriority = OptionKey<TodoChanges.Change<Priority>>(
-        "priority", "P", help: Localized(en: "new priority (none removes it)", ko: "새 우선순위 (none이면 없앰)"),
+        "priority", "P", kind: .suggested(Priority.allCases.reversed().map(\.name) + ["none"]),
+        help: Localized(en: "new priority (none removes it)", ko: "새 우선순위 (none이면 없앰)"),
         decode: { $0.lowercased() == "none" ? .remove : .set(try Priority(parsing: $0)) })
     static let addedTags = NotesArguments.tags(Localized(en: "add a tag (repeatable)", ko: "태그 추가 (여러 번 가능)"))
     static let removedTags = NotesArguments.untags
     static let repeatRule = OptionKey<RepeatRule>(
-        "repeat", "RULE", help: Localized(en: "come back when done: daily, weekly, monthly, yearly, weekdays, every 2 weeks",
+        "repeat", "RULE", kind: .suggested(["daily", "weekly", "monthly", "yearly", "weekdays"]), help: Localized(en: "come back when done: daily, weekly, monthly, yearly, weekdays, every 2 weeks",
                                           ko: "완료하면 다시: daily, weekly, monthly, yearly, weekdays, every 2 weeks"),
         decode: { try RepeatRule(parsing: $0) })
     static let repeatFrom = OptionKey<RepeatRule.Anchor>(

@@ -30,12 +30,17 @@ enum ImportCommand {
                     + "added with new ids, so importing the same file twice adds nothing. A malformed file changes "
                     + "nothing (exit 65, naming the line or the JSON path). Voice memo audio is looked for, by "
                     + "checksum, in each --audio DIR, then in this data home's voice/ folder, then in a voice/ "
-                    + "folder beside FILE; a voice memo whose audio is not found is skipped and named.",
+                    + "folder beside FILE; a voice memo whose audio is not found is skipped and named. Exit status: "
+                    + "0 everything was imported or already present; 1 the rest was imported but some voice memo "
+                    + "was skipped (the report is printed, --json too); 65 a malformed file, 66 no such file: "
+                    + "nothing imported.",
                 ko: "빈 데이터 폴더(할 일, 메모, 음성 메모, 타이머가 없음)에는 그대로 복원합니다: id, uid, 온보딩 상태가 "
                     + "유지됩니다. 그렇지 않으면 아직 없는 uid의 항목만 새 id로 추가하므로, 같은 파일을 두 번 가져와도 두 번째에는 "
                     + "아무것도 추가되지 않습니다. 형식이 잘못된 파일은 아무것도 바꾸지 않습니다 (종료 코드 65, 줄 또는 JSON 경로 "
                     + "표시). 음성 메모 오디오는 체크섬으로 각 --audio DIR, 이 데이터 폴더의 voice/, FILE 옆의 voice/ 순서로 "
-                    + "찾으며, 오디오를 찾지 못한 음성 메모는 건너뛰고 제목을 알려 줍니다."),
+                    + "찾으며, 오디오를 찾지 못한 음성 메모는 건너뛰고 제목을 알려 줍니다. 종료 코드: 0 모두 가져왔거나 이미 "
+                    + "있음; 1 나머지는 가져왔지만 건너뛴 음성 메모가 있음 (보고는 출력, --json도); 65 형식이 잘못된 파일, "
+                    + "66 파일이 없음: 아무것도 가져오지 않음."),
             body: run)
     }
 
@@ -43,15 +48,20 @@ enum ImportCommand {
         let path = arguments[file]
         var importer = try DocumentImport(workspace: context.workspace, audioFolders: arguments[audioFolders])
         importer.undoDescription = context.undoDescription
+        let bar = ProgressBar(context: context, label: context.text(en: "importing", ko: "가져오는 중"))
+        importer.progress = bar.update
         let isStandardInput = path == "-"
         let report: DocumentImportReport
         if isStandardInput {
             // Standard input cannot be read twice: it is held, the file is not.
-            report = try importer.run(.bytes(context.readAllInput()), name: context.text(en: "standard input", ko: "표준 입력"))
+            let bytes = try context.readAllInput()
+            report = try bar.showing { try importer.run(.bytes(bytes), name: context.text(en: "standard input", ko: "표준 입력")) }
         } else {
             let file = try InputFile.open(path)
             defer { close(file.descriptor) }
-            report = try importer.run(.file(descriptor: file.descriptor, path: path), name: path, besideFile: path)
+            report = try bar.showing {
+                try importer.run(.file(descriptor: file.descriptor, path: path), name: path, besideFile: path)
+            }
         }
         try emit(report, context)
     }
@@ -88,5 +98,8 @@ enum ImportCommand {
             lines.append(line)
         }
         try context.emit(json: json, text: lines.joined(separator: "\n"))
+        // Finished, but something was left out: 1, as backup does, so a
+        // script can trust 0 to mean that everything is here.
+        if !missing.isEmpty { context.exitStatus = 1 }
     }
 }

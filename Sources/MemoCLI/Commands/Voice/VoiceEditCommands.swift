@@ -32,14 +32,23 @@ enum VoiceEditCommands {
         if output.isStandardOutput {
             // libsndfile seeks back into what it writes: a file in memory first.
             let scratch = try ScratchFile()
-            _ = try CodecWarnings.silenced { _ in
-                try store.writeAudio(id: id, as: exportFormat, into: scratch.descriptor, shownPath: "-")
+            _ = try CodecWarnings.silenced { realError in
+                let bar = ProgressBar(context: context, label: context.text(en: "exporting", ko: "내보내는 중"),
+                                      descriptor: realError)
+                return try bar.showing {
+                    try store.writeAudio(id: id, as: exportFormat, into: scratch.descriptor, shownPath: "-",
+                                         progress: bar.update)
+                }
             }
             return try context.write(contentsOf: scratch)
         }
         var written: ExportResult?
-        try CodecWarnings.silenced { _ in
-            try output.write { written = try store.writeAudio(id: id, as: exportFormat, into: $0, shownPath: output.given) }
+        try CodecWarnings.silenced { realError in
+            let bar = ProgressBar(context: context, label: VoiceStoreName.base(output.given), descriptor: realError)
+            try bar.showing {
+                try output.write { written = try store.writeAudio(id: id, as: exportFormat, into: $0, shownPath: output.given,
+                                                                  progress: bar.update) }
+            }
         }
         guard let result = written else { preconditionFailure("a finished write has its result") }
         try context.emit(json: WireFormat.voiceExport(id: id, result), text: context.text(
@@ -66,10 +75,14 @@ enum VoiceEditCommands {
                     let start = arguments[start] ?? 0
                     let end = arguments[end] ?? duration
                     if end > start { try BulkConfirmation.trimming(keeping: min(end, duration) - start, of: duration, context, arguments) }
-                    let memo = try CodecWarnings.silenced { _ in
-                        try context.workspace.undoHistory().trimVoiceMemo(
-                            id: arguments[VoiceCommand.id], start: start, end: end, in: store,
-                            description: context.undoDescription)
+                    let memo = try CodecWarnings.silenced { realError in
+                        let bar = ProgressBar(context: context, label: context.text(en: "trimming", ko: "자르는 중"),
+                                              descriptor: realError)
+                        return try bar.showing {
+                            try context.workspace.undoHistory().trimVoiceMemo(
+                                id: arguments[VoiceCommand.id], start: start, end: end, in: store,
+                                description: context.undoDescription, progress: bar.update)
+                        }
                     }
                     try context.emit(json: VoiceCommand.json(memo, store: store),
                                  text: context.text(en: "Trimmed: ", ko: "잘랐습니다: ") + VoiceCommand.line(memo, context, idWidth: 0))
@@ -139,9 +152,10 @@ enum VoiceEditCommands {
                 body: { context, _ in
                     let store = try VoiceCommand.store(context)
                     let problems = try CodecWarnings.silenced { realError in
-                        let bar = ProgressBar(context: context, label: "verify", descriptor: realError)
+                        let bar = ProgressBar(context: context, label: context.text(en: "verifying", ko: "검사하는 중"),
+                                              descriptor: realError)
                         return try bar.showing {
-                            try store.verify { done, total in bar.update(Int64(done), of: Int64(total)) }
+                            try store.verify(progress: bar.update)
                         }
                     }
                     let checked = try store.memos().count
