@@ -76,17 +76,16 @@ enum NotesImportCommands {
 
     static func runTodoImport(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         guard let format = arguments[format] else { preconditionFailure("--from is required") }
-        let result = try context.recordingUndo {
-            try ToolImport.importTodos(from: arguments[todoFiles], format: format, dryRun: arguments[dryRun],
-                                       into: context.workspace)
-        }
+        // The import records its own undo step: into an empty home it logs
+        // it as the emptying of the tables, not a row per to-do.
+        let result = try ToolImport.importTodos(from: arguments[todoFiles], format: format, dryRun: arguments[dryRun],
+                                                undoDescription: context.undoDescription, into: context.workspace)
         try report(result, noun: Noun(one: "to-do", many: "to-dos", korean: "할 일"), context)
     }
 
     static func runMemoImport(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let result = try context.recordingUndo {
-            try ToolImport.importMemos(from: arguments[memoFiles], dryRun: arguments[dryRun], into: context.workspace)
-        }
+        let result = try ToolImport.importMemos(from: arguments[memoFiles], dryRun: arguments[dryRun],
+                                                undoDescription: context.undoDescription, into: context.workspace)
         try report(result, noun: Noun(one: "memo", many: "memos", korean: "메모"), context)
     }
 
