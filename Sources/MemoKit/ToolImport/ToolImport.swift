@@ -134,15 +134,19 @@ public enum ToolImport {
         }
     }
 
-    /// `write` in a write transaction, the bulk way into a home without items.
+    /// `write` in a write transaction, the bulk way into a home without
+    /// items. A transaction of a million rows gets the page cache an export's
+    /// import has, for the same reason (`DocumentImport.cacheKibibytes`).
     private static func inTransaction<T>(_ connection: Connection, history: UndoHistory?,
                                          _ write: () throws -> T) throws -> T {
-        try connection.writeTransaction {
-            guard try NotesArchive.isEmpty(connection) else { return try write() }
-            guard let history, try TimerArchive.isEmpty(connection), try VoiceArchive.isEmpty(connection) else {
-                return try NotesArchive.withIndexesBuiltAtTheEnd(in: connection, write)
+        try connection.withCacheSize(kibibytes: DocumentImport.cacheKibibytes) {
+            try connection.writeTransaction {
+                guard try NotesArchive.isEmpty(connection) else { return try write() }
+                guard let history, try TimerArchive.isEmpty(connection), try VoiceArchive.isEmpty(connection) else {
+                    return try NotesArchive.withIndexesBuiltAtTheEnd(in: connection, write)
+                }
+                return try history.recordAsEmptying { try NotesArchive.withIndexesBuiltAtTheEnd(in: connection, write) }
             }
-            return try history.recordAsEmptying { try NotesArchive.withIndexesBuiltAtTheEnd(in: connection, write) }
         }
     }
 
