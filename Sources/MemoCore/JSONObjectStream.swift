@@ -49,23 +49,38 @@ public struct JSONObjectStream {
     ///   the JSON path of a duplicate key; whatever `handle` throws.
     public func scan(streamedArrays: Set<String>, parseElements: Bool = true,
                      _ handle: (Event) throws -> Void) throws {
+        try scan(streamedArrays: streamedArrays, skippingElementsOf: parseElements ? [] : streamedArrays, handle)
+    }
+
+    /// The same scan, with the elements of the streamed arrays in `skipped`
+    /// skipped unparsed (their array still starts with `.arrayStarted`) and
+    /// those of the others parsed: one pass can find where the large arrays
+    /// are and read a small one whole.
+    /// - Returns: how many elements each streamed array held, skipped or not
+    ///   (what a later pass over them can show its progress against).
+    @discardableResult
+    public func scan(streamedArrays: Set<String>, skippingElementsOf skipped: Set<String>,
+                     _ handle: (Event) throws -> Void) throws -> [String: Int] {
         var scanner = try ByteScanner(source, name: name)
+        var counts: [String: Int] = [:]
         do {
-            try scan(&scanner, streamedArrays: streamedArrays, parseElements: parseElements, handle)
+            try scan(&scanner, streamedArrays: streamedArrays, skipped: skipped, counts: &counts, handle)
         } catch let error as JSONSyntaxError {
             throw error.memoError(source: name)
         }
+        return counts
     }
 
     // MARK: - Private
 
-    private func scan(_ scanner: inout ByteScanner, streamedArrays: Set<String>, parseElements: Bool,
-                      _ handle: (Event) throws -> Void) throws {
+    private func scan(_ scanner: inout ByteScanner, streamedArrays: Set<String>, skipped: Set<String>,
+                      counts: inout [String: Int], _ handle: (Event) throws -> Void) throws {
         try scanner.skipWhitespace()
         let first = try scanner.peek()
         if streamedArrays.contains("") {
             switch first {
-            case UInt8(ascii: "["): try streamArray(&scanner, key: "", path: .root, parse: parseElements, handle)
+            case UInt8(ascii: "["):
+                counts[""] = try streamArray(&scanner, key: "", path: .root, parse: !skipped.contains(""), handle)
             // Not parsed: it may be huge, and only its kind matters for the message.
             case UInt8(ascii: "{"): _ = try JSONReader(.object([]), source: name).elements()
             default: _ = try JSONReader(try parseValue(&scanner), source: name).elements()
@@ -98,7 +113,7 @@ public struct JSONObjectStream {
                     try scanner.skipWhitespace()
                     let path = JSONPath.root.appending(key: key)
                     if streamedArrays.contains(key), try scanner.peek() == UInt8(ascii: "[") {
-                        try streamArray(&scanner, key: key, path: path, parse: parseElements, handle)
+                        counts[key] = try streamArray(&scanner, key: key, path: path, parse: !skipped.contains(key), handle)
                     } else {
                         let value = try parseValue(&scanner)
                         try handle(.member(key: key, value: JSONReader(value, path: path, source: name)))
@@ -120,14 +135,15 @@ public struct JSONObjectStream {
         guard try scanner.peek() == nil else { throw scanner.syntaxError("end of file expected") }
     }
 
+    /// Streams one array; returns how many elements it held.
     private func streamArray(_ scanner: inout ByteScanner, key: String, path: JSONPath, parse: Bool,
-                             _ handle: (Event) throws -> Void) throws {
+                             _ handle: (Event) throws -> Void) throws -> Int {
         scanner.advance()  // [
         try handle(.arrayStarted(key: key))
         try scanner.skipWhitespace()
         if try scanner.peek() == UInt8(ascii: "]") {
             scanner.advance()
-            return
+            return 0
         }
         var index = 0
         while true {
@@ -145,7 +161,7 @@ public struct JSONObjectStream {
                 continue
             }
             try scanner.expect(UInt8(ascii: "]"), "',' or ']'")
-            return
+            return index
         }
     }
 
@@ -285,6 +301,19 @@ private struct ByteScanner {
             var column = place.column
             buffer.withUnsafeBufferPointer { bytes in
                 while index < end {
+                    if isInString && !isEscaped {
+                        // Most of a document is the inside of strings: their
+                        // plain bytes are passed here with the least work.
+                        // A raw line end in a string is the parser's error;
+                        // it still moves the line.
+                        while index < end {
+                            let byte = bytes[index]
+                            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\n") { break }
+                            column &+= byte & 0xC0 != 0x80 ? 1 : 0
+                            index &+= 1
+                        }
+                        guard index < end else { return }
+                    }
                     let byte = bytes[index]
                     if isScalar {
                         if ByteScanner.endsScalar(byte) {

@@ -125,6 +125,10 @@ final class ExportImportEndToEndTests: XCTestCase {
             ("newer schema", replacing("\"voice.2-uids\"", "\"voice.2-uids\", \"voice.3-from-the-future\""),
              "$.schema.migrations: made by a newer memoapp (unknown migrations: voice.3-from-the-future)"),
             ("duplicate id", replacing("\"id\": 2,", "\"id\": 1,"), "$.todos[1].id: the id 1 is used twice (first at $.todos[0].id)"),
+            // Found once every item was read (and, into the empty home, written): still nothing stays.
+            ("counter below an id", replacing("\"todos\": 2,", "\"todos\": 1,"),
+             "$.last_ids.todos: 1 is below the largest id in todos, 2"),
+            ("last item bad", replacing("\"label\": null", "\"label\": 5"), "$.timers[0].label: "),
             ("bad time", replacing("\"created_at\": \"", "\"created_at\": \"29/11/2026 "),
              "$.todos[0].created_at: '29/11/2026 "),
             ("not an object", "[1, 2]", "$: expected an object, found an array"),

@@ -107,6 +107,38 @@ final class UndoEndToEndTests: XCTestCase {
         XCTAssertEqual(other.app.run("todo", "list", "--all", "--json").stdout, before)
     }
 
+    func testAToolImportIntoAnEmptyHomeIsOneEmptyingStepUndoneWhole() throws {
+        let empty = app.run("todo", "list", "--all", "--json").stdout
+        let todoTxt = home.folder.appending("todo.txt")
+        try Data("(A) 회의 준비 +work\nx 2026-11-02 two @home\nthree\n".utf8).write(to: URL(fileURLWithPath: todoTxt))
+        ok("todo", "import", "--from", "todotxt", todoTxt)
+        XCTAssertEqual(try sqlite(app.home, "SELECT table_name, operation, v1 FROM undo_rows ORDER BY id"), """
+            todos|empty|3
+            todo_tags|empty|2
+
+            """, "one row per filled table, not one per to-do")
+        XCTAssertEqual(app.run("search", "회의", "--json").array().count, 1, "indexed when the import ended")
+        ok("undo")
+        XCTAssertEqual(app.run("todo", "list", "--all", "--json").stdout, empty)
+        XCTAssertEqual(app.run("search", "회의", "--json").array().count, 0, "the search index followed")
+
+        // Memo files into the home emptied again; then a second import into a
+        // home that has items is logged row by row and undone alone.
+        let memoFile = home.folder.appending("note.md")
+        try Data("# 회의록\n\n내용\n".utf8).write(to: URL(fileURLWithPath: memoFile))
+        ok("memo", "import", memoFile)
+        XCTAssertEqual(try sqlite(app.home, "SELECT table_name, operation, v1 FROM undo_rows ORDER BY id"), "memos|empty|1\n")
+        let withMemo = state()
+        ok("todo", "import", "--from", "todotxt", todoTxt)
+        XCTAssertEqual(try sqlite(app.home, "SELECT count(*) FROM undo_rows WHERE operation = 'insert'"), "5\n",
+                       "three to-dos and two tags, each logged")
+        ok("undo")
+        XCTAssertEqual(state(), withMemo)
+        ok("undo")
+        XCTAssertEqual(app.run("memo", "list", "--json").array().count, 0)
+        XCTAssertEqual(app.run("doctor").status, 0, app.run("doctor").stdout)
+    }
+
     func testVoiceRemovalIsUndoneWithItsAudioByteForByte() throws {
         let memo = home.importFile(VoiceHome.fixture("tone-mono-16k.wav"), "--title", "stand-up", "--tag", "work")
         let id = String(describing: memo["id"] ?? 0)

@@ -119,4 +119,21 @@ final class JSONObjectStreamTests: XCTestCase {
         XCTAssertThrowsError(try JSONObjectStream(.bytes(Array("{\"items\": [1,, 2]}".utf8)), name: "doc.json")
             .scan(streamedArrays: ["items"], parseElements: false) { _ in })
     }
+
+    func testOneScanCanSkipOneArrayAndReadAnother() throws {
+        let text = "{\"big\": [{\"x\": 1}, 2], \"small\": [\"a\", {\"b\": null}], \"n\": 3}"
+        var events: [String] = []
+        try JSONObjectStream(.bytes(Array(text.utf8)), name: "doc.json")
+            .scan(streamedArrays: ["big", "small"], skippingElementsOf: ["big"]) { event in
+                switch event {
+                case let .member(key, value): events.append("\(key)=\(value.value.serialized)")
+                case let .arrayStarted(key): events.append("[\(key)")
+                case let .element(key, value): events.append("\(key)\(value.path)=\(value.value.serialized)")
+                }
+            }
+        XCTAssertEqual(events, ["[big", "[small", "small$.small[0]=\"a\"", "small$.small[1]={\"b\":null}", "n=3"])
+        // A skipped array's broken element is still a syntax error.
+        XCTAssertThrowsError(try JSONObjectStream(.bytes(Array("{\"big\": [1,, 2], \"small\": []}".utf8)), name: "doc.json")
+            .scan(streamedArrays: ["big", "small"], skippingElementsOf: ["big"]) { _ in })
+    }
 }

@@ -185,6 +185,42 @@ final class NotesArchiveTests: NotesTestCase {
         XCTAssertEqual(try connection.queryFirst(
             "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'todos_search_delete'") { $0.int(0) }, 1)
     }
+
+    func testIndexesBuiltAtTheEndLeaveTheSchemaAsTheMigrationsMadeIt() throws {
+        let schema = { try self.connection.query(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name") { row in
+                [row.string(0), row.string(1), row.string(2), row.isNull(3) ? "" : row.string(3)] } }
+        let before = try schema()
+        XCTAssertTrue(before.contains { $0[1] == "todos_by_due" } && before.contains { $0[1] == "memos_search_insert" },
+                      "the objects set aside exist to begin with")
+        let stored = try connection.writeTransaction {
+            try NotesArchive.withIndexesBuiltAtTheEnd(in: connection) { () -> [String] in
+                // While the body runs, the plain indexes and the indexing triggers are gone; the uid index stays.
+                let names = try connection.query("SELECT name FROM sqlite_master") { $0.string(0) }
+                XCTAssertFalse(names.contains("todos_by_due") || names.contains("memos_by_pin_and_age"))
+                XCTAssertFalse(names.contains("todos_search_insert") || names.contains("memos_search_insert"))
+                XCTAssertTrue(names.contains("todos_by_uid") && names.contains("memos_by_uid"))
+                let todos = makeTodoStore()
+                let memos = makeMemoStore()
+                return [try todos.add(NewTodo(title: "회의 준비")).uid, try todos.add(NewTodo(title: "meeting notes")).uid,
+                        try memos.add(NewMemo(text: "대한민국 회의록")).uid]
+            }
+        }
+        XCTAssertEqual(try schema(), before, "every index and trigger is back with its own SQL")
+        for index in ["todos_search", "memos_search"] {
+            XCTAssertEqual(try connection.queryFirst("SELECT count(*) FROM \(index)_config WHERE k = 'hashsize'") {
+                $0.int(0) }, 0, "\(index) keeps FTS5's default segment size")
+        }
+        assertSearchIndexesIntact()
+        let search = NoteSearch(connection: connection)
+        XCTAssertEqual(Set(try search.search(SearchQuery("회의")).hits.map(\.uid)), [stored[0], stored[2]],
+                       "rows written in the body are found")
+        XCTAssertEqual(try search.search(SearchQuery("meeting")).hits.map(\.uid), [stored[1]])
+        // The triggers are back: a to-do added now is indexed as it is written.
+        let later = try makeTodoStore().add(NewTodo(title: "나중에 회의"))
+        XCTAssertEqual(try search.search(SearchQuery("나중")).hits.map(\.id), [later.id])
+        XCTAssertEqual(try connection.queryFirst("PRAGMA integrity_check") { $0.string(0) }, "ok")
+    }
 }
 
 /// Everything an export function hands over, gathered.

@@ -204,6 +204,41 @@ final class TodoTxtReaderTests: XCTestCase {
         XCTAssertEqual(try read("x Water plants\nx Water plants\nother\n").map(\.uid), todos.map(\.uid))
     }
 
+    // MARK: Reading a piece at a time
+
+    /// The to-dos of `bytes` handed over in the pieces that `cuts` (offsets) make.
+    private func readInPieces(_ bytes: [UInt8], cuts: [Int]) throws -> [ImportedTodo] {
+        let bounds = [0] + cuts + [bytes.count]
+        var pieces = zip(bounds, bounds.dropFirst()).map { bytes[$0..<$1] }.makeIterator()
+        var todos: [ImportedTodo] = []
+        try reader.forEachTodo(from: { pieces.next() }, source: "todo.txt") { todos.append($0) }
+        return todos
+    }
+
+    func testAFileReadInPiecesGivesTheSameToDosWhereverItIsCut() throws {
+        // A byte-order mark, every line end, blank lines, a repeated line and
+        // Korean text, so that cuts fall inside CR LF, the mark and a character.
+        let bytes = [0xEF, 0xBB, 0xBF] + Array("(A) 회의 준비\r\n\r\nx 물 주기\rx 물 주기\n\n  second +home\r\nlast".utf8)
+        let whole = try reader.todos(in: bytes, source: "todo.txt")
+        XCTAssertEqual(whole.map(\.title), ["회의 준비", "물 주기", "물 주기", "second +home", "last"])
+        for first in 0...bytes.count {
+            for second in first...bytes.count where second - first < 4 || second == bytes.count {
+                let pieces = try readInPieces(bytes, cuts: [first, second])
+                XCTAssertEqual(pieces, whole, "cut at \(first) and \(second)")
+            }
+        }
+        XCTAssertEqual(try readInPieces(bytes, cuts: Array(1..<bytes.count)), whole, "a byte a piece")
+    }
+
+    func testABadLineReadInPiecesIsNamedAfterTheLinesBeforeItWereHandedOn() {
+        var pieces = [Array("one\r".utf8)[...], Array("\ntwo\n".utf8)[...], Array("2026-13-45 bad\n".utf8)[...]].makeIterator()
+        var titles: [String] = []
+        XCTAssertThrowsError(try reader.forEachTodo(from: { pieces.next() }, source: "todo.txt") { titles.append($0.title) }) {
+            XCTAssertEqual(($0 as? MemoError)?.message.en, "todo.txt:3: 2026-13-45 is not a date (the creation date)")
+        }
+        XCTAssertEqual(titles, ["one", "two"], "the caller's transaction is what undoes them")
+    }
+
     // MARK: Malformed lines
 
     func testImpossibleDatesNameTheLine() {

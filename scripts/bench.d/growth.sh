@@ -13,6 +13,11 @@
 #                  table that SQLite's own full-text index (trigram) follows: the
 #                  sqlite3 shell cannot write memoapp's tables (see bench_insert_sql);
 #                  the same INSERT into a copy without any index is shown beside it
+#   import         at 1,000,000: the home's export (2,000,000 items) imported
+#                  into an empty home in <= 60 s and <= 600 MB peak memory; an
+#                  export of 1,000,000 Taskwarrior tasks (taskwarrior-export.py)
+#                  through `todo import --from taskwarrior` in <= 20 s, <= 300 MB
+#                  (smaller sizes: shown, not judged)
 # Also shown, not judged: the whole list beside sqlite3's SELECT of the same
 # rows, two common words that never meet (the walk every search of them must
 # make, see NoteSearch), and the database's size.
@@ -22,7 +27,7 @@
 GROWTH_SEARCHES=("회의=회의" "민국=민국" "대한민국=대한민국" "meeting=meeting" "miss=없는말xyz" "two=meeting 회의" "one=회")
 
 section_growth() {
-  bench_need sqlite3
+  bench_need sqlite3 python3
   local sizes=(1000 10000 100000 1000000) size home db rows bin="$BENCH_BIN" started
   [ "$BENCH_QUICK" -eq 1 ] && sizes=(1000 10000)
   local file="$BENCH_WORK/growth.tsv" searched="$BENCH_WORK/growth-search.tsv" entry
@@ -30,6 +35,7 @@ section_growth() {
   printf 'items' > "$searched"
   for entry in "${GROWTH_SEARCHES[@]}"; do printf '\t%s' "${entry#*=}" >> "$searched"; done
   printf '\tmeeting report (info)\n' >> "$searched"
+  printf 'items\texport import\tpeak\tTaskwarrior tasks\ttask import\tpeak\ttargets\n' > "$BENCH_WORK/growth-import.tsv"
   for size in "${sizes[@]}"; do
     home="$BENCH_HOMES/growth-$size"
     db="$home/memoapp.db"
@@ -86,9 +92,59 @@ section_growth() {
       line+="\tMISS: $(IFS=,; echo "${misses[*]}")"
     fi
     printf '%b\n' "$line" >> "$file"
+    growth_imports "$home" "$size"
     bench_log "$size items: done in $((SECONDS - started)) s"
     rm -rf "$home"
   done
+}
+
+# growth_imports HOME SIZE: one timed run each of importing HOME's export
+# into an empty home and SIZE Taskwarrior tasks into another (imports are
+# long and write a whole home: one run, its wall time and peak memory); a
+# line of growth-import.tsv, judged at 1,000,000.
+growth_imports() {
+  local home="$1" size="$2" work="$BENCH_HOMES/growth-import" bin="$BENCH_BIN" misses=() line
+  rm -rf "$work"
+  mkdir -p "$work"
+  "$bin" --home "$home" export -o "$work/export.json"
+  python3 scripts/bench.d/taskwarrior-export.py "$size" > "$work/tasks.json"
+  bench_log "timing the imports at $size..."
+  bench_new_home "$work/restored"
+  bench_new_home "$work/tasks"
+  local document tasks
+  document=$(growth_timed "$bin" --home "$work/restored" import "$work/export.json")
+  tasks=$(growth_timed "$bin" --home "$work/tasks" todo import --from taskwarrior "$work/tasks.json")
+  if [ "$size" -ge 1000000 ]; then
+    growth_within misses "export import" "$document" 60 600
+    growth_within misses "task import" "$tasks" 20 300
+  fi
+  line="$(growth_thousands $((size * 2)))\t${document% *} s\t${document#* } MB\t$(growth_thousands "$size")"
+  line+="\t${tasks% *} s\t${tasks#* } MB"
+  if [ ${#misses[@]} -eq 0 ]; then
+    line+="\tok"
+  else
+    BENCH_STATUS=1
+    line+="\tMISS: $(IFS=,; echo "${misses[*]}")"
+  fi
+  printf '%b\n' "$line" >> "$BENCH_WORK/growth-import.tsv"
+  rm -rf "$work"
+}
+
+# growth_timed COMMAND...: "SECONDS MB", the wall time and peak memory of one
+# run of COMMAND (GNU time); the bench stops when it fails.
+growth_timed() {
+  local out="$BENCH_WORK/results/timed.$$"
+  mkdir -p "$BENCH_WORK/results"
+  /usr/bin/time -f '%e %M' -o "$out" "$@" >/dev/null 2>&1 || { bench_log "failed: $*"; "$@" >&2; exit 1; }
+  awk '{ printf "%.1f %.0f", $1, $2 / 1024 }' "$out"
+}
+
+# growth_within ARRAY LABEL "SECONDS MB" SECONDS MB: adds "LABEL ..." to ARRAY
+# when the run took longer or more memory than allowed.
+growth_within() {
+  local -n found="$1"
+  awk -v f="$3" -v s="$4" -v m="$5" 'BEGIN { split(f, v, " "); exit !(v[1] <= s && v[2] <= m) }' ||
+    found+=("$2 ${3% *} s ${3#* } MB")
 }
 
 # growth_judge ARRAY LABEL MILLISECONDS LIMIT: adds "LABEL N ms" to ARRAY when
@@ -123,4 +179,7 @@ growth_print() {
   echo
   echo "search, first page (medians; judged above, but for the last column)"
   bench_align "1 2 3 4 5 6 7 8 9" < "$BENCH_WORK/growth-search.tsv"
+  echo
+  echo "imports into an empty home (one run each: wall time, peak memory; judged at 1,000,000)"
+  bench_align "1 2 3 4 5 6" < "$BENCH_WORK/growth-import.tsv"
 }

@@ -17,8 +17,16 @@ public struct InputFile: Sendable {
     public static func read(_ path: String) throws -> InputFile {
         let opened = try open(path)
         defer { close(opened.descriptor) }
-        let bytes = try readAll(opened.descriptor, sizeHint: Int(opened.status.st_size), path: path)
-        let modified = opened.status.st_mtim
+        return try read(opened.descriptor, path: path)
+    }
+
+    /// Reads the file `open` opened at `descriptor`, named `path`, from where
+    /// it is to its end; the caller closes it.
+    public static func read(_ descriptor: Int32, path: String) throws -> InputFile {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw cannotRead(path, errno) }
+        let bytes = try readAll(descriptor, sizeHint: Int(status.st_size), path: path)
+        let modified = status.st_mtim
         return InputFile(path: path, bytes: bytes,
                          modifiedAt: Timestamp(secondsSince1970: Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9))
     }
@@ -60,6 +68,22 @@ public struct InputFile: Sendable {
             guard count >= 0 else { throw cannotRead(path, errno) }
             if count == 0 { return bytes }
             bytes += buffer[0..<count]
+        }
+    }
+
+    /// Reads `descriptor` from where it is, a piece of up to `pieceSize`
+    /// bytes each call, nil at its end: for readers that take a file a piece
+    /// at a time.
+    public static func pieces(of descriptor: Int32, path: String,
+                              pieceSize: Int = 1 << 20) -> () throws -> ArraySlice<UInt8>? {
+        var buffer = [UInt8](repeating: 0, count: pieceSize)
+        return {
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count >= 0 else { throw cannotRead(path, errno) }
+                return count == 0 ? nil : buffer[0..<count]
+            }
         }
     }
 

@@ -5,41 +5,54 @@ import SQLite
 import Timers
 import VoiceMemos
 
-/// An export (see `ExportDocument`) checked whole before anything is
-/// written: the format and its version, the schema, every item's fields (each
-/// module checks its own), and what no single item can check: ids and uids
-/// used twice, counters below an id. Any problem is bad input (exit 65)
-/// naming the JSON path, or the line and column when the JSON itself is
-/// broken.
+/// An export (see `ExportDocument`) checked as it is read: the format and
+/// its version, the schema, every item's fields (each module checks its
+/// own), and what no single item can check: ids and uids used twice,
+/// counters below an id. Any problem is bad input (exit 65) naming the JSON
+/// path, or the line and column when the JSON itself is broken.
 ///
-/// The document is read as a stream (`JSONObjectStream`), never held: a
-/// first pass reads everything but the item arrays, a second checks every
-/// item and keeps only what the checks need (ids and uids in compact form,
-/// and the voice memos, whose audio must be found before the write), and
-/// `forEachItem` reads the items a third time for the writer. An import of
-/// millions of items takes memory for their ids, not for the items.
+/// The document is read as a stream (`JSONObjectStream`), never held. A
+/// first pass reads everything but the to-dos, memos and timers (skipped
+/// unparsed: it finds where they are and that the JSON around them is
+/// whole) and checks it, voice memos included, whose audio must be found
+/// before the write. `forEachItem` then reads and checks the other items one
+/// at a time, handing each to the writer as it goes (reading on a thread of
+/// its own, so that reading and writing overlap): the writer's
+/// transaction is what keeps the import all or nothing, since an item found
+/// bad halfway throws and rolls back what came before it. Parsing each item
+/// once, not in a check pass and again in a write pass, is a third of an
+/// import's time. An import of millions of items takes memory for their ids,
+/// not for the items.
 public struct ImportDocument {
     public var onboarding: OnboardingState
-    public var lastIDs: [String: Int64]
     public var voiceMemos: [VoiceArchive.Item]
-    /// To-dos, memos, voice memos and timers, counted by the check (what an
-    /// import's progress is measured against).
+    /// To-dos, memos, voice memos and timers, counted by the first pass
+    /// (what an import's progress is measured against).
     public private(set) var itemCount = 0
     private let stream: JSONObjectStream
+    /// `last_ids`, checked against the largest ids once every item is read.
+    private let counters: JSONReader
+    private let voiceMemoIdentities: ItemIdentities
 
     /// The arrays of items, streamed element by element.
     private static let itemKeys: Set<String> = ["todos", "memos", "voice_memos", "timers"]
+    /// The arrays too large to read in the first pass.
+    private static let largeItemKeys: Set<String> = ["todos", "memos", "timers"]
 
-    /// Reads and checks the document `stream` holds.
+    /// Reads and checks the document `stream` holds, but for its to-dos,
+    /// memos and timers, which `forEachItem` checks.
     public init(_ stream: JSONObjectStream) throws {
         self.stream = stream
         var members: [(String, JSON)] = []
-        try stream.scan(streamedArrays: ImportDocument.itemKeys, parseElements: false) { event in
+        // Voice memos are checked after the format below, as they come after it.
+        var voiceMemoReaders: [JSONReader] = []
+        let counts = try stream.scan(streamedArrays: ImportDocument.itemKeys,
+                                     skippingElementsOf: ImportDocument.largeItemKeys) { event in
             switch event {
             case let .member(key, value): members.append((key, value.value))
-            // Its elements are checked by the next pass; here it is an array.
+            // Its elements are checked later; here it is an array.
             case let .arrayStarted(key): members.append((key, .array([])))
-            case .element: break
+            case let .element(_, reader): voiceMemoReaders.append(reader)
             }
         }
         let root = JSONReader(.object(members), source: stream.name)
@@ -66,40 +79,15 @@ public struct ImportDocument {
         // Present, and arrays (a value of another kind is not streamed).
         for key in ["todos", "memos", "voice_memos", "timers"] { _ = try root.elements(key) }
 
-        var identities = ["todos": ItemIdentities(key: "todos"), "memos": ItemIdentities(key: "memos"),
-                          "voice_memos": ItemIdentities(key: "voice_memos"), "timers": ItemIdentities(key: "timers")]
-        var voiceMemos: [VoiceArchive.Item] = []
-        var itemCount = 0
-        try stream.scan(streamedArrays: ImportDocument.itemKeys) { event in
-            guard case let .element(key, reader) = event else { return }
-            let (id, uid): (Int64, String)
-            switch try ImportDocument.item(key, reader) {
-            case let .todo(todo): (id, uid) = (todo.id, todo.uid)
-            case let .memo(memo): (id, uid) = (memo.id, memo.uid)
-            case let .timer(timer, _): (id, uid) = (timer.id, timer.uid)
-            case let .voiceMemo(item):
-                (id, uid) = (item.id, item.uid)
-                voiceMemos.append(item)
-            }
-            try identities[key]?.note(id: id, uid: uid, at: reader)
-            itemCount += 1
+        var identities = ItemIdentities(key: "voice_memos")
+        voiceMemos = try voiceMemoReaders.map { reader in
+            let item = try VoiceArchive.item(from: reader)
+            try identities.note(id: item.id, uid: item.uid, at: reader)
+            return item
         }
-        self.voiceMemos = voiceMemos
-        self.itemCount = itemCount
-
-        let counters = try root.nonNull("last_ids")
-        lastIDs = [:]
-        for table in ExportDocument.counterTables {
-            // A counter bounds every id given after it, so it stays in the
-            // range of ids themselves (`JSONReader.id`).
-            let value = try counters.int(table, in: 0...JSONReader.largestExactInteger)
-            if let id = identities[table]?.largestID, value < id {
-                throw try counters.nonNull(table).failure(
-                    en: "\(value) is below the largest id in \(table), \(id)",
-                    ko: "\(value)이(가) \(table)의 가장 큰 id \(id)보다 작습니다")
-            }
-            lastIDs[table] = value
-        }
+        voiceMemoIdentities = identities
+        counters = try root.nonNull("last_ids")
+        itemCount = counts.values.reduce(0, +)
     }
 
     /// One item of the document.
@@ -111,16 +99,56 @@ public struct ImportDocument {
         case timer(TimerRecord, todoUID: String?)
     }
 
-    /// Reads the document again and hands `body` each to-do, memo and timer,
-    /// in the document's order (voice memos are in `voiceMemos`).
-    public func forEachItem(_ body: (Item) throws -> Void) throws {
-        try stream.scan(streamedArrays: ["todos", "memos", "timers"]) { event in
-            guard case let .element(key, reader) = event else { return }
-            try body(try ImportDocument.item(key, reader))
-        }
+    /// Reads the to-dos, memos and timers, checking each, and hands `body`
+    /// each in the document's order (voice memos are in `voiceMemos`); then
+    /// checks the counters against the ids read, and returns them per table.
+    /// Call inside the transaction that writes them: an error partway
+    /// leaves the items before it handed on. The reading runs on a thread
+    /// of its own while `body` runs on the caller's (`HandOff`).
+    public func forEachItem(_ body: (Item) throws -> Void) throws -> [String: Int64] {
+        let stream = stream
+        let counters = counters
+        let voiceMemoIdentities = voiceMemoIdentities
+        return try HandOff.run(produce: { send in
+            var identities = ["todos": ItemIdentities(key: "todos"), "memos": ItemIdentities(key: "memos"),
+                              "voice_memos": voiceMemoIdentities, "timers": ItemIdentities(key: "timers")]
+            try stream.scan(streamedArrays: ImportDocument.largeItemKeys) { event in
+                guard case let .element(key, reader) = event else { return }
+                let item = try ImportDocument.item(key, reader)
+                let (id, uid): (Int64, String)
+                switch item {
+                case let .todo(todo): (id, uid) = (todo.id, todo.uid)
+                case let .memo(memo): (id, uid) = (memo.id, memo.uid)
+                case let .timer(timer, _): (id, uid) = (timer.id, timer.uid)
+                case let .voiceMemo(item): (id, uid) = (item.id, item.uid)
+                }
+                try identities[key]?.note(id: id, uid: uid, at: reader)
+                try send(item)
+            }
+            return try ImportDocument.checked(counters, against: identities)
+        }, consume: body)
     }
 
     // MARK: - Private
+
+    /// The counters of `last_ids` per table, each at least the largest id
+    /// of its table's items.
+    private static func checked(_ counters: JSONReader, against identities: [String: ItemIdentities]) throws
+        -> [String: Int64] {
+        var lastIDs: [String: Int64] = [:]
+        for table in ExportDocument.counterTables {
+            // A counter bounds every id given after it, so it stays in the
+            // range of ids themselves (`JSONReader.id`).
+            let value = try counters.int(table, in: 0...JSONReader.largestExactInteger)
+            if let id = identities[table]?.largestID, value < id {
+                throw try counters.nonNull(table).failure(
+                    en: "\(value) is below the largest id in \(table), \(id)",
+                    ko: "\(value)이(가) \(table)의 가장 큰 id \(id)보다 작습니다")
+            }
+            lastIDs[table] = value
+        }
+        return lastIDs
+    }
 
     /// Migrations this memoapp does not know mean a newer memoapp wrote the
     /// document, whose items may hold what this one cannot store.

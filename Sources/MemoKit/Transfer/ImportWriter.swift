@@ -23,9 +23,10 @@ public struct DocumentImportReport: Sendable {
     public var voiceMemosWithoutAudio: [String] = []
 }
 
-/// Writes a checked `ImportDocument` into a data home, inside one write
-/// transaction the caller holds. An empty home (no item of any kind; a fresh,
-/// onboarded home is empty) gets the document as it is: ids, uids, counters
+/// Writes an `ImportDocument` into a data home, inside one write transaction
+/// the caller holds, which rolls back when an item read on the way is bad.
+/// An empty home (no item of any kind; a fresh, onboarded home is empty)
+/// gets the document as it is: ids, uids, counters
 /// and the onboarding state. Otherwise each item whose uid is not stored yet
 /// is added under a new id, and the rest are counted as already present, so
 /// importing a file twice adds nothing the second time.
@@ -57,13 +58,14 @@ public enum ImportWriter {
         }
         report.isRestore = isRestore
         let keepingIDs = isRestore
-        // Into an empty home, nothing is present (the document's uids were
-        // checked unique), and the search indexes are built once, at the end.
+        // Into an empty home, nothing is present (the document's uids are
+        // checked unique as they are read), and the indexes are built once,
+        // at the end.
         let isPresent = { (check: () throws -> Bool) throws -> Bool in isRestore ? false : try check() }
-        let writeItems = { (body: () throws -> Void) throws in
-            keepingIDs ? try NotesArchive.withSearchIndexedAtTheEnd(in: connection, body) : try body()
+        let writeItems = { (body: () throws -> [String: Int64]) throws in
+            keepingIDs ? try NotesArchive.withIndexesBuiltAtTheEnd(in: connection, body) : try body()
         }
-        try writeItems { try document.forEachItem { item in
+        let lastIDs = try writeItems { try document.forEachItem { item in
             defer { itemDone() }
             switch item {
             case let .todo(todo):
@@ -102,7 +104,7 @@ public enum ImportWriter {
         }
         report.voiceMemosWithoutAudio = withoutAudio
         if report.isRestore {
-            for (table, id) in document.lastIDs { try connection.raiseAutoincrementID(of: table, to: id) }
+            for (table, id) in lastIDs { try connection.raiseAutoincrementID(of: table, to: id) }
             try OnboardingArchive.restore(document.onboarding, into: connection)
         }
         return report

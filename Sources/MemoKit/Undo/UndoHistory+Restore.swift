@@ -25,7 +25,18 @@ extension UndoHistory {
             precondition(hasRows == false, "recordAsEmptying needs empty tables; \(table) has rows")
         }
         try connection.execute("DELETE FROM undo_recording")
+        // With nothing recording, the insert triggers would log nothing, but
+        // each still runs for every row, and makes every INSERT one that
+        // writes two tables: such a statement keeps a journal of its own, to
+        // undo itself alone should it fail halfway. Set aside for the body
+        // and put back with their own SQL, they cost neither.
+        let inserts = Set(UndoSchema.loggedTables.map { "undo_\($0)_insert" })
+        let triggers = try connection.query("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name") {
+            row in (name: row.string(0), sql: row.string(1))
+        }.filter { inserts.contains($0.name) }
+        for trigger in triggers { try connection.execute("DROP TRIGGER \(quoted(trigger.name))") }
         let result = try body()
+        for trigger in triggers { try connection.execute(trigger.sql) }
         try connection.execute("INSERT INTO undo_recording (step) VALUES (?)", step)
         // Parents first: an undo reverts the step's rows newest first, so
         // children are emptied before their parents.

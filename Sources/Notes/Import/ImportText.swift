@@ -35,6 +35,48 @@ enum ImportText {
         return lines
     }
 
+    /// Hands `body` each line of a file that `nextPiece` hands over a piece
+    /// at a time (nil at its end), split as `lines(of:)` splits the whole: a
+    /// file of any size in the memory of its longest line.
+    static func forEachLine(from nextPiece: () throws -> ArraySlice<UInt8>?,
+                            _ body: (ArraySlice<UInt8>) throws -> Void) throws {
+        var line: [UInt8] = []
+        var isFirstLine = true
+        // A CR ended the last line; an LF right after it ends nothing more.
+        var afterCarriageReturn = false
+        func emit() throws {
+            let content = isFirstLine && line.starts(with: byteOrderMark) ? line.dropFirst(3) : line[...]
+            isFirstLine = false
+            try body(content)
+            line.removeAll(keepingCapacity: true)
+        }
+        var hasUnendedLine = false
+        while let piece = try nextPiece() {
+            var start = piece.startIndex
+            for index in piece.indices {
+                let byte = piece[index]
+                guard byte == 0x0A || byte == 0x0D else { continue }
+                if byte == 0x0A, afterCarriageReturn, index == start, !hasUnendedLine {
+                    // The LF of a CR LF split across pieces, or right after the CR.
+                    afterCarriageReturn = false
+                    start = piece.index(after: index)
+                    continue
+                }
+                line.append(contentsOf: piece[start..<index])
+                try emit()
+                hasUnendedLine = false
+                afterCarriageReturn = byte == 0x0D
+                start = piece.index(after: index)
+            }
+            if start < piece.endIndex {
+                line.append(contentsOf: piece[start...])
+                hasUnendedLine = true
+                afterCarriageReturn = false
+            }
+        }
+        if hasUnendedLine { try emit() }
+    }
+
     /// A bad-input error about line `number` of `source`.
     static func lineError(_ source: String, _ number: Int, en: String, ko: String) -> MemoError {
         MemoError(.badInput, en: "\(source):\(number): \(en)", ko: "\(source):\(number): \(ko)")

@@ -39,28 +39,42 @@ public struct TodoTxtReader: Sendable {
     /// The to-dos of the file `source` (its name for messages) holding `bytes`.
     public func todos(in bytes: [UInt8], source: String) throws -> [ImportedTodo] {
         var todos: [ImportedTodo] = []
+        var pieces = [bytes[...]].makeIterator()
+        try forEachTodo(from: { pieces.next() }, source: source) { todos.append($0) }
+        return todos
+    }
+
+    /// Hands `body` each to-do of the file `source` as its line is read, the
+    /// file coming a piece at a time from `nextPiece` (nil at its end): a
+    /// file of a million lines is never held. The first malformed line throws
+    /// after the to-dos before it were handed on, so a caller that stores
+    /// them does so in a transaction it rolls back.
+    public func forEachTodo(from nextPiece: () throws -> ArraySlice<UInt8>?, source: String,
+                            _ body: (ImportedTodo) throws -> Void) throws {
         // Equal lines are different tasks (a chore done twice); the count of
-        // earlier equal lines goes into the uid so each keeps its own.
-        var occurrences: [String: Int] = [:]
-        for (index, line) in ImportText.lines(of: bytes).enumerated() {
-            let number = index + 1
+        // earlier equal lines goes into the uid so each keeps its own. A line
+        // is remembered by a digest of it, not its text.
+        var occurrences: [UIDKey: Int] = [:]
+        var number = 0
+        try ImportText.forEachLine(from: nextPiece) { line in
+            number += 1
             guard let text = String(validating: line, as: UTF8.self) else {
                 throw ImportText.lineError(source, number, en: "not UTF-8 text", ko: "UTF-8 텍스트가 아닙니다")
             }
             let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            guard !words.isEmpty else { continue }
+            guard !words.isEmpty else { return }
             let normalized = words.joined(separator: " ")
-            let seen = occurrences[normalized, default: 0]
-            occurrences[normalized] = seen + 1
+            let digest = UIDKey(DerivedUID.make(namespace: TodoTxtReader.uidNamespace, content: Array(normalized.utf8)))
+            let seen = occurrences[digest, default: 0]
+            occurrences[digest] = seen + 1
             let uid = DerivedUID.make(namespace: TodoTxtReader.uidNamespace,
                                       content: Array((normalized + "\n\(seen)").utf8))
             do {
-                todos.append(try todo(words: words, uid: uid))
+                try body(try todo(words: words, uid: uid))
             } catch let failure as LineFailure {
                 throw ImportText.lineError(source, number, en: failure.message.en, ko: failure.message.ko)
             }
         }
-        return todos
     }
 
     // MARK: - Private

@@ -77,11 +77,12 @@ enum NotesImportCommands {
     static func runTodoImport(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         guard let format = arguments[format] else { preconditionFailure("--from is required") }
         let bar = ProgressBar(context: context, label: context.text(en: "importing to-dos", ko: "할 일 가져오는 중"))
+        // The import records its own undo step: into an empty home it logs
+        // it as the emptying of the tables, not a row per to-do.
         let result = try bar.showing {
-            try context.recordingUndo {
-                try ToolImport.importTodos(from: arguments[todoFiles], format: format, dryRun: arguments[dryRun],
-                                           into: context.workspace, progress: bar.update)
-            }
+            try ToolImport.importTodos(from: arguments[todoFiles], format: format, dryRun: arguments[dryRun],
+                                       undoDescription: context.undoDescription, into: context.workspace,
+                                       progress: bar.update)
         }
         try report(result, noun: Noun(one: "to-do", many: "to-dos", korean: "할 일"), context)
     }
@@ -89,10 +90,9 @@ enum NotesImportCommands {
     static func runMemoImport(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let bar = ProgressBar(context: context, label: context.text(en: "importing memos", ko: "메모 가져오는 중"))
         let result = try bar.showing {
-            try context.recordingUndo {
-                try ToolImport.importMemos(from: arguments[memoFiles], dryRun: arguments[dryRun], into: context.workspace,
-                                           progress: bar.update)
-            }
+            try ToolImport.importMemos(from: arguments[memoFiles], dryRun: arguments[dryRun],
+                                       undoDescription: context.undoDescription, into: context.workspace,
+                                       progress: bar.update)
         }
         try report(result, noun: Noun(one: "memo", many: "memos", korean: "메모"), context)
     }

@@ -1,0 +1,61 @@
+@testable import MemoKit
+import XCTest
+
+/// The two-thread import loop must behave as the one-thread loop it
+/// replaces: every item, in order; errors from either side in the order the
+/// one thread would meet them; and a stopped consumer stops the producer.
+final class HandOffTests: XCTestCase {
+    private struct Failure: Error, Equatable {
+        let at: Int
+    }
+
+    func testEveryItemArrivesInOrderAndTheProducersResultComesBack() throws {
+        for count in [0, 1, 255, 256, 257, 10_000] {
+            var seen: [Int] = []
+            let result = try HandOff.run(batchSize: 256, batchesAhead: 2, produce: { send in
+                for item in 0..<count { try send(item) }
+                return "made \(count)"
+            }, consume: { seen.append($0) })
+            XCTAssertEqual(result, "made \(count)")
+            XCTAssertEqual(seen, Array(0..<count), "\(count) items")
+        }
+    }
+
+    func testAProducerErrorComesAfterEveryItemSentBeforeIt() {
+        var seen: [Int] = []
+        XCTAssertThrowsError(try HandOff.run(batchSize: 7, batchesAhead: 1, produce: { send in
+            for item in 0..<100 { try send(item) }
+            throw Failure(at: 100)
+        }, consume: { seen.append($0) })) { XCTAssertEqual($0 as? Failure, Failure(at: 100)) }
+        XCTAssertEqual(seen, Array(0..<100))
+    }
+
+    func testAConsumerErrorStopsTheProducerAndComesOutItself() {
+        var sent = 0
+        var seen: [Int] = []
+        XCTAssertThrowsError(try HandOff.run(batchSize: 4, batchesAhead: 2, produce: { send in
+            // Endless unless a send throws: the consumer's stop must reach it.
+            var item = 0
+            while true {
+                try send(item)
+                sent = item
+                item += 1
+            }
+        }, consume: { item in
+            if item == 50 { throw Failure(at: item) }
+            seen.append(item)
+        })) { XCTAssertEqual($0 as? Failure, Failure(at: 50), "the consumer's error, not the producer's stop") }
+        XCTAssertEqual(seen, Array(0..<50))
+        // The queue holds a few batches at most: the producer got no further.
+        XCTAssertLessThan(sent, 50 + 4 * 4, "bounded: \(sent)")
+    }
+
+    func testAnErrorAtTheConsumerWinsOverALaterOneAtTheProducer() {
+        XCTAssertThrowsError(try HandOff.run(batchSize: 2, batchesAhead: 1, produce: { send in
+            for item in 0..<10 { try send(item) }
+            throw Failure(at: 10)
+        }, consume: { item in if item == 3 { throw Failure(at: 3) } })) {
+            XCTAssertEqual($0 as? Failure, Failure(at: 3))
+        }
+    }
+}
