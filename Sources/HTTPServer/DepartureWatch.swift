@@ -14,6 +14,9 @@ import CMicroHTTPD
 /// alone (EPOLLRDHUP, EPOLLHUP, EPOLLERR; never for data, which the
 /// connection's own thread reads): the subscriber is then cut, its
 /// connection resumed and closed by libmicrohttpd, and its slot freed.
+/// (A client that only shuts down its sending side is taken as gone too:
+/// an event-stream client has nothing to send after its request, so its
+/// end of the stream closing means it is leaving.)
 ///
 /// The watch holds a duplicate of each socket descriptor until the
 /// subscriber's response is released, so the number it registered can never
