@@ -2,6 +2,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/socket.h>
+// For HTTPServer's DepartureWatch, which Swift's Glibc module leaves out.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <microhttpd.h>
 
 // libmicrohttpd's variadic functions cannot be called from Swift, and memoapp

@@ -11,9 +11,9 @@
 /// fetch its state anew.
 ///
 /// The heartbeat comment every `heartbeatInterval` keeps proxies from
-/// closing an idle stream, and is how a subscriber that went away is
-/// noticed: a suspended connection sees nothing of its socket, so a client
-/// gone is found at the next write to it.
+/// closing an idle stream. A client that hangs up is noticed at once by the
+/// server's `DepartureWatch` (a suspended connection sees nothing of its
+/// socket), and at the latest at the next write to it.
 public final class EventStream: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// Events kept for clients that reconnect, 0 to 100,000.
@@ -118,6 +118,7 @@ public final class EventStream: @unchecked Sendable {
 
     func detach(_ subscriber: EventSubscriber) {
         lock.withLock {
+            subscriber.detach()
             subscribers[ObjectIdentifier(subscriber)] = nil
             lock.broadcast()
         }
@@ -126,6 +127,11 @@ public final class EventStream: @unchecked Sendable {
     /// Ends one subscription (the server is stopping).
     func end(_ subscriber: EventSubscriber) {
         lock.withLock { subscriber.end() }
+    }
+
+    /// Cuts one subscription whose client hung up.
+    func depart(_ subscriber: EventSubscriber) {
+        lock.withLock { subscriber.cut() }
     }
 
     // MARK: - Private

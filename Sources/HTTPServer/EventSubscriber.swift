@@ -13,7 +13,7 @@ final class EventSubscriber: @unchecked Sendable {
     let stream: EventStream
     /// The server serving it, which ends it when stopping.
     let core: ServerCore
-    private let connection: OpaquePointer
+    let connection: OpaquePointer
     private let library: LibMicroHTTPD
     private var queue: [SharedBytes] = []
     private var queueHead = 0
@@ -22,8 +22,13 @@ final class EventSubscriber: @unchecked Sendable {
     private var isSuspended = false
     private var isEnded = false
     private var isCut = false
+    /// Set once its stream lets it go: nothing may resume its connection then.
+    private var isDetached = false
     /// Body bytes handed to libmicrohttpd, for the request's log record.
     private(set) var sentBytes: UInt64 = 0
+    /// Its key in the server's DepartureWatch, set once when it subscribes
+    /// (before libmicrohttpd can release it), nil when its socket is not watched.
+    var departureKey: UInt64?
 
     init(stream: EventStream, core: ServerCore, connection: OpaquePointer) {
         self.stream = stream
@@ -42,16 +47,12 @@ final class EventSubscriber: @unchecked Sendable {
         guard !isEnded && !isCut else { return }
         if queuedBytes + bytes.bytes.count > stream.configuration.backlogLimit {
             // A reader this far behind is cut; it reconnects and replays.
-            isCut = true
-            queue = []
-            queueHead = 0
-            headOffset = 0
-            queuedBytes = 0
+            cut()
         } else {
             queue.append(bytes)
             queuedBytes += bytes.bytes.count
+            wake()
         }
-        wake()
     }
 
     func end() {
@@ -59,8 +60,23 @@ final class EventSubscriber: @unchecked Sendable {
         wake()
     }
 
+    /// Its client hung up: nothing queued can reach it, and its connection
+    /// is resumed only for libmicrohttpd to close it.
+    func cut() {
+        isCut = true
+        queue = []
+        queueHead = 0
+        headOffset = 0
+        queuedBytes = 0
+        wake()
+    }
+
+    func detach() {
+        isDetached = true
+    }
+
     private func wake() {
-        guard isSuspended else { return }
+        guard isSuspended && !isDetached else { return }
         isSuspended = false
         library.resumeConnection(connection)
     }

@@ -41,6 +41,11 @@ public final class Server: @unchecked Sendable {
 
     /// Where the server listens once started, with the port the system
     /// chose when the configuration asked for port 0; nil before start.
+    /// Event-stream sockets watched for their clients hanging up now (for tests).
+    var departureWatchCount: Int {
+        lock.withLock { running?.core.departures?.watchedCount ?? 0 }
+    }
+
     public var boundAddress: ListenAddress? {
         lock.withLock { address }
     }

@@ -18,6 +18,9 @@ final class ServerCore: @unchecked Sendable {
     /// Set once a stop begins; guarded by `lock`.
     private(set) var isStopping = false
     private var subscribers: [ObjectIdentifier: EventSubscriber] = [:]
+    /// Watches event-stream sockets for clients hanging up; nil when the
+    /// kernel would not give it descriptors (the heartbeat then finds them).
+    let departures = DepartureWatch()
     /// libmicrohttpd's last diagnostic, kept to explain a failed start.
     private var lastDiagnostic: String?
     /// The formatted-message sink the C logger trampoline calls; lives as long as this.
@@ -80,10 +83,16 @@ final class ServerCore: @unchecked Sendable {
             return true
         }
         subscriber.stream.attach(subscriber, lastEventID: lastEventID)
-        if !accepted { subscriber.stream.end(subscriber) }
+        if !accepted {
+            subscriber.stream.end(subscriber)
+        } else if let departures,
+                  let info = library.connectionInfo(subscriber.connection, .CONNECTION_INFO_CONNECTION_FD) {
+            subscriber.departureKey = departures.watch(subscriber, socket: info.pointee.connect_fd)
+        }
     }
 
     func unregister(_ subscriber: EventSubscriber) {
+        if let key = subscriber.departureKey { departures?.forget(key) }
         subscriber.stream.detach(subscriber)
         lock.withLock { subscribers[ObjectIdentifier(subscriber)] = nil }
     }

@@ -20,9 +20,8 @@ enum Access {
             guard request.path.starts(with: ["api", "v1"]) else { return nil }
             let route = Array(request.path.dropFirst(2))
             if isPublic(route, request.method) { return nil }
-            try authenticate(request, services)
-            if isUngated(route) { return nil }
-            try services.read { workspace in try OnboardingGate.check(workspace.database()) }
+            let isGateOpen = try authenticate(request, services, readingGate: !isUngated(route))
+            if !isGateOpen { throw OnboardingGate.closed }
             return nil
         }
     }
@@ -79,8 +78,13 @@ enum Access {
     /// Checks the request's credential: `Authorization: Bearer TOKEN`
     /// against the stored tokens, else the session cookie (and, for a
     /// change, its `X-CSRF-Token`). One indexed read per request, so a
-    /// revoked token or an ended session is refused at once.
-    static func authenticate(_ request: Request, _ services: ServerServices) throws {
+    /// revoked token or an ended session is refused at once. With
+    /// `readingGate`, the same read transaction also reads whether the
+    /// onboarding is completed (every gated request needs both, and a read
+    /// transaction of its own was a tenth of a to-do list's time); returns
+    /// whether it is (true without `readingGate`). The credential is judged
+    /// first: a wrong one is a 401 whatever the gate.
+    static func authenticate(_ request: Request, _ services: ServerServices, readingGate: Bool) throws -> Bool {
         let address = hostPart(of: request.remoteAddress)
         let now = monotonicSeconds()
         if let wait = services.throttle.remainingDelay(for: address, now: now) {
@@ -89,9 +93,12 @@ enum Access {
                                          ko: "이 주소에서 실패한 시도가 너무 많습니다. \(Int(wait.rounded(.up)))초 뒤에 다시 시도하세요"))
         }
         if request.headers["Authorization"] == nil, let secret = sessionSecret(request) {
-            guard let session = try services.read({ workspace in
-                try WebSessions(connection: workspace.database()).session(secret: secret, at: services.clock.now())
-            }) else {
+            let (found, isGateOpen) = try services.read { workspace in
+                let connection = try workspace.database()
+                return (try WebSessions(connection: connection).session(secret: secret, at: services.clock.now()),
+                        try !readingGate || OnboardingGate.isCompleted(in: connection))
+            }
+            guard let session = found else {
                 services.throttle.recordFailure(from: address, now: now)
                 throw unauthorized(retryAfter: nil, Localized(en: "the session has ended; sign in again",
                                                               ko: "세션이 끝났습니다. 다시 로그인하세요"))
@@ -104,13 +111,17 @@ enum Access {
                                                         ko: "세션 쿠키로 하는 변경에는 X-CSRF-Token이 필요합니다"))
                 }
             }
-            return
+            return isGateOpen
         }
         guard let secret = bearerToken(request.headers["Authorization"]) else {
             throw unauthorized(retryAfter: nil, Localized(en: "this route needs 'Authorization: Bearer TOKEN' (memoapp token create NAME)",
                                                           ko: "이 경로에는 'Authorization: Bearer TOKEN'이 필요합니다 (memoapp token create NAME)"))
         }
-        let found = try services.read { workspace in try AccessTokens(connection: workspace.database()).verify(secret: secret) }
+        let (found, isGateOpen) = try services.read { workspace in
+            let connection = try workspace.database()
+            return (try AccessTokens(connection: connection).verify(secret: secret),
+                    try !readingGate || OnboardingGate.isCompleted(in: connection))
+        }
         guard let (token, digest) = found else {
             services.throttle.recordFailure(from: address, now: now)
             throw unauthorized(retryAfter: nil, Localized(en: "the token is not valid (revoked, or mistyped)",
@@ -124,6 +135,7 @@ enum Access {
                 try AccessTokens(connection: connection).recordUse(digest: digest, at: wallNow)
             }
         }
+        return isGateOpen
     }
 
     /// The name of the web app's session cookie.

@@ -13,7 +13,11 @@ import Timers
 final class TimerAlarm: @unchecked Sendable {
     private let services: ServerServices
     private let stream: EventStream
-    private let loop = WakeLoop()
+    /// Every write pokes it (the feed cannot tell a timer's change from a
+    /// to-do's without reading): at 2,000 writes a second, looking at each
+    /// was a tenth of the server's time. Pokes 10 ms apart share one look;
+    /// a countdown's end is still looked at on time (see `WakeLoop`).
+    private let loop = WakeLoop(pokeSpacing: 0.01)
     private var announced: Set<Int64> = []
     /// Countdowns that finish after this are announced (ones found already
     /// finished when the server started are not news).

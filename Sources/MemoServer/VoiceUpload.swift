@@ -7,15 +7,18 @@ import MemoCore
 import MemoKit
 import VoiceMemos
 
-/// `POST /api/v1/voice`: the raw audio body, written to a temporary file in
-/// the data home as it comes off the socket (never held in memory), then
-/// imported by the same one-pass scan as `voice import` once complete. An
-/// upload that is cut off, refused or too large stores nothing: its
-/// temporary (in the library folder) is removed, and one a crash leaves is
-/// held by no writer's lock, so the next import's sweep removes it.
+/// `POST /api/v1/voice`: the raw audio body, written as it comes off the
+/// socket (never held in memory) to a temporary file in the voice library's
+/// folder, which, once complete, the same one-pass scan as `voice import`
+/// reads and which then becomes the memo's file itself, renamed into place:
+/// the audio is written once, as by `voice import`. An upload that is cut
+/// off, refused or too large stores nothing: its temporary is removed, and
+/// one a crash leaves is held by no writer's lock, so the next import's
+/// sweep removes it.
 ///
-/// The body is spooled rather than handed to libsndfile as it arrives
-/// because libsndfile reads by offset (it seeks, e.g. to a WAV's chunks).
+/// The body is written to a file before the scan rather than handed to
+/// libsndfile as it arrives because libsndfile reads by offset (it seeks,
+/// e.g. to a WAV's chunks).
 final class VoiceUpload: RequestBodyReceiver {
     private let services: ServerServices
     private let request: Request
@@ -43,14 +46,18 @@ final class VoiceUpload: RequestBodyReceiver {
 
     func finish() throws -> Response {
         guard let spool else { throw HTTPError(status: 500, en: "the upload was already finished", ko: "업로드가 이미 끝났습니다") }
-        defer {
-            spool.discard()
-            self.spool = nil
-        }
+        self.spool = nil
         // A connection of its own: the scan takes as long as the audio is
         // long, and must not hold the pool's writer (every other change) meanwhile.
-        let store = try MemoRoutes.dedicatedWorkspace(services).voiceStore()
-        let memo = try store.importFile(at: spool.path, options: options)
+        let store: VoiceStore
+        do {
+            store = try MemoRoutes.dedicatedWorkspace(services).voiceStore()
+        } catch {
+            spool.discard()
+            throw error
+        }
+        // The store takes the file over: it becomes the memo's, or is removed.
+        let memo = try store.importWritten(spool, options: options)
         services.afterCommit?()
         var response = Items.response(WireFormat.voiceMemo(memo, in: store), for: request, status: 201)
         response.headers.set("Location", "/api/v1/voice/\(memo.id)")

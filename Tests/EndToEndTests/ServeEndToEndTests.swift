@@ -107,6 +107,53 @@ final class ServeEndToEndTests: XCTestCase {
         XCTAssertEqual(serving.stop(signal: SIGTERM), 0)
     }
 
+    /// Event-stream clients that hang up free their connections at once:
+    /// `serve` allows 64 connections per address, and 64 departed
+    /// subscribers would otherwise hold them all until the next heartbeat,
+    /// 30 s away, refusing every new connection from that address meanwhile.
+    func testEventStreamClientsThatHangUpFreeTheirConnectionsAtOnce() throws {
+        let directory = TemporaryDirectory()
+        let memoapp = Memoapp(home: directory.appending("home"))
+        XCTAssertEqual(memoapp.run("onboard", "skip").status, 0)
+        let token = memoapp.run("--json", "token", "create", "test").object()["token"] as? String ?? ""
+        let serving = try ServingMemoapp(memoapp, arguments: ["serve", "--listen", "127.0.0.1:0"])
+        let port = try XCTUnwrap(serving.url.split(separator: ":").last.flatMap { UInt16($0) })
+        // Well before the heartbeat: a refused connection is tried again until then.
+        let deadline = Date().addingTimeInterval(20)
+        for round in 1...3 {
+            var streams: [RawHTTPConnection] = []
+            for _ in 0..<64 {
+                guard let stream = subscribe(port: port, token: token, before: deadline) else {
+                    XCTFail("round \(round): a new event stream was refused after \(streams.count)")
+                    return
+                }
+                streams.append(stream)
+            }
+            streams.removeAll()  // every client hangs up
+        }
+        XCTAssertNotNil(subscribe(port: port, token: token, before: deadline))
+        XCTAssertEqual(serving.stop(signal: SIGTERM), 0)
+    }
+
+    /// An open `/api/v1/events` stream on a new connection, or nil when the
+    /// server keeps refusing one until `deadline`.
+    private func subscribe(port: UInt16, token: String, before deadline: Date) -> RawHTTPConnection? {
+        while Date() < deadline {
+            guard let connection = try? RawHTTPConnection(port: port) else {
+                usleep(10_000)
+                continue
+            }
+            connection.send("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                            + "Authorization: Bearer \(token)\r\n\r\n")
+            if let opening = connection.read(until: ": connected\n\n", timeout: 5),
+               String(decoding: opening, as: UTF8.self).hasPrefix("HTTP/1.1 200") {
+                return connection
+            }
+            usleep(10_000)  // refused: the slot is not free yet
+        }
+        return nil
+    }
+
     func testAnAddressOtherThanLoopbackNeedsTLSOrInsecure() {
         let directory = TemporaryDirectory()
         let memoapp = Memoapp(home: directory.appending("home"))

@@ -95,6 +95,50 @@ final class EventStreamTests: XCTestCase {
         XCTAssertNotNil(staying.read(until: ": heartbeat\n\n"), "heartbeats keep coming")
     }
 
+    /// A client that hangs up frees its connection at once, not at the next
+    /// heartbeat (an hour away here): with the connection limit full of
+    /// departed subscribers, new clients would otherwise wait. (Three rounds
+    /// of 8 need 24 connections of the 12 allowed; the 4 spare ones cover
+    /// libmicrohttpd's count dropping just after the subscriber leaves.)
+    func testClientsThatHangUpAreLetGoAtOnce() throws {
+        var configuration = EventStream.Configuration()
+        configuration.heartbeatInterval = 3600
+        let stream = EventStream(configuration)
+        let server = try eventServer(stream) { $0.connectionLimit = 12 }
+        for round in 1...3 {
+            var subscribers = try (0..<8).map { _ in try subscribe(server) }
+            XCTAssertTrue(waitUntil { stream.subscriberCount == 8 }, "round \(round)")
+            subscribers.removeAll()  // closes every socket while its connection is suspended
+            XCTAssertTrue(waitUntil { stream.subscriberCount == 0 },
+                          "round \(round): \(stream.subscriberCount) departed subscribers still held")
+        }
+        XCTAssertTrue(waitUntil { server.server.departureWatchCount == 0 })
+        // Each slot is free again: a new subscriber and a plain request are served.
+        let staying = try subscribe(server)
+        XCTAssertTrue(waitUntil { stream.subscriberCount == 1 })
+        server.assertStillServes()
+        stream.publish(data: "still here")
+        XCTAssertNotNil(staying.read(until: "data: still here\n\n"))
+    }
+
+    /// A client that hangs up just as an event reaches it is let go too.
+    func testAClientLeavingWhileEventsFlowIsLetGo() throws {
+        var configuration = EventStream.Configuration()
+        configuration.heartbeatInterval = 3600
+        let stream = EventStream(configuration)
+        let server = try eventServer(stream)
+        var leaving: RawHTTPConnection? = try subscribe(server)
+        let staying = try subscribe(server)
+        XCTAssertTrue(waitUntil { stream.subscriberCount == 2 })
+        for number in 0..<50 {
+            stream.publish(data: "event \(number)")
+            if number == 25 { leaving = nil }
+        }
+        XCTAssertNil(leaving)
+        XCTAssertTrue(waitUntil { stream.subscriberCount == 1 })
+        XCTAssertNotNil(staying.read(until: "data: event 49\n\n"))
+    }
+
     func testASubscriberTooFarBehindIsCut() throws {
         var configuration = EventStream.Configuration()
         configuration.backlogLimit = 4096

@@ -46,4 +46,34 @@ final class WakeLoopTests: XCTestCase {
         loop.stop()
         XCTAssertEqual(counter.count, 4)
     }
+
+    /// A burst of pokes within the spacing (a minute here) is one look, not
+    /// one each; the look a step asked for still comes when asked.
+    func testPokesWithinTheSpacingShareOneLookButNeverDelayTheAskedForOne() {
+        let counter = Counter()
+        let loop = WakeLoop(pokeSpacing: 60)
+        loop.start { counter.step(); return nil }
+        XCTAssertEqual(counter.stepped.wait(timeout: .now() + 30), .success, "the first look runs at start")
+        for _ in 0..<100 { loop.poke() }
+        // The burst is answered once the minute since the first look is over:
+        // nothing more comes meanwhile.
+        XCTAssertEqual(counter.stepped.wait(timeout: .now() + 0.3), .timedOut)
+        XCTAssertEqual(counter.count, 1)
+        loop.stop()
+        XCTAssertEqual(counter.count, 1, "a stop ends the wait without a look")
+
+        // A step that asks to look again in 50 ms is looked at then, however
+        // long the spacing, even with a poke waiting.
+        let timed = Counter()
+        let timedLoop = WakeLoop(pokeSpacing: 60)
+        timedLoop.start {
+            timed.step()
+            return timed.count == 1 ? 0.05 : nil
+        }
+        XCTAssertEqual(timed.stepped.wait(timeout: .now() + 30), .success)
+        timedLoop.poke()
+        XCTAssertEqual(timed.stepped.wait(timeout: .now() + 30), .success, "the asked-for look comes")
+        timedLoop.stop()
+        XCTAssertEqual(timed.count, 2)
+    }
 }

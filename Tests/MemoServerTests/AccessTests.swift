@@ -108,6 +108,20 @@ final class AccessTests: XCTestCase {
         XCTAssertEqual(server.curl("GET", "/api/v1/test-only").status, 403)
     }
 
+    /// The credential and the gate are read together, but judged in order:
+    /// a forged token is a 401 whether or not the gate is open.
+    func testTheCredentialIsJudgedBeforeTheGate() throws {
+        let server = try APITestServer()
+        let forged = ["Authorization: Bearer " + String(repeating: "ab", count: 32)]
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos", authorized: false, headers: forged).status, 401)
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos").errorCode, "onboarding_required")
+        server.onboard()
+        let refused = server.curl("GET", "/api/v1/todos", authorized: false, headers: forged)
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertEqual(refused.errorCode, "unauthorized")
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos").status, 200)
+    }
+
     func testCORSAllowsExactlyTheOneOriginAndNeverItsCookie() throws {
         XCTAssertEqual(try APITestServer().curl("OPTIONS", "/api/v1/todos", authorized: false,
                                                 headers: ["Origin: https://app.example"]).header("Access-Control-Allow-Origin"),

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A thread that does one step, then sleeps until the time the step asked
 /// for, a `poke` or `stop`, and does the step again: the shape of every
 /// alarm that must ring at a moment nobody asks about (the server's
@@ -14,9 +18,17 @@ public final class WakeLoop: @unchecked Sendable {
     private var isPoked = false
     private var thread: HelperThread?
     private let retryDelay: Double
+    private let pokeSpacing: Double
 
-    public init(retryDelay: Double = 1) {
+    /// `pokeSpacing` (seconds, 0 to 60): a poke that comes sooner than this
+    /// after the last look began waits out the rest of it, so that a burst
+    /// of pokes (a change per write, thousands a second) costs one look per
+    /// spacing rather than one per poke. It never delays the look a step
+    /// asked for: a countdown's end is looked at on time.
+    public init(retryDelay: Double = 1, pokeSpacing: Double = 0) {
+        precondition((0...60).contains(pokeSpacing), "pokeSpacing out of range")
         self.retryDelay = retryDelay
+        self.pokeSpacing = pokeSpacing
     }
 
     /// Starts the thread, which runs `step` at once and then as asked.
@@ -28,6 +40,10 @@ public final class WakeLoop: @unchecked Sendable {
     /// Look again now: something changed.
     public func poke() {
         monitor.locked {
+            // Already poked: the look it owes will see this change too, and
+            // waking the thread again (a futex call per write) would cost
+            // what the spacing saves.
+            guard !isPoked else { return }
             isPoked = true
             monitor.broadcast()
         }
@@ -54,8 +70,10 @@ public final class WakeLoop: @unchecked Sendable {
     private func run(_ step: Step) {
         while true {
             if monitor.locked({ isStopped }) { return }
+            let lookStarted = WakeLoop.monotonicSeconds()
             let wait: Double?
             do { wait = try step() } catch { wait = retryDelay }
+            let due = wait.map { WakeLoop.monotonicSeconds() + $0 }
             let shouldStop = monitor.locked { () -> Bool in
                 if let wait {
                     // An early (spurious) wake-up costs one extra look, no more.
@@ -64,10 +82,30 @@ public final class WakeLoop: @unchecked Sendable {
                     // Nothing ahead: only a poke or stop may wake it.
                     while !isStopped && !isPoked { monitor.wait(seconds: nil) }
                 }
+                if isPoked { waitOutPokeSpacing(lookStarted: lookStarted, due: due) }
                 isPoked = false
                 return isStopped
             }
             if shouldStop { return }
         }
+    }
+
+    /// Holding the monitor, after a poke: waits until `pokeSpacing` has
+    /// passed since the last look began (later pokes join this one), or
+    /// until the look the step asked for is `due`, or a stop.
+    private func waitOutPokeSpacing(lookStarted: Double, due: Double?) {
+        guard pokeSpacing > 0 else { return }
+        let end = min(lookStarted + pokeSpacing, due ?? .infinity)
+        while !isStopped {
+            let rest = end - WakeLoop.monotonicSeconds()
+            if rest <= 0 { return }
+            monitor.wait(seconds: rest)
+        }
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }

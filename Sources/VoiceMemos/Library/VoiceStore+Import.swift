@@ -37,6 +37,39 @@ extension VoiceStore {
                           allowDuplicate: options.allowDuplicate, uid: uid)
     }
 
+    /// Imports audio already written in full to `file`, a temporary in this
+    /// library's folder (an HTTP upload, spooled there as it came off the
+    /// socket): the same one-pass scan as `importFile`, but the file itself
+    /// becomes the memo's, renamed into place, instead of being copied, so
+    /// the audio is written once. Takes `file` over: it is the memo's file
+    /// or, when this throws, removed. Throws as `importFile` does.
+    public func importWritten(_ file: TemporaryFile, options: ImportOptions = ImportOptions()) throws -> VoiceMemo {
+        let audio: ScannedAudio
+        let title: String?
+        let tags: [String]
+        let uid: String
+        let name = options.originalName ?? file.name
+        do {
+            guard file.path == directory + "/" + file.name else {
+                throw MemoError(.internalFailure, en: "\(file.path) is not in the voice library folder \(directory)",
+                                ko: "\(file.path)이(가) 음성 라이브러리 폴더 \(directory)에 없습니다")
+            }
+            title = try options.title.map(VoiceStore.validTitle)
+            tags = try VoiceStore.validTags(options.tags)
+            uid = try UUID4.uid(options.uid)
+            // As `importFile` does; `file` is locked, so the sweep passes it by.
+            try removeLeftovers()
+            let source = try FileByteSource(path: file.path, followsSymbolicLinks: false)
+            audio = try AudioScanner.scan(source, name: VoiceStore.baseName(name), copyTo: nil)
+        } catch {
+            file.discard()
+            throw error
+        }
+        return try insert(file, audio: audio, title: title ?? audio.titleTag ?? VoiceStore.defaultTitle(name),
+                          originalName: VoiceStore.baseName(name), tags: tags,
+                          allowDuplicate: options.allowDuplicate, uid: uid)
+    }
+
     /// Stores a finished temporary file as a new memo: fsync, then one
     /// transaction that checks for a duplicate, inserts the row, its peaks and
     /// tags, and renames the file into place before the commit. On any
