@@ -55,7 +55,7 @@ extension VoiceStore {
                                 ko: "\(file.path)이(가) 음성 라이브러리 폴더 \(directory)에 없습니다")
             }
             title = try options.title.map(VoiceStore.validTitle)
-            tags = try VoiceStore.validTags(options.tags)
+            tags = try Tags.normalized(options.tags)
             uid = try UUID4.uid(options.uid)
             // As `importFile` does; `file` is locked, so the sweep passes it by.
             try removeLeftovers()
