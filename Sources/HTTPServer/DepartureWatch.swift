@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CMicroHTTPD
+import MemoCore
 
 /// Notices at once when the client of an event stream hangs up.
 ///
@@ -24,7 +25,7 @@ import CMicroHTTPD
 /// epoll_wait while anything is watched, and none when nothing is, so an
 /// idle server has no thread here at all.
 final class DepartureWatch: @unchecked Sendable {
-    private let lock = Lock()
+    private let lock = Monitor()
     private let poller: Int32
     /// An eventfd in the epoll set (key 0) that wakes the thread to let it
     /// see that nothing is left to watch.
@@ -64,7 +65,7 @@ final class DepartureWatch: @unchecked Sendable {
     func watch(_ subscriber: EventSubscriber, socket: Int32) -> UInt64? {
         let descriptor = fcntl(socket, F_DUPFD_CLOEXEC, 0)
         guard descriptor >= 0 else { return nil }
-        return lock.withLock { () -> UInt64? in
+        return lock.locked { () -> UInt64? in
             let key = nextKey
             // One report is enough: the subscriber is cut at the first.
             var event = epoll_event(events: EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
@@ -86,7 +87,7 @@ final class DepartureWatch: @unchecked Sendable {
 
     /// Stops watching (the subscriber's response is released).
     func forget(_ key: UInt64) {
-        lock.withLock {
+        lock.locked {
             guard let entry = watched.removeValue(forKey: key) else { return }
             // Closing the last descriptor of a socket also takes it out of the epoll set.
             close(entry.descriptor)
@@ -96,7 +97,7 @@ final class DepartureWatch: @unchecked Sendable {
 
     /// Sockets watched now (for tests).
     var watchedCount: Int {
-        lock.withLock { watched.count }
+        lock.locked { watched.count }
     }
 
     private func signalWakeup() {
@@ -113,11 +114,11 @@ final class DepartureWatch: @unchecked Sendable {
                 epoll_wait(poller, $0.baseAddress, Int32($0.count), -1)
             }
             if count < 0 && errno != EINTR {
-                lock.withLock { isThreadRunning = false }
+                lock.locked { isThreadRunning = false }
                 return
             }
             var departed: [EventSubscriber] = []
-            let isDone = lock.withLock { () -> Bool in
+            let isDone = lock.locked { () -> Bool in
                 for event in events.prefix(max(0, Int(count))) {
                     let key = event.data.u64
                     if key == 0 {

@@ -1,3 +1,5 @@
+import MemoCore
+
 /// A Server-Sent Events channel the app publishes to and clients subscribe
 /// to (https://html.spec.whatwg.org/multipage/server-sent-events.html).
 ///
@@ -34,7 +36,7 @@ public final class EventStream: @unchecked Sendable {
     }
 
     public let configuration: Configuration
-    let lock = Lock()
+    let lock = Monitor()
     private var nextID: UInt64
     private var history: [(id: UInt64, bytes: SharedBytes)] = []
     private var historyStart = 0
@@ -58,7 +60,7 @@ public final class EventStream: @unchecked Sendable {
     @discardableResult
     public func publish(data: String, event: String? = nil) -> UInt64 {
         if let event { EventStream.checkFieldValue(event) }
-        return lock.withLock {
+        return lock.locked {
             let id = nextID
             nextID += 1
             let bytes = SharedBytes(EventStream.encode(id: id, event: event, data: data))
@@ -82,18 +84,18 @@ public final class EventStream: @unchecked Sendable {
 
     /// Clients subscribed now.
     public var subscriberCount: Int {
-        lock.withLock { subscribers.count }
+        lock.locked { subscribers.count }
     }
 
     /// The id the next event will get.
     public var upcomingID: UInt64 {
-        lock.withLock { nextID }
+        lock.locked { nextID }
     }
 
     /// Ends every subscription (their responses finish normally) and every
     /// later one at once; publishing goes on only into the history.
     public func close() {
-        lock.withLock {
+        lock.locked {
             isClosed = true
             for subscriber in subscribers.values { subscriber.end() }
             lock.broadcast()
@@ -104,7 +106,7 @@ public final class EventStream: @unchecked Sendable {
 
     /// Adds `subscriber` with what it missed since `lastEventID`.
     func attach(_ subscriber: EventSubscriber, lastEventID: String?) {
-        lock.withLock {
+        lock.locked {
             if let lastEventID { replay(after: lastEventID, to: subscriber) }
             if isClosed { subscriber.end() }
             subscribers[ObjectIdentifier(subscriber)] = subscriber
@@ -117,7 +119,7 @@ public final class EventStream: @unchecked Sendable {
     }
 
     func detach(_ subscriber: EventSubscriber) {
-        lock.withLock {
+        lock.locked {
             subscriber.detach()
             subscribers[ObjectIdentifier(subscriber)] = nil
             lock.broadcast()
@@ -126,12 +128,12 @@ public final class EventStream: @unchecked Sendable {
 
     /// Ends one subscription (the server is stopping).
     func end(_ subscriber: EventSubscriber) {
-        lock.withLock { subscriber.end() }
+        lock.locked { subscriber.end() }
     }
 
     /// Cuts one subscription whose client hung up.
     func depart(_ subscriber: EventSubscriber) {
-        lock.withLock { subscriber.cut() }
+        lock.locked { subscriber.cut() }
     }
 
     // MARK: - Private
@@ -163,7 +165,7 @@ public final class EventStream: @unchecked Sendable {
     /// The heartbeat thread: one per stream, and only while it has
     /// subscribers, so an idle server has no thread waking up.
     private func sendHeartbeats() {
-        lock.withLock {
+        lock.locked {
             while !isClosed && !subscribers.isEmpty {
                 let deadline = MonotonicTime.now().adding(seconds: configuration.heartbeatInterval)
                 if lock.wait(until: deadline, { isClosed || subscribers.isEmpty }) { break }

@@ -87,7 +87,7 @@ final class EventSubscriber: @unchecked Sendable {
     /// connection and returns 0 (libmicrohttpd calls again once resumed), or
     /// ends the stream (-1) or cuts it (-2).
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        stream.lock.withLock {
+        stream.lock.locked {
             if queuedBytes > 0 { return copyQueued(into: buffer) }
             if isCut { return MHD_CONTENT_READER_END_WITH_ERROR }
             if isEnded { return MHD_CONTENT_READER_END_OF_STREAM }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MemoCore
 
 /// What the server knows of one request between libmicrohttpd's callbacks:
 /// created when the request line arrives (the URI log callback), handed
@@ -64,7 +65,7 @@ final class RequestContext {
     var sentBytes: UInt64 {
         if isHead { return 0 }
         if let streamCounter { return streamCounter.sentBytes }
-        if let subscriber { return subscriber.stream.lock.withLock { subscriber.sentBytes } }
+        if let subscriber { return subscriber.stream.lock.locked { subscriber.sentBytes } }
         return bodyBytes
     }
 }

@@ -20,7 +20,7 @@ import MemoCore
 public final class Server: @unchecked Sendable {
     public let configuration: ServerConfiguration
     public let router: Router
-    private let lock = Lock()
+    private let lock = Monitor()
     private var running: Running?
     private var address: ListenAddress?
 
@@ -43,11 +43,11 @@ public final class Server: @unchecked Sendable {
     /// chose when the configuration asked for port 0; nil before start.
     /// Event-stream sockets watched for their clients hanging up now (for tests).
     var departureWatchCount: Int {
-        lock.withLock { running?.core.departures?.watchedCount ?? 0 }
+        lock.locked { running?.core.departures?.watchedCount ?? 0 }
     }
 
     public var boundAddress: ListenAddress? {
-        lock.withLock { address }
+        lock.locked { address }
     }
 
     /// Loads libmicrohttpd, binds the address and starts the threads.
@@ -55,7 +55,7 @@ public final class Server: @unchecked Sendable {
     /// be loaded, the address cannot be bound or libmicrohttpd refuses to
     /// start (`internalFailure`, with the reason).
     public func start() throws(MemoError) {
-        try lock.withLock { () throws(MemoError) in
+        try lock.locked { () throws(MemoError) in
             precondition(running == nil && address == nil, "a Server starts once")
             try configuration.validate()
             let library = try LibMicroHTTPD.loaded()
@@ -86,7 +86,7 @@ public final class Server: @unchecked Sendable {
     /// libmicrohttpd joins its threads. Stopping a stopped server does nothing.
     @discardableResult
     public func stop(gracePeriod: Double = 5) -> Int {
-        guard let running = lock.withLock({ () -> Running? in
+        guard let running = lock.locked({ () -> Running? in
             defer { self.running = nil }
             return self.running
         }), running.core.beginStopping() else { return 0 }
@@ -99,7 +99,7 @@ public final class Server: @unchecked Sendable {
         shutdown(running.listeningSocket, Int32(SHUT_RDWR))
         running.core.endEventStreams()
         _ = running.core.waitForRequestsInFlight(until: deadline)
-        let unfinished = running.core.lock.withLock { running.core.requestsInFlight }
+        let unfinished = running.core.lock.locked { running.core.requestsInFlight }
         // Every event stream was resumed by endEventStreams, and no new one
         // can suspend: MHD_stop_daemon must find no connection suspended.
         running.core.library.stopDaemon(running.daemon)

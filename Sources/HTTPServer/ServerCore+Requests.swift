@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CMicroHTTPD
+import MemoCore
 
 extension ServerCore {
     /// A refused body is read and dropped up to this many bytes so the

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CMicroHTTPD
+import MemoCore
 
 /// The state libmicrohttpd's callbacks share with the `Server` that owns
 /// them: configuration, router, the requests in flight and the event
@@ -11,7 +12,7 @@ final class ServerCore: @unchecked Sendable {
     let library: LibMicroHTTPD
     let configuration: ServerConfiguration
     let router: Router
-    let lock = Lock()
+    let lock = Monitor()
     /// Requests whose line arrived and whose end libmicrohttpd has not yet
     /// reported; guarded by `lock`.
     private(set) var requestsInFlight = 0
@@ -45,23 +46,23 @@ final class ServerCore: @unchecked Sendable {
     // MARK: Requests in flight
 
     func requestBegan() {
-        lock.withLock { requestsInFlight += 1 }
+        lock.locked { requestsInFlight += 1 }
     }
 
     func requestEnded() {
-        lock.withLock {
+        lock.locked {
             requestsInFlight -= 1
             lock.broadcast()
         }
     }
 
     var stopping: Bool {
-        lock.withLock { isStopping }
+        lock.locked { isStopping }
     }
 
     /// Marks the stop begun; false when it already was.
     func beginStopping() -> Bool {
-        lock.withLock {
+        lock.locked {
             defer { isStopping = true }
             return !isStopping
         }
@@ -69,7 +70,7 @@ final class ServerCore: @unchecked Sendable {
 
     /// Waits until no request is in flight or until `deadline`; true when none is.
     func waitForRequestsInFlight(until deadline: MonotonicTime) -> Bool {
-        lock.withLock { lock.wait(until: deadline) { requestsInFlight == 0 } }
+        lock.locked { lock.wait(until: deadline) { requestsInFlight == 0 } }
     }
 
     // MARK: Event subscribers
@@ -77,7 +78,7 @@ final class ServerCore: @unchecked Sendable {
     /// Registers a new subscriber so a stop can end it; ends it at once when
     /// the stop has begun.
     func register(_ subscriber: EventSubscriber, lastEventID: String?) {
-        let accepted = lock.withLock { () -> Bool in
+        let accepted = lock.locked { () -> Bool in
             if isStopping { return false }
             subscribers[ObjectIdentifier(subscriber)] = subscriber
             return true
@@ -94,13 +95,13 @@ final class ServerCore: @unchecked Sendable {
     func unregister(_ subscriber: EventSubscriber) {
         if let key = subscriber.departureKey { departures?.forget(key) }
         subscriber.stream.detach(subscriber)
-        lock.withLock { subscribers[ObjectIdentifier(subscriber)] = nil }
+        lock.locked { subscribers[ObjectIdentifier(subscriber)] = nil }
     }
 
     /// Ends every event stream this server serves, resuming the suspended
     /// connections: libmicrohttpd must not be stopped with one suspended.
     func endEventStreams() {
-        let current = lock.withLock { Array(subscribers.values) }
+        let current = lock.locked { Array(subscribers.values) }
         for subscriber in current { subscriber.stream.end(subscriber) }
     }
 
@@ -108,12 +109,12 @@ final class ServerCore: @unchecked Sendable {
 
     private func diagnose(_ message: String) {
         let line = printable(message.trimmingCharacters(in: "\n"), limit: 400)
-        lock.withLock { lastDiagnostic = line }
+        lock.locked { lastDiagnostic = line }
         configuration.diagnostics?(line)
     }
 
     var diagnosticForError: String? {
-        lock.withLock { lastDiagnostic }
+        lock.locked { lastDiagnostic }
     }
 }
 

@@ -21,7 +21,7 @@ final class AuthenticationThrottle: @unchecked Sendable {
         var lastFailure: Double
     }
 
-    private let mutex = Mutex()
+    private let mutex = Monitor()
     private var entries: [String: Entry] = [:]
 
     /// Seconds `address` must still wait before its next attempt is checked,

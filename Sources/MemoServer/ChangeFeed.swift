@@ -87,7 +87,7 @@ final class ChangeFeed: @unchecked Sendable {
         if relearnt { onTimersChanged?() }
     }
 
-    private let mutex = Mutex()
+    private let mutex = Monitor()
     private var isStale = false
 
     private func relearn() throws -> Bool {

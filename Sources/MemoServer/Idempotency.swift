@@ -19,7 +19,7 @@ final class IdempotencyCache: @unchecked Sendable {
         case done(bodyDigest: [UInt8], response: Response)
     }
 
-    private let mutex = Mutex()
+    private let mutex = Monitor()
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
 

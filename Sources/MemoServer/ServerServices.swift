@@ -55,7 +55,7 @@ final class ServerServices: @unchecked Sendable {
 
 /// A value many threads read and write under a lock.
 final class LockedValue<Value>: @unchecked Sendable {
-    private let lock = Mutex()
+    private let lock = Monitor()
     private var value: Value
 
     init(_ value: Value) {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import MemoCore
 
 /// Two threads for one import: `produce` reads and checks items on a thread
 /// of its own while the calling thread stores them with `consume`, so that
@@ -53,13 +51,13 @@ enum HandOff {
     }
 }
 
-/// The batches between the two threads, and how the producer ended.
+/// The batches between the two threads, and how the producer ended, under
+/// one `Monitor` (the mutex and condition the helper threads share).
 private final class BatchQueue<Item, Result>: @unchecked Sendable {
     /// What `put` throws once the consumer has stopped.
     struct Cancelled: Error {}
 
-    private var mutex = pthread_mutex_t()
-    private var changed = pthread_cond_t()
+    private let monitor = Monitor()
     private var batches: [[Item]] = []
     private var ending: Swift.Result<Result, any Error>?
     private var isCancelled = false
@@ -67,60 +65,47 @@ private final class BatchQueue<Item, Result>: @unchecked Sendable {
 
     init(capacity: Int) {
         self.capacity = capacity
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(&changed)
-        pthread_mutex_destroy(&mutex)
     }
 
     /// Waits for room, then queues `batch`; throws once the consumer stopped.
     func put(_ batch: [Item]) throws {
-        try locked {
-            while batches.count >= capacity && !isCancelled { pthread_cond_wait(&changed, &mutex) }
+        try monitor.locked {
+            while batches.count >= capacity && !isCancelled { monitor.wait(seconds: nil) }
             if isCancelled { throw Cancelled() }
             batches.append(batch)
-            pthread_cond_broadcast(&changed)
+            monitor.broadcast()
         }
     }
 
     /// The producer's end: its result or error, after its last batch.
     func finish(_ outcome: Swift.Result<Result, any Error>) {
-        locked {
+        monitor.locked {
             ending = outcome
-            pthread_cond_broadcast(&changed)
+            monitor.broadcast()
         }
     }
 
     /// The next batch, waiting for one; nil once the producer ended and
     /// every batch was taken.
     func take() -> [Item]? {
-        locked {
-            while batches.isEmpty && ending == nil { pthread_cond_wait(&changed, &mutex) }
+        monitor.locked {
+            while batches.isEmpty && ending == nil { monitor.wait(seconds: nil) }
             guard !batches.isEmpty else { return nil }
-            pthread_cond_broadcast(&changed)
+            monitor.broadcast()
             return batches.removeFirst()
         }
     }
 
     /// The consumer stopped: the producer's next `put` throws.
     func cancel() {
-        locked {
+        monitor.locked {
             isCancelled = true
-            pthread_cond_broadcast(&changed)
+            monitor.broadcast()
         }
     }
 
     /// How the producer ended; call after `take` returned nil.
     func outcome() -> Swift.Result<Result, any Error> {
-        locked { ending ?? .failure(Cancelled()) }
-    }
-
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
+        monitor.locked { ending ?? .failure(Cancelled()) }
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MemoCore
 
 /// A thread that does one step, then sleeps until the time the step asked
 /// for, a `poke` or `stop`, and does the step again: the shape of every
