@@ -27,6 +27,14 @@ final class VoiceRecordEndToEndTests: XCTestCase {
         XCTAssertEqual(exported.suffix(32000), littleEndian(samples))
     }
 
+    /// The line names the memo once, as `voice import`'s does.
+    func testTheRecordedLineNamesTheMemoOnce() {
+        let home = VoiceHome()
+        let result = home.app.run(["voice", "record", "--title", "회의"], input: littleEndian([1, 2, 3, 4]))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("Recorded voice memo 1  회의  "), result.stdout)
+    }
+
     func testRecordOptionsAndNothingCaptured() {
         let home = VoiceHome()
         let stereo = home.app.run(["voice", "record", "--rate", "8000", "--channels", "2", "--sample-format", "s24",

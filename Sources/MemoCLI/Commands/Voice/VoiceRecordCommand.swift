@@ -80,7 +80,7 @@ enum VoiceRecordCommand {
         if let progressFailure { throw progressFailure }
         if showsProgress { try context.writeProgress(TerminalText(.carriageReturn) + TerminalText(.clearToEndOfLine)) }
         try context.emit(json: VoiceCommand.json(memo, store: store),
-                     text: context.text(en: "Recorded voice memo \(memo.id): ", ko: "음성 메모 \(memo.id) 녹음함: ")
-                        + VoiceCommand.line(memo, context))
+                     text: context.text(en: "Recorded voice memo ", ko: "음성 메모 녹음함: ")
+                        + VoiceCommand.line(memo, context, idWidth: 0))
     }
 }
