@@ -8,13 +8,13 @@ import MemoKit
 /// document of a large collection is hundreds of megabytes, which the server
 /// must not hold (it held the whole text before). A helper thread writes the
 /// document, in one read snapshot as `memoapp export` does, into one end of a
-/// socket pair, 64 KiB at a time; the response reads the other end (blocking
-/// its server thread only while the writer is behind), so the
-/// writer waits whenever the client is slower (memory stays at the socket's
-/// buffers). A client that leaves closes the reading end: the writer's next
-/// send fails (MSG_NOSIGNAL: no SIGPIPE), the snapshot ends and the thread
-/// is joined. A writer that fails cuts the body, never ending it as if
-/// complete.
+/// socket pair, in ExportDocument's pieces of about 64 KiB; the response
+/// reads the other end (blocking its server thread only while the writer is
+/// behind), so the writer waits whenever the client is slower (memory stays
+/// at the socket's buffers). A client that leaves closes the reading end: the
+/// writer's next send fails (MSG_NOSIGNAL: no SIGPIPE), the snapshot ends and
+/// the thread is joined. A writer that fails cuts the body, never ending it
+/// as if complete.
 final class ExportStream: @unchecked Sendable {
     private let readEnd: Int32
     private let finished = LockedValue<Bool?>(nil)
@@ -39,16 +39,10 @@ final class ExportStream: @unchecked Sendable {
                 close(writeEnd)
             }
             do {
-                var pending: [UInt8] = []
-                pending.reserveCapacity(ExportStream.chunk + 4096)
+                // ExportDocument hands over pieces of about 64 KiB already.
                 try ExportDocument.write(connection: workspace.database(), exportedAt: workspace.clock.now()) { text in
-                    pending.append(contentsOf: text.utf8)
-                    if pending.count >= ExportStream.chunk {
-                        try ExportStream.send(pending, to: writeEnd)
-                        pending.removeAll(keepingCapacity: true)
-                    }
+                    try ExportStream.send(text, to: writeEnd)
                 }
-                try ExportStream.send(pending, to: writeEnd)
                 isComplete = true
             } catch {}
         }
@@ -74,10 +68,9 @@ final class ExportStream: @unchecked Sendable {
 
     // MARK: - Private
 
-    private static let chunk = 64 << 10
-
-    private static func send(_ bytes: [UInt8], to socket: Int32) throws {
-        try bytes.withUnsafeBytes { buffer in
+    private static func send(_ text: String, to socket: Int32) throws {
+        var text = text
+        try text.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {
                 let sent = Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
