@@ -58,6 +58,8 @@ class MainScreenTests(BrowserTest):
         self.open_tab("todos")
         self.wait(lambda d: self.todo_titles() == ["Draft report"])
         self.css(".todo .edit").click()
+        # The editor opens once the item's current version has come (If-Match).
+        self.wait(lambda d: len(self.all(".editor input")) >= 1)
         field = self.css(".editor input")
         field.clear()
         field.send_keys("Draft the report")

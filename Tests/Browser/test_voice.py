@@ -41,6 +41,8 @@ class VoiceTests(BrowserTest):
         self.wait(lambda d: 0.6 < d.execute_script("return document.querySelector('.voice audio').currentTime") < 0.9)
         # Rename.
         self.css(".voice .edit").click()
+        # The editor opens once the item's current version has come (If-Match).
+        self.wait(lambda d: len(self.all(".editor input")) >= 1)
         field = self.css(".editor input")
         field.clear()
         field.send_keys("daily stand-up")
