@@ -48,4 +48,12 @@ public struct Request: Sendable {
     public func queryValues(_ name: String) -> [String] {
         query.filter { $0.name == name }.map(\.value)
     }
+
+    /// The body's length as the head declares it: its Content-Length, unless
+    /// the body is chunked (then the length is known only at its end, and a
+    /// Content-Length beside it means nothing). libmicrohttpd delivers
+    /// exactly this many bytes or reports the body cut off.
+    public var declaredBodyLength: UInt64? {
+        headers.contains("Transfer-Encoding") ? nil : ServerCore.contentLength(headers)
+    }
 }

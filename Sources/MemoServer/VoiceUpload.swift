@@ -24,6 +24,8 @@ final class VoiceUpload: RequestBodyReceiver {
     private let request: Request
     private let options: ImportOptions
     private var spool: TemporaryFile?
+    /// The scan, running while the body arrives when its length is declared.
+    private var scan: ArrivingUploadScan?
 
     init(services: ServerServices, request: Request) throws {
         self.services = services
@@ -36,17 +38,36 @@ final class VoiceUpload: RequestBodyReceiver {
         // their lock, see `TemporaryFile`) removes one a crash left.
         let directory = services.home.voiceDirectory
         if !FileSystem.isDirectory(directory) { try FileSystem.makeDirectory(directory) }
-        spool = try TemporaryFile(in: directory, purpose: "upload")
+        let spool = try TemporaryFile(in: directory, purpose: "upload")
+        self.spool = spool
+        if let length = request.declaredBodyLength, length > 0, length <= UInt64(Int64.max) {
+            scan = ArrivingUploadScan(spool: spool, length: Int64(length), name: options.originalName ?? "upload")
+        }
+    }
+
+    deinit {
+        // Neither finish nor abandon came (the server is going away): the
+        // scan's thread must not wait for bytes forever.
+        scan?.cancel()
     }
 
     func receive(_ chunk: UnsafeRawBufferPointer) throws {
         guard let spool, let base = chunk.baseAddress, chunk.count > 0 else { return }
         try FileSystem.writeAll(spool.descriptor, base, count: chunk.count, path: spool.path)
+        scan?.arrived(count: chunk.count)
     }
 
     func finish() throws -> Response {
         guard let spool else { throw HTTPError(status: 500, en: "the upload was already finished", ko: "업로드가 이미 끝났습니다") }
         self.spool = nil
+        let scanned: ScannedAudio?
+        do {
+            scanned = try scan?.finish()
+        } catch {
+            spool.discard()
+            throw error
+        }
+        scan = nil
         // A connection of its own: the scan takes as long as the audio is
         // long, and must not hold the pool's writer (every other change) meanwhile.
         let store: VoiceStore
@@ -57,7 +78,7 @@ final class VoiceUpload: RequestBodyReceiver {
             throw error
         }
         // The store takes the file over: it becomes the memo's, or is removed.
-        let memo = try store.importWritten(spool, options: options)
+        let memo = try store.importWritten(spool, options: options, scanned: scanned)
         services.afterCommit?()
         var response = Items.response(WireFormat.voiceMemo(memo, in: store), for: request, status: 201)
         response.headers.set("Location", "/api/v1/voice/\(memo.id)")
@@ -65,6 +86,9 @@ final class VoiceUpload: RequestBodyReceiver {
     }
 
     func abandon(_ reason: BodyFailure) {
+        // The scan reads the spool: it ends before the file goes.
+        scan?.cancel()
+        scan = nil
         spool?.discard()
         spool = nil
     }

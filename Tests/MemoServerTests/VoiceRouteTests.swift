@@ -94,6 +94,30 @@ final class VoiceRouteTests: XCTestCase {
         XCTAssertEqual(libraryFiles(server), [])
     }
 
+    /// A declared length lets the scan run while the body arrives; a chunked
+    /// body is scanned once complete. Both store the same memo.
+    func testChunkedAndDeclaredLengthUploadsStoreTheSameAudio() throws {
+        let server = try APITestServer()
+        server.onboard()
+        let audio = Self.wav(frames: 40000)
+        let declared = upload(server, audio, query: "?title=declared")
+        XCTAssertEqual(declared.status, 201, declared.text)
+        let chunked = Curl.run(["-H", "Authorization: Bearer \(server.token)", "-H", "Content-Type: audio/wav",
+                                "-H", "Transfer-Encoding: chunked", "--data-binary", "@-",
+                                server.url("/api/v1/voice?title=chunked&allow_duplicate=true")], input: audio)
+        XCTAssertEqual(chunked.status, 201, chunked.text)
+        for key in ["checksum", "frames", "size", "duration"] {
+            XCTAssertEqual(declared.object[key] as? NSObject, chunked.object[key] as? NSObject, key)
+        }
+        XCTAssertEqual(declared.object["size"] as? Int, audio.count)
+        XCTAssertEqual(libraryFiles(server).count, 2)
+        // Garbage declared long: the scan gives up early, the answer waits for the body.
+        let garbage = Data(repeating: 0x41, count: 3 << 20)
+        let refused = upload(server, garbage)
+        XCTAssertEqual(refused.status, 422, refused.text)
+        XCTAssertEqual(libraryFiles(server).count, 2)
+    }
+
     func testACutOffUploadStoresNothing() throws {
         let server = try APITestServer()
         server.onboard()

@@ -43,7 +43,12 @@ extension VoiceStore {
     /// becomes the memo's, renamed into place, instead of being copied, so
     /// the audio is written once. Takes `file` over: it is the memo's file
     /// or, when this throws, removed. Throws as `importFile` does.
-    public func importWritten(_ file: TemporaryFile, options: ImportOptions = ImportOptions()) throws -> VoiceMemo {
+    ///
+    /// `scanned` is `AudioScanner`'s scan of `file`'s bytes when the caller
+    /// made it already, while the bytes were arriving
+    /// (`ArrivingFileByteSource`); without it the file is scanned here.
+    public func importWritten(_ file: TemporaryFile, options: ImportOptions = ImportOptions(),
+                              scanned: ScannedAudio? = nil) throws -> VoiceMemo {
         let audio: ScannedAudio
         let title: String?
         let tags: [String]
@@ -59,8 +64,12 @@ extension VoiceStore {
             uid = try UUID4.uid(options.uid)
             // As `importFile` does; `file` is locked, so the sweep passes it by.
             try removeLeftovers()
-            let source = try FileByteSource(path: file.path, followsSymbolicLinks: false)
-            audio = try AudioScanner.scan(source, name: VoiceStore.baseName(name), copyTo: nil)
+            if let scanned {
+                audio = scanned
+            } else {
+                let source = try FileByteSource(path: file.path, followsSymbolicLinks: false)
+                audio = try AudioScanner.scan(source, name: VoiceStore.baseName(name), copyTo: nil)
+            }
         } catch {
             file.discard()
             throw error
