@@ -104,10 +104,11 @@ serve_range() {
   sort -g "$BENCH_WORK/results/$1.wrk" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.0f-%.0f/s", lo, hi }'
 }
 
-# serve_start_nginx DIR: nginx, as this user with a configuration of its own,
-# serving DIR on a free port; sets NGINX_PID and NGINX_URL.
+# serve_start_nginx DIR [DIRECTIVES]: nginx, as this user with a configuration of
+# its own, serving DIR on a free port, with DIRECTIVES added to its server block;
+# sets NGINX_PID and NGINX_URL.
 serve_start_nginx() {
-  local root="$1" prefix="$BENCH_WORK/nginx" port
+  local root="$1" directives="${2:-}" prefix="$BENCH_WORK/nginx" port
   port=$(serve_free_port)
   mkdir -p "$prefix/logs" "$prefix/temp"
   # Two workers for two cores, as memoapp's pool has threads for them; the
@@ -130,6 +131,7 @@ http {
   server {
     listen 127.0.0.1:$port;
     root $root;
+    $directives
   }
 }
 CONF
@@ -137,7 +139,7 @@ CONF
   NGINX_PID=$!
   BENCH_CHILDREN+=("$NGINX_PID")
   NGINX_URL="http://127.0.0.1:$port"
-  serve_wait_for "$NGINX_URL/list.json"
+  serve_wait_for "$NGINX_URL/"
 }
 
 # serve_datasette: datasette in a virtual environment under the cache folder,
@@ -270,6 +272,11 @@ LUA
   serve_upload "$rounds"
 }
 
+# serve_median_ms FILE: the median of FILE's times in seconds, in ms.
+serve_median_ms() {
+  sort -g "$1" | awk '{ v[NR] = $1 } END { printf "%.3f", v[int((NR + 1) / 2)] * 1000 }'
+}
+
 # serve_at_least OP OURS PEER THEIRS MIN_RATIO NOTE: a requests/s row whose target
 # is memoapp at least MIN_RATIO times the peer.
 serve_at_least() {
@@ -281,16 +288,35 @@ serve_at_least() {
 
 # serve_upload ROUNDS: a 1 h WAV (--quick: 20 min) as POST /api/v1/voice to a
 # server on a fresh data home, against `memoapp voice import` of the same file
-# into another, ROUNDS times each, alternating.
+# into another, ROUNDS times each, alternating. Two peers show what the client
+# side costs: curl sending the file to a server that throws the bytes away
+# (upload-sink.py: the floor of any upload here), and nginx storing it as a
+# file (WebDAV PUT: received and written, not decoded).
 serve_upload() {
   local seconds=3600 name="1 h" file round home upload import rss="" times="$BENCH_WORK/results"
   [ "$BENCH_QUICK" -eq 1 ] && { seconds=1200; name="20 min"; }
   file="$BENCH_WORK/audio/upload.wav"
   mkdir -p "$BENCH_WORK/audio"
   [ -f "$file" ] || sox -n -r 44100 -c 1 -b 16 "$file" synth "$seconds" pinknoise vol 0.5
-  bench_log "measuring a $name WAV upload against voice import ($1 rounds)..."
+  bench_log "measuring a $name WAV upload against voice import, a discarding sink and nginx PUT ($1 rounds)..."
   : > "$times/upload.times"; : > "$times/import.times"; : > "$times/upload.rss"
+  : > "$times/sink.times"; : > "$times/put.times"
+  local sink_pid sink_port put_root="$BENCH_WORK/put"
+  mkdir -p "$put_root"
+  coproc SINK { python3 "$(dirname "${BASH_SOURCE[0]}")/upload-sink.py"; }
+  sink_pid=$SINK_PID
+  BENCH_CHILDREN+=("$sink_pid")
+  read -r sink_port <&"${SINK[0]}" || bench_die "the upload sink did not start"
+  serve_start_nginx "$put_root" \
+    "client_max_body_size 0; client_body_buffer_size 1m; location /upload/ { dav_methods PUT; create_full_put_path on; }"
   for round in $(seq 1 "$1"); do
+    upload=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' -T "$file" "http://127.0.0.1:$sink_port/upload")
+    [ "${upload%% *}" = 201 ] || bench_die "the upload sink answered ${upload%% *}"
+    echo "${upload#* }" >> "$times/sink.times"
+    upload=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' -T "$file" "$NGINX_URL/upload/$round.wav")
+    [ "${upload%% *}" = 201 ] || bench_die "nginx PUT answered ${upload%% *}"
+    echo "${upload#* }" >> "$times/put.times"
+    rm -f "$put_root/upload/$round.wav"
     home="$BENCH_HOMES/upload-$round"
     bench_new_home "$home"
     local token
@@ -310,11 +336,17 @@ serve_upload() {
     awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.6f\n", b - a }' >> "$times/import.times"
     rm -rf "$home"
   done
+  serve_stop "$NGINX_PID"
+  serve_stop "$sink_pid"
   local median_upload median_import worst_rss
-  median_upload=$(sort -g "$times/upload.times" | awk '{ v[NR] = $1 } END { printf "%.3f", v[int((NR + 1) / 2)] * 1000 }')
-  median_import=$(sort -g "$times/import.times" | awk '{ v[NR] = $1 } END { printf "%.3f", v[int((NR + 1) / 2)] * 1000 }')
+  median_upload=$(serve_median_ms "$times/upload.times")
+  median_import=$(serve_median_ms "$times/import.times")
   worst_rss=$(sort -g "$times/upload.rss" | tail -n 1)
   bench_compare "POST /voice $name WAV" "$median_upload" "voice import" "$median_import" ms 1.3 \
     "$(du -h "$file" | cut -f1); upload (s): $(paste -sd' ' "$times/upload.times"); import: $(paste -sd' ' "$times/import.times")"
+  bench_compare "POST /voice $name WAV" "$median_upload" "curl to a sink" "$(serve_median_ms "$times/sink.times")" ms - \
+    "the floor: curl -T to a server that discards the body; $(paste -sd' ' "$times/sink.times")"
+  bench_compare "POST /voice $name WAV" "$median_upload" "nginx PUT" "$(serve_median_ms "$times/put.times")" ms - \
+    "nginx storing the same bytes as a file (WebDAV PUT); $(paste -sd' ' "$times/put.times")"
   bench_limit "POST /voice $name WAV, server RSS" "$worst_rss" MB "<=" 64 "VmHWM of a server on a fresh data home, worst of $1"
 }
