@@ -115,6 +115,9 @@ public struct Restorer {
         var removed: [String] = []
         do {
             let connection = try workspace.database()
+            // The backup brought its own change log, which tells nothing of
+            // how the items changed from those it replaced.
+            try connection.writeTransaction { try ChangeLog.noteEverythingChanged(in: connection) }
             removed = try VoiceStore(connection: connection, directory: home.voiceDirectory,
                                      clock: workspace.clock).removeLeftovers()
             contents = try BackupContents(counting: connection)
