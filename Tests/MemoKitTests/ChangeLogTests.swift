@@ -162,4 +162,20 @@ final class ChangeLogTests: XCTestCase {
         XCTAssertEqual(try ChangeLog.changes(after: position, limit: 100, in: connection),
                        .startAgain(try ChangeLog.newestPosition(in: connection)))
     }
+
+    func testDoctorsSchemaCheckKnowsTheLogsTriggers() throws {
+        XCTAssertEqual(try SchemaCheck.differences(in: connection), [])
+        try connection.execute("DROP TRIGGER item_changes_todos_insert")
+        let differences = try SchemaCheck.differences(in: connection).map(\.object.name)
+        XCTAssertEqual(differences, ["item_changes_todos_insert"])
+    }
+
+    func testAHomeWhoseOnlyRowsAreLogEntriesHasNoDataToReplace() throws {
+        let todos = try workspace.todoStore()
+        let todo = try todos.add(NewTodo(title: "gone", note: nil, priority: nil, tags: [], due: nil))
+        _ = try todos.remove(ids: [todo.id])
+        XCTAssertGreaterThan(try connection.queryFirst("SELECT count(*) FROM item_changes") { $0.int(0) } ?? 0, 0)
+        let manifest = try BackupManifest.parse(Array("\(String(repeating: "0", count: 32))  memoapp.db\n".utf8), name: "MANIFEST")
+        XCTAssertFalse(HomeState.of(workspace.home, restoring: manifest).hasData)
+    }
 }
