@@ -183,4 +183,23 @@ final class EventRouteTests: XCTestCase {
         XCTAssertEqual(feed.position, newest)
         XCTAssertEqual(newest.newest?.seq, 3)
     }
+
+    func testARestoreOverTheServersDataIsOneResync() throws {
+        let server = try APITestServer()
+        server.onboard()
+        let memoapp = Memoapp(home: server.home.path)
+        XCTAssertEqual(memoapp.run("todo", "add", "replaced").status, 0)
+        let other = Memoapp(home: server.directory.appending("other"))
+        XCTAssertEqual(other.run("onboard", "skip").status, 0)
+        XCTAssertEqual(other.run("memo", "add", "restored").status, 0)
+        let backup = server.directory.appending("backup")
+        XCTAssertEqual(other.run("backup", backup).status, 0)
+        let (events, _) = try subscribe(server)
+        XCTAssertEqual(memoapp.run("restore", backup, "--force").status, 0)
+        let text = String(decoding: try XCTUnwrap(events.read(until: "event: resync")), as: UTF8.self)
+        XCTAssertFalse(text.contains("\"action\""), text)
+        XCTAssertEqual(memoapp.run("memo", "add", "after the restore").status, 0)
+        let next = String(decoding: try XCTUnwrap(events.read(until: "after the restore")), as: UTF8.self)
+        XCTAssertTrue(next.contains("event: memo\ndata: {\"action\":\"created\",\"id\":2,"), next)
+    }
 }

@@ -48,7 +48,14 @@ public enum ChangeLog {
 
     static let migrations = [
         Migration("changes.1-log") { connection in
-            try connection.executeScript(table + loggedTables.map(triggers(for:)).joined())
+            try connection.executeScript(table)
+            // A table a damaged database lacks (its migration record gone
+            // too) gets none, as for the undo triggers: doctor's reference
+            // schema is made the same way.
+            for logged in loggedTables where try connection.queryFirst(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", logged.name, map: { _ in true }) == true {
+                try connection.executeScript(triggers(for: logged))
+            }
         },
     ]
 
