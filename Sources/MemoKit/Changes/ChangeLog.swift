@@ -41,7 +41,9 @@ public enum ChangeLog {
         case todo, memo, voice, timer
     }
 
-    /// Entries kept at least.
+    /// Entries kept at least. This and `pruneInterval` are written into
+    /// `changes.1-log`'s pruning trigger, whose SQL is frozen: other values
+    /// need a new migration that makes the trigger again.
     public static let keptEntries: Int64 = 10_000
     /// How many entries are added between two prunes.
     static let pruneInterval: Int64 = 1_000
