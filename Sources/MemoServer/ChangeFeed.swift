@@ -10,11 +10,14 @@ import SQLite
 /// with `{"action": "created"|"changed"|"removed", "id", "item"}`, and
 /// `onboarding` with its state.
 ///
-/// It knows each item by a fingerprint of the columns a change touches and
-/// compares a fresh read with what it knew; `DataHomeWatcher` calls `scan`
-/// whenever the database or its WAL is written, while anyone is subscribed.
-/// One scan reads one small row per item, so its cost grows with the number
-/// of items (a personal collection, not a service's).
+/// It reads MemoKit's `ChangeLog`, which the database's own triggers fill
+/// whoever writes, from the newest entry it has seen: `DataHomeWatcher`
+/// calls `scan` whenever the database or its WAL is written, while anyone is
+/// subscribed, and a scan reads only the entries since the last one, so its
+/// cost follows what changed, not how many items there are. Several changes
+/// of one item in one scan make one event, with the item as it is now.
+/// What cannot be told item by item (a bulk write, more changes than the log
+/// keeps, a restored database) is told by one `resync` event.
 final class ChangeFeed: @unchecked Sendable {
     let stream: EventStream
     /// Only `onboarding` events, for a client still on the onboarding: the
@@ -25,44 +28,37 @@ final class ChangeFeed: @unchecked Sendable {
     private let services: ServerServices
     /// Called when timers changed, so the alarm recomputes its next wake-up.
     var onTimersChanged: (@Sendable () -> Void)?
-    private var known: [Kind: [Int64: String]] = [:]
+    /// The newest log entry published: the feed's only memory of the items.
+    private(set) var position = ChangeLog.Position.beforeFirstEntry
     private var onboarding: String?
+    /// The most log entries one scan publishes one by one; beyond, `resync`.
+    let entriesPerScan: Int
 
-    enum Kind: String, CaseIterable {
-        case todo, memo, voice, timer
+    init(services: ServerServices, stream: EventStream, entriesPerScan: Int = Int(ChangeLog.keptEntries)) {
+        self.services = services
+        self.stream = stream
+        self.entriesPerScan = entriesPerScan
+        onboardingStream = EventStream(stream.configuration)
+    }
 
-        /// `id` and a fingerprint of what a change of this item alters.
-        var fingerprintSQL: String {
-            switch self {
-            case .todo: return "SELECT id, updated_at || '|' || coalesce(done_at, '') FROM todos"
-            case .memo: return "SELECT id, updated_at || '|' || is_pinned FROM memos"
-            case .voice:
-                return "SELECT id, coalesce(updated_at, imported_at) || '|' || title || '|' || checksum FROM voice_memos"
-            case .timer:
-                return """
-                    SELECT id, state || '|' || (SELECT count(*) FROM timer_spans s WHERE s.timer_id = t.id)
-                        || '|' || (SELECT count(*) FROM timer_laps l WHERE l.timer_id = t.id) FROM timers t
-                    """
+    /// Learns where the log ends (one row) and the onboarding state, without
+    /// publishing anything: events are about changes after the server started.
+    func prime() throws {
+        try mutex.locked {
+            try services.read { workspace in
+                let connection = try workspace.database()
+                try connection.readTransaction {
+                    position = try ChangeLog.newestPosition(in: connection)
+                    onboarding = try onboardingFingerprint(connection)
+                }
             }
         }
     }
 
-    init(services: ServerServices, stream: EventStream) {
-        self.services = services
-        self.stream = stream
-        onboardingStream = EventStream(stream.configuration)
-    }
-
-    /// Learns the current state without publishing anything: events are
-    /// about changes after the server started.
-    func prime() throws {
-        try mutex.locked { try learn() }
-    }
-
-    /// Compares the database with what was known and publishes the
-    /// difference. While no one is subscribed it only notes that what it
-    /// knows is stale (a scan reads a row per item: not worth it for no one),
-    /// and tells the timer alarm to look, since countdowns end regardless.
+    /// Publishes what was logged since the last scan. While no one is
+    /// subscribed it only notes that it has fallen behind (the changes would
+    /// go to no one, and a client resuming later is told `resync`), and
+    /// tells the timer alarm to look, since countdowns end regardless.
     func scan() throws {
         let timersChanged = try mutex.locked { () throws -> Bool in
             guard stream.subscriberCount > 0 else {
@@ -72,58 +68,56 @@ final class ChangeFeed: @unchecked Sendable {
                 }
                 return true
             }
-            if isStale { return try relearn() }
-            return try compare()
+            if isStale { return try startAgain() }
+            return try publishChanges()
         }
         if timersChanged { onTimersChanged?() }
     }
 
     /// Before a client subscribes: what was missed while no one listened
-    /// cannot be told item by item, so the state is learnt anew and a
-    /// `resync` event tells a client resuming with `Last-Event-ID` to fetch
-    /// everything again (a new client fetches anyway).
+    /// is not told item by item, so a `resync` event tells a client resuming
+    /// with `Last-Event-ID` to fetch everything again (a new client fetches
+    /// anyway), and the feed goes on from the log's newest entry.
     func catchUp() throws {
-        let relearnt = try mutex.locked { () throws -> Bool in isStale ? try relearn() : false }
-        if relearnt { onTimersChanged?() }
+        let startedAgain = try mutex.locked { () throws -> Bool in isStale ? try startAgain() : false }
+        if startedAgain { onTimersChanged?() }
     }
 
     private let mutex = Monitor()
     private var isStale = false
 
-    private func relearn() throws -> Bool {
-        try learn()
+    /// Goes on from the newest entry with `resync`; whether timers may have
+    /// changed (always: nothing says they did not).
+    private func startAgain() throws -> Bool {
+        try services.read { workspace in
+            let connection = try workspace.database()
+            position = try ChangeLog.newestPosition(in: connection)
+            onboarding = try onboardingFingerprint(connection)
+        }
         isStale = false
         stream.publish(data: "", event: stream.configuration.resyncEventType)
         return true
     }
 
-    private func learn() throws {
-        try services.read { workspace in
-            for kind in Kind.allCases { known[kind] = try fingerprints(kind, workspace.database()) }
-            onboarding = try onboardingFingerprint(workspace.database())
-        }
-    }
-
-    /// Publishes every difference; whether timers changed.
-    private func compare() throws -> Bool {
-        var timersChanged = false
-        try services.read { workspace in
+    /// Publishes the entries after `position`, one event per item; whether
+    /// timers changed.
+    private func publishChanges() throws -> Bool {
+        let timersChanged = try services.read { workspace -> Bool? in
             let connection = try workspace.database()
-            for kind in Kind.allCases {
-                let now = try fingerprints(kind, connection)
-                let before = known[kind] ?? [:]
-                for (id, print) in now.sorted(by: { $0.key < $1.key }) where before[id] != print {
-                    try publish(kind, action: before[id] == nil ? "created" : "changed", id: id, workspace)
-                    if kind == .timer { timersChanged = true }
+            return try connection.readTransaction { () throws -> Bool? in
+                switch try ChangeLog.changes(after: position, limit: entriesPerScan, in: connection) {
+                case .startAgain:
+                    return nil
+                case let .changes(entries, next):
+                    let changed = ChangedItems(entries)
+                    for item in changed.items { try publish(item, workspace) }
+                    position = next
+                    try publishOnboardingIfChanged(workspace, connection)
+                    return changed.items.contains { $0.kind == .timer }
                 }
-                for id in before.keys.sorted() where now[id] == nil {
-                    publish(kind, removed: id)
-                    if kind == .timer { timersChanged = true }
-                }
-                known[kind] = now
             }
-            try publishOnboardingIfChanged(workspace, connection)
         }
+        guard let timersChanged else { return try startAgain() }
         return timersChanged
     }
 
@@ -138,37 +132,31 @@ final class ChangeFeed: @unchecked Sendable {
 
     // MARK: - Private
 
-    private func fingerprints(_ kind: Kind, _ connection: Connection) throws -> [Int64: String] {
-        var prints: [Int64: String] = [:]
-        for (id, print) in try connection.query(kind.fingerprintSQL, map: { ($0.int64(0), $0.optionalString(1) ?? "") }) {
-            prints[id] = print
-        }
-        return prints
-    }
-
     private func onboardingFingerprint(_ connection: Connection) throws -> String {
         let state = try OnboardingStore(connection: connection).state()
         return "\(state.flow.currentPage)|\(state.isCompleted)"
     }
 
-    private func publish(_ kind: Kind, action: String, id: Int64, _ workspace: Workspace) throws {
+    /// The item's event: its document as it is now, `created` when the
+    /// batch made it and `changed` otherwise; `removed` when it is gone, and
+    /// nothing for an item made and removed within the batch.
+    private func publish(_ changed: ChangedItems.Item, _ workspace: Workspace) throws {
         let item: JSON
         do {
-            item = try document(kind, id: id, workspace)
+            item = try document(changed.kind, id: changed.id, workspace)
         } catch let error as MemoError where error.kind == .notFound {
+            guard !changed.isNew else { return }
+            stream.publish(data: JSON.object([("action", .string("removed")), ("id", .int(changed.id)), ("item", .null)]).serialized,
+                           event: changed.kind.rawValue)
             return
         }
-        stream.publish(data: JSON.object([("action", .string(action)), ("id", .int(id)), ("item", item)]).serialized,
-                       event: kind.rawValue)
-    }
-
-    private func publish(_ kind: Kind, removed id: Int64) {
-        stream.publish(data: JSON.object([("action", .string("removed")), ("id", .int(id)), ("item", .null)]).serialized,
-                       event: kind.rawValue)
+        let action = changed.isNew ? "created" : "changed"
+        stream.publish(data: JSON.object([("action", .string(action)), ("id", .int(changed.id)), ("item", item)]).serialized,
+                       event: changed.kind.rawValue)
     }
 
     /// The item's document, as its own route answers it.
-    private func document(_ kind: Kind, id: Int64, _ workspace: Workspace) throws -> JSON {
+    private func document(_ kind: ChangeLog.Kind, id: Int64, _ workspace: Workspace) throws -> JSON {
         switch kind {
         case .todo:
             return MemoRoutes.encoder(services).json(try workspace.todoStore().todo(id: id))
@@ -180,5 +168,34 @@ final class ChangeFeed: @unchecked Sendable {
         case .timer:
             return WireFormat.timer(try workspace.timerStore().snapshot(ofTimer: id, persistingSettlement: false))
         }
+    }
+}
+
+/// A scan's log entries gathered by item: one per item, in the order of
+/// each item's last change, remembering whether the first entry made it.
+struct ChangedItems {
+    struct Item {
+        let kind: ChangeLog.Kind
+        let id: Int64
+        /// The item did not exist before these entries.
+        let isNew: Bool
+    }
+
+    private(set) var items: [Item] = []
+
+    init(_ entries: [ChangeLog.Entry]) {
+        struct Key: Hashable {
+            let kind: ChangeLog.Kind
+            let id: Int64
+        }
+        var firsts: [Key: (isNew: Bool, last: Int)] = [:]
+        for (index, entry) in entries.enumerated() {
+            guard let kind = entry.kind else { continue }
+            let key = Key(kind: kind, id: entry.itemID)
+            let isNew = firsts[key]?.isNew ?? (entry.action == .created)
+            firsts[key] = (isNew, index)
+        }
+        items = firsts.sorted { $0.value.last < $1.value.last }
+            .map { Item(kind: $0.key.kind, id: $0.key.id, isNew: $0.value.isNew) }
     }
 }

@@ -115,6 +115,9 @@ public struct Restorer {
         var removed: [String] = []
         do {
             let connection = try workspace.database()
+            // The backup brought its own change log, which tells nothing of
+            // how the items changed from those it replaced.
+            try connection.writeTransaction { try ChangeLog.noteEverythingChanged(in: connection) }
             removed = try VoiceStore(connection: connection, directory: home.voiceDirectory,
                                      clock: workspace.clock).removeLeftovers()
             contents = try BackupContents(counting: connection)
@@ -193,7 +196,8 @@ enum HomeState {
 
     /// Looks without creating or changing anything: audio files in `voice/`,
     /// rows in any table but memoapp's own bookkeeping (migrations, the
-    /// onboarding state), or a database that cannot be read (it may hold data).
+    /// onboarding state, the change log: entries of items since removed),
+    /// or a database that cannot be read (it may hold data).
     ///
     /// Audio files with no database beside them that are all files of the
     /// backup being restored (their names carry their checksums) are what a
@@ -211,7 +215,7 @@ enum HomeState {
             let tables = try connection.query("""
                 SELECT name FROM pragma_table_list
                 WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-                    AND name NOT IN ('schema_migrations', 'onboarding_state')
+                    AND name NOT IN ('schema_migrations', 'onboarding_state', 'item_changes')
                 ORDER BY name
                 """) { $0.string(0) }
             var filled: [String] = []

@@ -21,6 +21,9 @@ public enum Schema {
         // A later migration that changes a logged table's columns must be
         // followed by one that makes that table's undo triggers again.
         migrator.register(UndoSchema.migrations)
+        // After every table it logs exists; it adds triggers to other
+        // modules' tables, as the undo history does.
+        migrator.register(ChangeLog.migrations)
         return migrator
     }()
 }

@@ -171,10 +171,13 @@ public enum ToolImport {
         try connection.withCacheSize(kibibytes: DocumentImport.cacheKibibytes) {
             try connection.writeTransaction {
                 guard try NotesArchive.isEmpty(connection) else { return try write() }
-                guard let history, try TimerArchive.isEmpty(connection), try VoiceArchive.isEmpty(connection) else {
-                    return try NotesArchive.withIndexesBuiltAtTheEnd(in: connection, write)
+                // One change-log entry for the whole import, not one per item.
+                return try ChangeLog.recordingEverything(in: connection) {
+                    guard let history, try TimerArchive.isEmpty(connection), try VoiceArchive.isEmpty(connection) else {
+                        return try NotesArchive.withIndexesBuiltAtTheEnd(in: connection, write)
+                    }
+                    return try history.recordAsEmptying { try NotesArchive.withIndexesBuiltAtTheEnd(in: connection, write) }
                 }
-                return try history.recordAsEmptying { try NotesArchive.withIndexesBuiltAtTheEnd(in: connection, write) }
             }
         }
     }

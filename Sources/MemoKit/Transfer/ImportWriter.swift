@@ -43,7 +43,8 @@ public enum ImportWriter {
             return try write(document, audio: audio, into: connection, isRestore: false, progress: progress)
         }
         let restore = { try write(document, audio: audio, into: connection, isRestore: true, progress: progress) }
-        return try undo?.recordAsEmptying(restore) ?? restore()
+        // One change-log entry for the whole restore, not one per item.
+        return try ChangeLog.recordingEverything(in: connection) { try undo?.recordAsEmptying(restore) ?? restore() }
     }
 
     // MARK: - Private

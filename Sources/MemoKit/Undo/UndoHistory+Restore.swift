@@ -55,10 +55,13 @@ extension UndoHistory {
     func empty(_ table: String, expected: SQLiteValue, of step: UndoStep) throws {
         guard case let .integer(rows) = expected else { throw UndoHistory.damaged(step) }
         guard try count(of: table) == rows else { throw UndoHistory.changedSince(step) }
-        if NotesArchive.tablesWithUIDs.contains(table) {
-            try NotesArchive.deleteAll(from: table, in: connection)
-        } else {
-            try connection.execute("DELETE FROM \(quoted(table))")
+        // One change-log entry for the emptied table, not one per row.
+        try ChangeLog.recordingEverything(in: connection) {
+            if NotesArchive.tablesWithUIDs.contains(table) {
+                try NotesArchive.deleteAll(from: table, in: connection)
+            } else {
+                try connection.execute("DELETE FROM \(quoted(table))")
+            }
         }
     }
 
