@@ -108,6 +108,16 @@ extension NotesArchive {
     /// - Throws: `.duplicate` when a to-do has its uid.
     @discardableResult
     public static func insert(_ todo: Todo, keepingID: Bool, into connection: Connection) throws -> Int64 {
+        guard let id = try insertUnlessPresent(todo, keepingID: keepingID, into: connection) else {
+            throw MemoError.duplicateUID(.todo, todo.uid)
+        }
+        return id
+    }
+
+    /// `insert`, or nil, storing nothing, when a to-do has `todo`'s uid: the
+    /// uid's unique index finds it as the row goes in, which spares an
+    /// import a lookup of its own before each insert.
+    static func insertUnlessPresent(_ todo: Todo, keepingID: Bool, into connection: Connection) throws -> Int64? {
         do {
             try connection.insertingRow(of: .todo) {
                 try connection.execute("""
@@ -121,7 +131,7 @@ extension NotesArchive {
                     todo.repeatRule?.anchorDay, todo.remindAt?.secondsSince1970)
             }
         } catch let error as SQLiteError where error.isUniqueViolation(table: "todos", column: "uid") {
-            throw MemoError.duplicateUID(.todo, todo.uid)
+            return nil
         }
         let id = connection.lastInsertRowID
         for tag in todo.tags {

@@ -23,16 +23,23 @@ extension TodoStore {
         let now = clock.now()
         let body = { [self] () throws -> ImportOutcome in
             var outcome = ImportOutcome(addedIDs: [], addedCount: 0, alreadyPresent: 0)
-            // Rows written earlier in this transaction are found by `hasTodo`;
-            // a dry run writes none, so it remembers the uids it counted.
+            // A dry run writes nothing, so it looks each uid up and remembers
+            // those it counted; an import finds them as it inserts, rows
+            // written earlier in this transaction included.
             var counted = Set<UIDKey>()
             try produce { todo in
-                guard try !hasTodo(uid: todo.uid), !dryRun || counted.insert(UIDKey(todo.uid)).inserted else {
+                if dryRun {
+                    guard try !hasTodo(uid: todo.uid), counted.insert(UIDKey(todo.uid)).inserted else {
+                        outcome.alreadyPresent += 1
+                        return
+                    }
+                    outcome.addedCount += 1
+                } else if let id = try insert(todo, now: now) {
+                    outcome.addedCount += 1
+                    outcome.addedIDs.append(id)
+                } else {
                     outcome.alreadyPresent += 1
-                    return
                 }
-                outcome.addedCount += 1
-                if !dryRun { outcome.addedIDs.append(try insert(todo, now: now)) }
             }
             return outcome
         }
@@ -52,8 +59,9 @@ extension TodoStore {
         try connection.queryFirst("SELECT 1 FROM todos WHERE uid = ?", uid) { _ in true } ?? false
     }
 
-    /// The whole row, written by the same insert as an export's to-dos.
-    private func insert(_ todo: ImportedTodo, now: Timestamp) throws -> Int64 {
+    /// The whole row, written by the same insert as an export's to-dos; nil
+    /// when a to-do with its uid is stored.
+    private func insert(_ todo: ImportedTodo, now: Timestamp) throws -> Int64? {
         let created = todo.createdAt ?? min(now, todo.doneAt ?? now)
         let done = todo.isDone ? todo.doneAt ?? todo.updatedAt ?? created : nil
         let stored = Todo(id: 0, uid: todo.uid, title: todo.title, note: TodoStore.storedNote(todo.note),
@@ -61,6 +69,6 @@ extension TodoStore {
                           createdAt: created, updatedAt: todo.updatedAt ?? max(created, done ?? created),
                           doneAt: done,
                           repeatRule: todo.due.flatMap { todo.repeatRule?.anchored(at: $0.date(in: calendar)) })
-        return try NotesArchive.insert(stored, keepingID: false, into: connection)
+        return try NotesArchive.insertUnlessPresent(stored, keepingID: false, into: connection)
     }
 }

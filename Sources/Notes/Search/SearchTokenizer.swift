@@ -15,6 +15,10 @@ import Glibc
 /// https://www.sqlite.org/fts5.html#the_detail_option): a doclist is a list
 /// of rowids, smaller than the trigram index was and quicker to walk.
 ///
+/// A document's runs that repeat are emitted once (`SearchTokenSet`): with
+/// `detail = none` a repeat adds nothing to the index, and sparing FTS5 its
+/// lookups makes building an index of many memos markedly cheaper.
+///
 /// The output is part of the schema: a change to what this emits must come
 /// with a new tokenizer name and a migration that rebuilds the indexes, or
 /// deletes of rows indexed the old way would corrupt them.
@@ -49,19 +53,22 @@ enum SearchTokenizer {
     /// pointer, so it must outlive the call (a Swift literal would not).
     private static let fts5APIPointerType: UnsafePointer<CChar> = UnsafePointer(strdup("fts5_api_ptr")!)
 
-    /// The tokenizer keeps no state, but FTS5 wants a non-null instance.
-    private static let instance = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
-
+    /// Each instance (FTS5 makes one per index and connection, and calls it
+    /// from one thread at a time, as the connection is used) keeps the set
+    /// of tokens a document's call has emitted, reused from call to call.
     private static let createTokenizer: @convention(c) (
         UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafePointer<CChar>?>?, Int32,
         UnsafeMutablePointer<OpaquePointer?>?
     ) -> Int32 = { _, _, argumentCount, tokenizer in
         guard argumentCount == 0, let tokenizer else { return SQLITE_ERROR }
-        tokenizer.pointee = OpaquePointer(instance)
+        tokenizer.pointee = OpaquePointer(Unmanaged.passRetained(SearchTokenSet()).toOpaque())
         return SQLITE_OK
     }
 
-    private static let deleteTokenizer: @convention(c) (OpaquePointer?) -> Void = { _ in }
+    private static let deleteTokenizer: @convention(c) (OpaquePointer?) -> Void = { instance in
+        guard let instance else { return }
+        Unmanaged<SearchTokenSet>.fromOpaque(UnsafeRawPointer(instance)).release()
+    }
 
     private typealias TokenCallback = @convention(c) (
         UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, Int32, Int32, Int32
@@ -69,14 +76,17 @@ enum SearchTokenizer {
 
     private static let tokenize: @convention(c) (
         OpaquePointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, Int32, TokenCallback?
-    ) -> Int32 = { _, context, flags, text, byteCount, emit in
-        guard let emit else { return SQLITE_ERROR }
+    ) -> Int32 = { instance, context, flags, text, byteCount, emit in
+        guard let instance, let emit else { return SQLITE_ERROR }
         guard let text, byteCount > 0 else { return SQLITE_OK }
         // C's char and UInt8 may alias (Swift's "related types").
-        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self),
+                                        count: Int(byteCount))
         var writer = TokenWriter(context: context, emit: emit)
-        return writer.run(UnsafeBufferPointer(start: bytes, count: Int(byteCount)),
-                          isQuery: flags & FTS5_TOKENIZE_QUERY != 0)
+        if flags & FTS5_TOKENIZE_QUERY != 0 { return writer.runQuery(bytes) }
+        let emitted = Unmanaged<SearchTokenSet>.fromOpaque(UnsafeRawPointer(instance)).takeUnretainedValue()
+        emitted.start(byteCount: bytes.count)
+        return writer.runDocument(bytes, emitted: emitted)
     }
 
     /// One call's worth of tokenizing: reads characters, emits tokens.
@@ -87,38 +97,75 @@ enum SearchTokenizer {
         /// A token: one to three characters in UTF-8.
         var token: (UInt64, UInt32) = (0, 0)
 
-        mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, isQuery: Bool) -> Int32 {
+        /// A document: at each character's position, the runs of three, two
+        /// and one characters that start there (fewer at the end), each only
+        /// the first time the text holds it (`emitted`). The first token
+        /// written at a position is not colocated and the others are, so FTS5
+        /// counts one token per character, as it would with every repeat
+        /// written; a position whose runs all came before still writes its
+        /// one character for that count. The index is the same either way:
+        /// with `detail = none` a term's doclist holds each row once.
+        mutating func runDocument(_ bytes: UnsafeBufferPointer<UInt8>, emitted: SearchTokenSet) -> Int32 {
             var reader = SearchTextReader(bytes)
             // The two characters before the one just read.
             var first: Character?
             var second: Character?
-            var count = 0
-            while let third = isQuery ? reader.nextQueryCharacter() : reader.nextCharacter() {
-                count += 1
+            while let third = reader.nextCharacter() {
                 if let first, let second {
-                    // The position of `first`: the three characters starting
-                    // there and, in documents, the two and the one as well.
-                    var status = write(first, second, third, flags: 0)
-                    if status == SQLITE_OK, !isQuery { status = write(first, second, flags: FTS5_TOKEN_COLOCATED) }
-                    if status == SQLITE_OK, !isQuery { status = write(first, flags: FTS5_TOKEN_COLOCATED) }
+                    let status = writePosition(first, second, third, emitted: emitted)
                     guard status == SQLITE_OK else { return status }
                 }
                 first = second
                 second = third
             }
-            if isQuery {
-                // A query of one or two characters is that token; a longer one
-                // was its run of three-character tokens.
-                guard count < 3, let second else { return SQLITE_OK }
-                return first.map { write($0, second, flags: 0) } ?? write(second, flags: 0)
-            }
             // The last two positions have no three characters to start.
             if let first, let second {
-                var status = write(first, second, flags: 0)
-                if status == SQLITE_OK { status = write(first, flags: FTS5_TOKEN_COLOCATED) }
+                let status = writePosition(first, second, nil, emitted: emitted)
                 guard status == SQLITE_OK else { return status }
             }
-            return second.map { write($0, flags: 0) } ?? SQLITE_OK
+            return second.map { writePosition($0, nil, nil, emitted: emitted) } ?? SQLITE_OK
+        }
+
+        /// A query phrase of one or two characters is that token; a longer
+        /// one is its run of three-character tokens.
+        mutating func runQuery(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+            var reader = SearchTextReader(bytes)
+            var first: Character?
+            var second: Character?
+            var count = 0
+            while let third = reader.nextQueryCharacter() {
+                count += 1
+                if let first, let second {
+                    let status = write(first, second, third, flags: 0)
+                    guard status == SQLITE_OK else { return status }
+                }
+                first = second
+                second = third
+            }
+            guard count < 3, let second else { return SQLITE_OK }
+            return first.map { write($0, second, flags: 0) } ?? write(second, flags: 0)
+        }
+
+        /// The runs starting at `first`: `first` to `third`, `first` and
+        /// `second`, `first` alone (those that exist), longest first.
+        private mutating func writePosition(_ first: Character, _ second: Character?, _ third: Character?,
+                                            emitted: SearchTokenSet) -> Int32 {
+            var flags: Int32 = 0
+            if let second {
+                if let third, emitted.insert(SearchTokenSet.key(first.value, second.value, third.value)) {
+                    let status = write(first, second, third, flags: flags)
+                    guard status == SQLITE_OK else { return status }
+                    flags = FTS5_TOKEN_COLOCATED
+                }
+                if emitted.insert(SearchTokenSet.key(first.value, second.value, nil)) {
+                    let status = write(first, second, flags: flags)
+                    guard status == SQLITE_OK else { return status }
+                    flags = FTS5_TOKEN_COLOCATED
+                }
+            }
+            // The position's count needs one token even when all came before.
+            guard emitted.insert(SearchTokenSet.key(first.value, nil, nil)) || flags == 0 else { return SQLITE_OK }
+            return write(first, flags: flags)
         }
 
         private mutating func write(_ first: Character, _ second: Character? = nil, _ third: Character? = nil,
