@@ -5,11 +5,13 @@
 /// fifth of the serialization under perf. Here an append is a bounds check
 /// and a copy; the bytes become an `[UInt8]` once, at the end.
 ///
-/// Only `collect` makes one, so the memory is always freed.
+/// Only `collect` makes one, so the memory is always freed. The appends
+/// are inlinable so that writers in other modules (the wire format's) copy
+/// bytes in place rather than call across the module for each one.
 public struct JSONByteWriter: JSONOutput {
-    private var start: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
+    @usableFromInline var start: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
 
     private init(capacity: Int) {
         self.capacity = max(64, capacity)
@@ -24,12 +26,14 @@ public struct JSONByteWriter: JSONOutput {
         return Array(UnsafeBufferPointer(start: writer.start, count: writer.count))
     }
 
+    @inlinable
     public mutating func append(_ byte: UInt8) {
         if count == capacity { grow(toHold: 1) }
         start[count] = byte
         count += 1
     }
 
+    @inlinable
     public mutating func append(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         if bytes.count > capacity - count { grow(toHold: bytes.count) }
@@ -42,6 +46,7 @@ public struct JSONByteWriter: JSONOutput {
         text.withUTF8 { append(utf8: $0) }
     }
 
+    @inlinable
     public mutating func append(ascii: StaticString) {
         if ascii.hasPointerRepresentation && ascii.utf8CodeUnitCount == 1 {
             append(ascii.utf8Start.pointee)
@@ -53,7 +58,8 @@ public struct JSONByteWriter: JSONOutput {
     // MARK: - Private
 
     /// Room for `more` bytes after the ones held: at least twice the capacity.
-    private mutating func grow(toHold more: Int) {
+    @usableFromInline
+    mutating func grow(toHold more: Int) {
         let newCapacity = max(capacity * 2, count + more)
         let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         larger.initialize(from: start, count: count)
