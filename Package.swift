@@ -97,7 +97,7 @@ let package = Package(
                     linkerSettings: [.linkedLibrary("sndfile")]),
         .testTarget(name: "TimersTests", dependencies: ["Timers", "TestSupport"]),
         .testTarget(name: "MemoKitTests", dependencies: ["MemoKit", "TestSupport"]),
-        .testTarget(name: "MemoAPITests", dependencies: ["MemoAPI", "TestSupport"]),
+        .testTarget(name: "MemoAPITests", dependencies: ["MemoAPI", "Notes", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "WebAppTests", dependencies: ["WebApp", "HTTPServer"]),

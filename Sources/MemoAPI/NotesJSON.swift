@@ -24,25 +24,9 @@ extension WireFormat {
         /// date-only due, the last second of that local day); `due_local` is
         /// what the user gave, in local time, `YYYY-MM-DD` or `YYYY-MM-DD HH:MM`.
         public func json(_ todo: Todo) -> JSON {
-            .object([
-                ("id", .int(todo.id)),
-                ("uid", .uid(todo.uid)),
-                ("title", .string(todo.title)),
-                ("note", .optional(todo.note)),
-                ("priority", .optional(todo.priority?.name)),
-                ("tags", .strings(todo.tags)),
-                ("due_at", .optional(todo.due?.instant)),
-                ("due_local", .optional(todo.due.map(dueText))),
-                ("due_has_time", .bool(todo.due?.hasTime ?? false)),
-                ("remind_at", .optional(todo.remindAt)),
-                ("is_done", .bool(todo.isDone)),
-                ("is_overdue", .bool(todo.isOverdue(at: now))),
-                ("is_due_today", .bool(isDueToday(todo))),
-                ("done_at", .optional(todo.doneAt)),
-                ("created_at", .time(todo.createdAt)),
-                ("updated_at", .time(todo.updatedAt)),
-                ("repeat", todo.repeatRule.map(WireFormat.repeatRule) ?? .null),
-            ])
+            var object = JSONObjectBuilder(capacity: 17)
+            describe(todo, to: &object)
+            return object.object
         }
 
         /// One to-do in full (`todo show`, the API's single to-do): `json`
@@ -50,13 +34,60 @@ extension WireFormat {
         /// against it (`timer start --todo`). Lists leave it out: it is a read
         /// of the to-do's timers, which a list would pay for on every row.
         public func detail(_ todo: Todo, timeSpent: Double) -> JSON {
-            guard case var .object(members) = json(todo) else { return json(todo) }
-            members.append(("time_spent_seconds", .double(WireFormat.milliseconds(timeSpent))))
-            return .object(members)
+            var object = JSONObjectBuilder(capacity: 18)
+            describeDetail(todo, timeSpent: timeSpent, to: &object)
+            return object.object
         }
 
         public func json(_ todos: [Todo]) -> JSON {
             .array(todos.map(json))
+        }
+
+        /// `json(todos).serializedBytes`, written straight into bytes with no
+        /// `JSON` value in between (a server's list answer).
+        public func serialized(_ todos: [Todo]) -> [UInt8] {
+            JSONByteWriter.collect(capacity: 64 + todos.count * 560) { bytes in
+                bytes.append(UInt8(ascii: "["))
+                for (index, todo) in todos.enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    JSONObjectWriter.write(to: &bytes) { describe(todo, to: &$0) }
+                }
+                bytes.append(UInt8(ascii: "]"))
+            }
+        }
+
+        /// `detail(todo, timeSpent:).serializedBytes`, written straight into bytes.
+        public func serializedDetail(_ todo: Todo, timeSpent: Double) -> [UInt8] {
+            JSONByteWriter.collect(capacity: 640) { bytes in
+                JSONObjectWriter.write(to: &bytes) { describeDetail(todo, timeSpent: timeSpent, to: &$0) }
+            }
+        }
+
+        /// The to-do document's members, in order: the one statement of its
+        /// shape, whether it becomes a value or bytes.
+        private func describe<Members: JSONMemberSink>(_ todo: Todo, to object: inout Members) {
+            object.add("id", int: todo.id)
+            object.add("uid", .uid(todo.uid))
+            object.add("title", string: todo.title)
+            object.add("note", string: todo.note)
+            object.add("priority", string: todo.priority?.name)
+            object.add("tags", strings: todo.tags)
+            object.add("due_at", time: todo.due?.instant)
+            object.add("due_local", string: todo.due.map(dueText))
+            object.add("due_has_time", bool: todo.due?.hasTime ?? false)
+            object.add("remind_at", time: todo.remindAt)
+            object.add("is_done", bool: todo.isDone)
+            object.add("is_overdue", bool: todo.isOverdue(at: now))
+            object.add("is_due_today", bool: isDueToday(todo))
+            object.add("done_at", time: todo.doneAt)
+            object.add("created_at", time: todo.createdAt)
+            object.add("updated_at", time: todo.updatedAt)
+            object.add("repeat", todo.repeatRule.map(WireFormat.repeatRule) ?? .null)
+        }
+
+        private func describeDetail<Members: JSONMemberSink>(_ todo: Todo, timeSpent: Double, to object: inout Members) {
+            describe(todo, to: &object)
+            object.add("time_spent_seconds", .double(WireFormat.milliseconds(timeSpent)))
         }
 
         /// Open and due within today's local date (the same rule as

@@ -33,40 +33,64 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     /// the next second), e.g. `2026-11-29T13:24:04.250Z`: the precision every
     /// JSON document shows, so that one value reads the same everywhere.
     public var rfc3339Milliseconds: String {
+        withRFC3339Milliseconds { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Hands `body` the 24 bytes of `rfc3339Milliseconds`, made on the stack:
+    /// documents carry thousands of times, and a JSON writer copies them
+    /// straight into its output with no String in between.
+    public func withRFC3339Milliseconds<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         let whole = clampedSeconds
         // A clamped (out-of-range or non-finite) value shows no fraction.
         let fraction = secondsSince1970.rounded(.down) == Double(whole) ? secondsSince1970 - Double(whole) : 0
         let millis = min(999, max(0, Int((fraction * 1000).rounded(.down))))
-        // Written as 24 bytes at once: documents carry thousands of times,
-        // and joining a dozen small strings for each was most of a list's cost.
-        var seconds = whole
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let year = Int(parts.tm_year) + 1900
-        if (0...9999).contains(year) {
-            var bytes = [UInt8](repeating: 0, count: 24)
-            func put(_ value: Int, at offset: Int, digits: Int) {
-                var value = value
-                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
-                    bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
+        // Worked out here rather than by gmtime_r, which takes glibc's time
+        // zone lock on every call: the server's threads queued on it.
+        let parts = Timestamp.utcParts(of: Int64(whole))
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes
+        return try withUnsafeMutableBytes(of: &text) { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            func two(_ value: Int, at offset: Int) {
+                bytes[offset] = UInt8(truncatingIfNeeded: 0x30 + value / 10)
+                bytes[offset + 1] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
             }
-            put(year, at: 0, digits: 4)
-            put(Int(parts.tm_mon) + 1, at: 5, digits: 2)
-            put(Int(parts.tm_mday), at: 8, digits: 2)
-            put(Int(parts.tm_hour), at: 11, digits: 2)
-            put(Int(parts.tm_min), at: 14, digits: 2)
-            put(Int(parts.tm_sec), at: 17, digits: 2)
-            put(millis, at: 20, digits: 3)
-            for (offset, character) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] as [(Int, Unicode.Scalar)] {
-                bytes[offset] = UInt8(ascii: character)
-            }
-            return String(decoding: bytes, as: UTF8.self)
+            // clampedSeconds keeps the year within 1...9999: four digits.
+            two(parts.year / 100, at: 0)
+            two(parts.year % 100, at: 2)
+            two(parts.month, at: 5)
+            two(parts.day, at: 8)
+            two(parts.hour, at: 11)
+            two(parts.minute, at: 14)
+            two(parts.second, at: 17)
+            bytes[20] = UInt8(truncatingIfNeeded: 0x30 + millis / 100)
+            two(millis % 100, at: 21)
+            bytes[4] = UInt8(ascii: "-")
+            bytes[7] = UInt8(ascii: "-")
+            bytes[10] = UInt8(ascii: "T")
+            bytes[13] = UInt8(ascii: ":")
+            bytes[16] = UInt8(ascii: ":")
+            bytes[19] = UInt8(ascii: ".")
+            bytes[23] = UInt8(ascii: "Z")
+            return try body(UnsafeBufferPointer(bytes))
         }
-        let text = Timestamp(secondsSince1970: Double(whole)).rfc3339
-        return String(text.dropLast()) + "." + String(repeating: "0", count: millis < 10 ? 2 : millis < 100 ? 1 : 0)
-            + String(millis) + "Z"
+    }
+
+    /// The UTC calendar date and time of `seconds` since 1970 in the
+    /// proleptic Gregorian calendar, as gmtime_r gives it (Howard Hinnant's
+    /// days-to-civil algorithm, http://howardhinnant.github.io/date_algorithms.html).
+    static func utcParts(of seconds: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+        let secondOfDay = Int(seconds - Int64(days) * 86_400)
+        let shifted = days + 719_468  // days since 0000-03-01
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153  // 0 is March
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
     }
 
     /// Local date and time for people, e.g. `2026-11-29 22:24`.

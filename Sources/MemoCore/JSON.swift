@@ -1,6 +1,11 @@
 /// A JSON document built in code. Objects keep their keys in the order given,
 /// so output reads the same every time and diffs stay small.
-public indirect enum JSON: Equatable, Sendable {
+///
+/// Not `indirect`: arrays and member lists already hold their elements out
+/// of line, and an indirect enum put every scalar and string of a document
+/// in a heap box of its own (a to-do's object was some twenty allocations,
+/// each freed again after serialization).
+public enum JSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -36,10 +41,7 @@ public indirect enum JSON: Equatable, Sendable {
     /// server). The same writer as `serialized`, so the command line's
     /// documents and the server's bodies are the same bytes.
     public var serializedBytes: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(512)
-        write(to: &out)
-        return out
+        JSONByteWriter.collect(capacity: 512) { write(to: &$0) }
     }
 
     /// Appends the compact serialization to a String or a byte array.
@@ -80,7 +82,7 @@ public indirect enum JSON: Equatable, Sendable {
     }
 
     /// Decimal digits of `value`, made on the stack rather than as a String.
-    private static func writeInteger<Output: JSONOutput>(_ value: Int64, to out: inout Output) {
+    static func writeInteger<Output: JSONOutput>(_ value: Int64, to out: inout Output) {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: a sign and 20 digits fit
         withUnsafeMutableBytes(of: &digits) { buffer in
             var magnitude = value.magnitude

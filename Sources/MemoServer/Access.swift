@@ -157,9 +157,12 @@ enum Access {
     /// The token of an `Authorization: Bearer …` value (scheme in any case).
     static func bearerToken(_ value: String?) -> String? {
         guard let value else { return nil }
-        let parts = value.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1])
+        // Split as bytes: every request comes here, and splitting the
+        // String into Characters and lowercasing a copy showed in perf.
+        let parts = value.utf8.split(separator: UInt8(ascii: " "))
+        guard parts.count == 2, parts[0].count == 6,
+              zip(parts[0], "bearer".utf8).allSatisfy({ ($0 | 0x20) == $1 }) else { return nil }
+        return String(Substring(parts[1]))
     }
 
     static func unauthorized(retryAfter: Int?, _ message: Localized) -> HTTPError {

@@ -12,7 +12,8 @@ extension MemoRoutes {
         router.route(.get, "/api/v1/todos") { request in
             let query = try todoQuery(request, now: services.clock.now())
             let todos = try services.read { try $0.todoStore().todos(matching: query) }
-            return Paging.linking(.json(encoder(services).json(todos)), request, itemCount: todos.count,
+            let body = encoder(services).serialized(todos)
+            return Paging.linking(.bytes(body, contentType: "application/json"), request, itemCount: todos.count,
                                   limit: query.limit ?? 0) { todos.last.map { Paging.todoCursor($0, sort: query.sort) } }
         }
         router.collect(.post, "/api/v1/todos", bodyLimit: JSONBody.limit) { request, body in
@@ -28,11 +29,11 @@ extension MemoRoutes {
                                   },
                                   repeatRule: try repeatRule(document),
                                   remindAt: try document.optionalString("remind").map { try reminderMoment($0, now: now) })
-                let (todo, answer) = try services.write { workspace -> (Todo, JSON) in
+                let (todo, answer) = try services.write { workspace -> (Todo, [UInt8]) in
                     let todo = try workspace.todoStore().add(new)
                     return (todo, try todoDocument(todo, workspace, services))
                 }
-                var response = Items.response(answer, for: request, status: 201)
+                var response = Items.response(serialized: answer, for: request, status: 201)
                 response.headers.set("Location", "/api/v1/todos/\(todo.id)")
                 return response
             }
@@ -40,15 +41,15 @@ extension MemoRoutes {
         router.route(.get, "/api/v1/todos/{id}") { request in
             let id = try request.itemID(todoWord)
             let document = try services.read { try todoDocument($0.todoStore().todo(id: id), $0, services) }
-            return Items.response(document, for: request)
+            return Items.response(serialized: document, for: request)
         }
         router.collect(.patch, "/api/v1/todos/{id}", bodyLimit: JSONBody.limit) { request, body in
             let id = try request.itemID(todoWord)
             let (edits, newTags) = try todoChanges(body, now: services.clock.now())
-            let document = try services.write { workspace -> JSON in
+            let document = try services.write { workspace -> [UInt8] in
                 let store = try workspace.todoStore()
                 let current = try store.todo(id: id)
-                try Items.checkPrecondition(request, current: todoDocument(current, workspace, services))
+                try Items.checkPrecondition(request, currentSerialized: todoDocument(current, workspace, services))
                 var changes = edits
                 if let newTags {
                     // A whole new list: every tag there now goes, the new ones come in
@@ -58,13 +59,13 @@ extension MemoRoutes {
                 }
                 return try todoDocument(store.edit(id: id, changes), workspace, services)
             }
-            return Items.response(document, for: request)
+            return Items.response(serialized: document, for: request)
         }
         router.route(.delete, "/api/v1/todos/{id}") { request in
             let id = try request.itemID(todoWord)
             let removed = try services.write { workspace -> [Todo] in
                 let store = try workspace.todoStore()
-                try Items.checkPrecondition(request, current: todoDocument(store.todo(id: id), workspace, services))
+                try Items.checkPrecondition(request, currentSerialized: todoDocument(store.todo(id: id), workspace, services))
                 return try store.remove(ids: [id])
             }
             return .json(WireFormat.removed(removed.map(encoder(services).json)))
@@ -72,19 +73,20 @@ extension MemoRoutes {
         router.route(.post, "/api/v1/todos/{id}/done") { request in
             let id = try request.itemID(todoWord)
             let document = try services.write { try todoDocument($0.todoStore().markDone(ids: [id])[0], $0, services) }
-            return Items.response(document, for: request)
+            return Items.response(serialized: document, for: request)
         }
         router.route(.post, "/api/v1/todos/{id}/undo") { request in
             let id = try request.itemID(todoWord)
             let document = try services.write { try todoDocument($0.todoStore().reopen(ids: [id])[0], $0, services) }
-            return Items.response(document, for: request)
+            return Items.response(serialized: document, for: request)
         }
     }
 
     /// One to-do as every single-item answer gives it and every `If-Match`
-    /// is compared with: in full, with `time_spent_seconds` (lists leave it out).
-    static func todoDocument(_ todo: Todo, _ workspace: Workspace, _ services: ServerServices) throws -> JSON {
-        encoder(services).detail(todo, timeSpent: try TimeTracking.timeSpent(onTodo: todo.id, in: workspace).spent.seconds)
+    /// is compared with: in full, with `time_spent_seconds` (lists leave it
+    /// out), serialized (`WireFormat.TodoEncoder.detail`'s bytes).
+    static func todoDocument(_ todo: Todo, _ workspace: Workspace, _ services: ServerServices) throws -> [UInt8] {
+        encoder(services).serializedDetail(todo, timeSpent: try TimeTracking.timeSpent(onTodo: todo.id, in: workspace).spent.seconds)
     }
 
     /// To-dos as JSON for this moment in the server's time zone (`TZ`).

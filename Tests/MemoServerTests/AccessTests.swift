@@ -155,4 +155,16 @@ final class AccessTests: XCTestCase {
         XCTAssertEqual(ErrorResponses.status(for: .storage), 503)
         XCTAssertEqual(ErrorResponses.status(for: .internalFailure), 500)
     }
+
+    func testTheBearerSchemeIsReadInAnyCaseWithOneTokenAfterIt() {
+        XCTAssertEqual(Access.bearerToken("Bearer abc123"), "abc123")
+        XCTAssertEqual(Access.bearerToken("bEaReR  abc123 "), "abc123")
+        XCTAssertEqual(Access.bearerToken("BEARER 한"), "한")
+        XCTAssertNil(Access.bearerToken(nil))
+        XCTAssertNil(Access.bearerToken("Basic abc123"))
+        XCTAssertNil(Access.bearerToken("Bearer"))
+        XCTAssertNil(Access.bearerToken("Bearer a b"))
+        XCTAssertNil(Access.bearerToken("Bearers abc"))
+        XCTAssertNil(Access.bearerToken("Bearer\tabc"))
+    }
 }

@@ -55,8 +55,13 @@ public final class Workspace {
     }
 
     public func timerStore() throws -> TimerStore {
-        TimerStore(connection: try database(), clock: SystemTimerClock())
+        TimerStore(connection: try database(), clock: Workspace.timerClock)
     }
+
+    /// One for the process: making one reads the kernel's boot id from
+    /// /proc (an open, a read and a close), which cannot change while the
+    /// process lives, and the server made one for every to-do it answered.
+    private static let timerClock = SystemTimerClock()
 
     /// The undo history of the database (`UndoHistory.defaultLimit` steps).
     public func undoHistory() throws -> UndoHistory {

@@ -8,6 +8,23 @@ import MemoCore
 /// path (no query: it may carry what a log should not), status, body bytes,
 /// milliseconds. With --json, one JSON object per line.
 enum RequestLogLine {
+    /// The log for stderr, or nil when stderr is /dev/null: a line made and
+    /// written per request that nobody can read was a cost of its own
+    /// under load (the server runs that way under a supervisor that keeps
+    /// no log, and in benchmarks).
+    static func writerForStandardError(isJSON: Bool) -> (@Sendable (RequestRecord) -> Void)? {
+        isNullDevice(STDERR_FILENO) ? nil : writer(isJSON: isJSON)
+    }
+
+    /// Whether `descriptor` is open on the null device (the character
+    /// device /dev/null names), where every write is thrown away.
+    static func isNullDevice(_ descriptor: Int32) -> Bool {
+        var opened = stat()
+        var null = stat()
+        guard fstat(descriptor, &opened) == 0, stat("/dev/null", &null) == 0 else { return false }
+        return opened.st_mode & S_IFMT == S_IFCHR && null.st_mode & S_IFMT == S_IFCHR && opened.st_rdev == null.st_rdev
+    }
+
     static func writer(isJSON: Bool) -> @Sendable (RequestRecord) -> Void {
         { record in
             let line = isJSON ? json(record).serialized : text(record)

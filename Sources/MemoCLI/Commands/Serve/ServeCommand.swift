@@ -77,7 +77,7 @@ enum ServeCommand {
                                            + "토큰을 평문으로 보내려면 --insecure를 주세요"),
                              path: arguments.path)
         }
-        configuration.requestLog = RequestLogLine.writer(isJSON: context.isJSON)
+        configuration.requestLog = RequestLogLine.writerForStandardError(isJSON: context.isJSON)
 
         // Blocked before the server's threads start (they inherit the mask),
         // so that only sigwait below receives them.
