@@ -31,9 +31,10 @@ final class VoiceUpload: RequestBodyReceiver {
         self.services = services
         self.request = request
         let name = request.queryValue("filename").map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        let shownName = name.flatMap { $0.isEmpty ? nil : $0 } ?? "upload"
         options = ImportOptions(title: request.queryValue("title"), tags: request.queryValues("tag"),
                                 allowDuplicate: try request.queryBool("allow_duplicate"),
-                                originalName: (name?.isEmpty ?? true) ? "upload" : name)
+                                originalName: shownName)
         // In the library folder, whose sweep of abandoned temporaries (by
         // their lock, see `TemporaryFile`) removes one a crash left.
         let directory = services.home.voiceDirectory
@@ -41,7 +42,7 @@ final class VoiceUpload: RequestBodyReceiver {
         let spool = try TemporaryFile(in: directory, purpose: "upload")
         self.spool = spool
         if let length = request.declaredBodyLength, length > 0, length <= UInt64(Int64.max) {
-            scan = ArrivingUploadScan(spool: spool, length: Int64(length), name: options.originalName ?? "upload")
+            scan = ArrivingUploadScan(spool: spool, length: Int64(length), name: shownName)
         }
     }
 

@@ -89,12 +89,12 @@ final class ArrivingFileByteSourceTests: XCTestCase {
         _ = trickle(bytes, to: file, source: source, piece: 1000, stopAfter: bytes.count / 2)
         XCTAssertThrowsError(try AudioScanner.scan(source, name: "cut.flac", copyTo: nil, chunkSize: 4096,
                                                    progress: nil)) { error in
+            // The upload's own failure, not libsndfile reading a short file as whole.
             XCTAssertEqual((error as? MemoError)?.kind, .badInput, "\(error)")
+            XCTAssertEqual((error as? MemoError)?.message.en, "cut off", "\(error)")
         }
         XCTAssertLessThan(source.arrivedCount, Int64(bytes.count))
         file.discard()
-        XCTAssertEqual(harness.rowCount, 0)
-        XCTAssertEqual(harness.libraryFiles, [])
     }
 
     func testAScanMadeWhileArrivingIsWhatImportWrittenStores() throws {
