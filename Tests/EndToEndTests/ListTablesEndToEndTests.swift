@@ -115,6 +115,22 @@ final class ListTablesEndToEndTests: XCTestCase {
         XCTAssertTrue(narrow.contains("…"), narrow)
     }
 
+    func testTheMainScreenAndTheTimerListCutTheirItemLinesToo() {
+        XCTAssertEqual(app.run("todo", "add", koreanTitle + " 오늘", "--due", "today").status, 0)
+        XCTAssertEqual(app.run("memo", "add", "회의록 초안: 다음 주 화요일까지 예산 검토와 일정 정리를 끝낼 것").status, 0)
+        XCTAssertEqual(app.run("timer", "start", "25m", "--label", "아주 긴 이름의 집중 시간 타이머입니다").status, 0)
+        for arguments in [["--lang", "ko"], ["--lang", "ko", "timer", "list"]] {
+            let whole = app.run(arguments).stdout
+            XCTAssertTrue(whole.contains("예산 검토와 일정 정리를 끝낼 것") || whole.contains("타이머입니다"),
+                          "in a pipe nothing is cut: \(whole)")
+            let narrow = app.run(arguments, environment: ["COLUMNS": "40"]).stdout
+            let items = narrow.split(separator: "\n").filter { $0.contains("…") }
+            XCTAssertFalse(items.isEmpty, narrow)
+            for line in items { XCTAssertLessThanOrEqual(columns(line), 40, String(line)) }
+            XCTAssertFalse(narrow.contains("타이머입니다") || narrow.contains("끝낼 것"), narrow)
+        }
+    }
+
     func testColourAlwaysColoursAPipeAndNeverNothing() {
         let always = app.run("todo", "list", "--color=always").stdout
         XCTAssertTrue(always.contains("\u{1B}[1mID"), "the header is bold: \(always)")

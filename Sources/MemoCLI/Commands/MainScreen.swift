@@ -24,9 +24,11 @@ enum MainScreen {
 
     static func run(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         if !context.isJSON {
-            try context.write(context.style.bold("memoapp") + " " + Version.current + "  "
-                          + context.style.dim(context.text(en: "to-dos · memos · voice memos · timers",
-                                                           ko: "할 일 · 메모 · 음성 메모 · 타이머")) + "\n\n")
+            let splash = context.style.bold("memoapp") + " " + Version.current + "  "
+                + context.style.dim(context.text(en: "to-dos · memos · voice memos · timers", ko: "할 일 · 메모 · 음성 메모 · 타이머"))
+            // Item lines and the splash are cut to the terminal, as a list's
+            // rows are; hints wrap, so a command in them is never cut.
+            try context.write((context.tableWidth.map { splash.truncated(toWidth: $0) } ?? splash) + "\n\n")
         }
         switch Route(isOnboardingCompleted: try OnboardingGate.isOpen(context.workspace)) {
         case .onboarding:

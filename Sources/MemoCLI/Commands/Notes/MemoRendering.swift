@@ -55,12 +55,15 @@ struct MemoRenderer {
                           style.dim(dates.past(summary.createdAt)), title])
     }
 
-    func lines(_ summaries: [MemoSummary], empty: String) -> TerminalText {
+    /// Lines for a list, each cut with … to `columns` when given (the
+    /// terminal's width); `empty` when there is nothing.
+    func lines(_ summaries: [MemoSummary], empty: String, columns: Int?) -> TerminalText {
         guard !summaries.isEmpty else { return TerminalText(empty) }
         let width = String(summaries.map(\.id).max() ?? 0).count
         var out = TerminalText()
         for summary in summaries {
-            out += line(summary, idWidth: width)
+            let whole = line(summary, idWidth: width)
+            out += columns.map { whole.truncated(toWidth: $0) } ?? whole
             out += "\n"
         }
         return out

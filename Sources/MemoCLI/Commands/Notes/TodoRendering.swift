@@ -110,13 +110,15 @@ final class TodoRenderer {
         return text
     }
 
-    /// Lines for a list; `empty` when there is nothing.
-    func lines(_ todos: [Todo], empty: String) -> TerminalText {
+    /// Lines for a list, each cut with … to `columns` when given (the
+    /// terminal's width); `empty` when there is nothing.
+    func lines(_ todos: [Todo], empty: String, columns: Int?) -> TerminalText {
         guard !todos.isEmpty else { return TerminalText(empty) }
         let width = String(todos.map(\.id).max() ?? 0).count
         var out = TerminalText()
         for todo in todos {
-            out += line(todo, idWidth: width)
+            let whole = line(todo, idWidth: width)
+            out += columns.map { whole.truncated(toWidth: $0) } ?? whole
             out += "\n"
         }
         return out

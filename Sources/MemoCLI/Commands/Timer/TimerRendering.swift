@@ -82,7 +82,9 @@ enum TimerRendering {
                 line += cell
                 if column < last { line += String(repeating: " ", count: widths[column] - cell.displayWidth) }
             }
-            return index == 0 ? context.style.dim(line) : line
+            // Cut to the terminal as a list's rows are: the label, last, takes the ….
+            let fitted = context.tableWidth.map { line.truncated(toWidth: $0) } ?? line
+            return index == 0 ? context.style.dim(fitted) : fitted
         }.joined(separator: "\n")
     }
 

@@ -15,7 +15,10 @@ enum VoiceMainScreen {
             text += context.text(en: "  No voice memos yet: memoapp voice import FILE\n",
                                  ko: "  음성 메모가 아직 없습니다: memoapp voice import 파일\n")
         } else {
-            text += latest.map { VoiceCommand.line($0, context) + "\n" }.joined()
+            text += latest.map { memo in
+                let whole = VoiceCommand.line(memo, context)
+                return (context.tableWidth.map { whole.truncated(toWidth: $0) } ?? whole) + "\n"
+            }.joined()
         }
         if total > latest.count {
             text += context.style.dim(context.text(en: "\(total) voice memos in all: memoapp voice list",
