@@ -64,13 +64,17 @@ enum Access {
     /// the server's port may be named: a page on another site whose name
     /// resolves to 127.0.0.1 (DNS rebinding) names its own host, and gets 421.
     static func checkHost(_ request: Request, _ services: ServerServices) throws {
-        guard services.isLoopback, let port = services.boundPort.current else { return }
-        let host = (request.headers["Host"] ?? "").lowercased()
-        let allowed = ["localhost", "127.0.0.1", "[::1]"].map { "\($0):\(port)" }
-        guard allowed.contains(host) || (port == 80 && ["localhost", "127.0.0.1", "[::1]"].contains(host)) else {
+        guard services.isLoopback, let allowed = services.loopbackHosts.current else { return }
+        guard allowed.contains((request.headers["Host"] ?? "").lowercased()) else {
             throw HTTPError(status: 421, en: "this server answers only to localhost, 127.0.0.1 or [::1] with its port",
                             ko: "이 서버는 포트와 함께 localhost, 127.0.0.1, [::1]로만 응답합니다")
         }
+    }
+
+    /// What `checkHost` accepts on `port`.
+    static func loopbackHosts(port: UInt16) -> [String] {
+        let names = ["localhost", "127.0.0.1", "[::1]"]
+        return names.map { "\($0):\(port)" } + (port == 80 ? names : [])
     }
 
     // MARK: - Credentials
