@@ -44,38 +44,41 @@ public struct Router: Sendable {
 
     /// What answers `method` on the decoded `path`.
     ///
-    /// Walks the routes by index and copies only the one chosen: taking a
-    /// copy of every route that matched (its strings, segments and closure
-    /// retained and released) was a twentieth of a small GET under perf.
+    /// Looks at the routes in place and copies only the one chosen: a copy
+    /// of every route that matched (its strings, segments and closure
+    /// retained and released) was a twentieth of a small GET under perf,
+    /// and even a route read out of the array by index is copied.
     public func resolve(_ method: Method, path: [String]) -> Resolution {
-        var chosen: (index: Int, parameters: [String: String])?
-        // HEAD is served by the GET route when no HEAD route matches.
-        var headFallback: (index: Int, parameters: [String: String])?
-        var hasMatch = false
-        for index in routes.indices {
-            guard let parameters = routes[index].parameters(matching: path) else { continue }
-            hasMatch = true
-            if routes[index].method == method {
-                // The first of the most specific, as `min(by: isMoreSpecific)` picks.
-                if chosen.map({ routes[index].isMoreSpecific(than: routes[$0.index]) }) ?? true {
-                    chosen = (index, parameters)
-                }
-            } else if method == .head && routes[index].method == .get {
-                if headFallback.map({ routes[index].isMoreSpecific(than: routes[$0.index]) }) ?? true {
-                    headFallback = (index, parameters)
+        routes.withUnsafeBufferPointer { routes in
+            var chosen: (index: Int, parameters: [String: String])?
+            // HEAD is served by the GET route when no HEAD route matches.
+            var headFallback: (index: Int, parameters: [String: String])?
+            var hasMatch = false
+            for index in routes.indices {
+                guard let parameters = routes[index].parameters(matching: path) else { continue }
+                hasMatch = true
+                if routes[index].method == method {
+                    // The first of the most specific, as `min(by: isMoreSpecific)` picks.
+                    if chosen.map({ routes[index].isMoreSpecific(than: routes[$0.index]) }) ?? true {
+                        chosen = (index, parameters)
+                    }
+                } else if method == .head && routes[index].method == .get {
+                    if headFallback.map({ routes[index].isMoreSpecific(than: routes[$0.index]) }) ?? true {
+                        headFallback = (index, parameters)
+                    }
                 }
             }
+            guard hasMatch else { return .notFound }
+            if let best = chosen ?? headFallback {
+                return .matched(routes[best.index], parameters: best.parameters)
+            }
+            var allowed: [Method] = []
+            for route in routes where route.parameters(matching: path) != nil && !allowed.contains(route.method) {
+                allowed.append(route.method)
+            }
+            if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+            return .methodNotAllowed(allowed: allowed)
         }
-        guard hasMatch else { return .notFound }
-        if let best = chosen ?? headFallback {
-            return .matched(routes[best.index], parameters: best.parameters)
-        }
-        var allowed: [Method] = []
-        for route in routes where route.parameters(matching: path) != nil && !allowed.contains(route.method) {
-            allowed.append(route.method)
-        }
-        if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
-        return .methodNotAllowed(allowed: allowed)
     }
 
     public enum Resolution: Sendable {
