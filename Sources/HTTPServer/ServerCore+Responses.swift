@@ -108,15 +108,18 @@ extension ServerCore {
     /// would contradict it.
     private static let framingFields = ["Content-Length", "Transfer-Encoding"]
 
+    /// The symbols a token may hold besides letters and digits; made once,
+    /// not for every field of every response.
+    private static let tokenSymbols = Array("!#$%&'*+-.^_`|~".utf8)
+
     /// A field libmicrohttpd can send as it is: the name a token (RFC 9110
     /// section 5.1), the value without CR, LF, NUL or other control
     /// characters but tab, so no value can forge another field.
     private static func isSendable(_ field: Headers.Field) -> Bool {
-        let tokenSymbols = Array("!#$%&'*+-.^_`|~".utf8)
-        return !field.name.isEmpty
+        !field.name.isEmpty
             && field.name.utf8.allSatisfy { byte in
                 (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                    || tokenSymbols.contains(byte)
+                    || ServerCore.tokenSymbols.contains(byte)
             }
             && field.value.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F || $0 == 0x09 }
     }

@@ -42,9 +42,13 @@ enum SocketAddressText {
         }
     }
 
+    /// Every request's client address is told here: the text is made in a
+    /// buffer on the stack rather than an array on the heap.
     private static func text(_ family: Int32, _ address: UnsafeRawPointer) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        inet_ntop(family, address, &buffer, socklen_t(buffer.count))
-        return String(cString: buffer)
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { buffer in
+            guard let start = buffer.baseAddress,
+                  inet_ntop(family, address, start, socklen_t(buffer.count)) != nil else { return "" }
+            return String(cString: start)
+        }
     }
 }

@@ -64,13 +64,17 @@ enum Access {
     /// the server's port may be named: a page on another site whose name
     /// resolves to 127.0.0.1 (DNS rebinding) names its own host, and gets 421.
     static func checkHost(_ request: Request, _ services: ServerServices) throws {
-        guard services.isLoopback, let port = services.boundPort.current else { return }
-        let host = (request.headers["Host"] ?? "").lowercased()
-        let allowed = ["localhost", "127.0.0.1", "[::1]"].map { "\($0):\(port)" }
-        guard allowed.contains(host) || (port == 80 && ["localhost", "127.0.0.1", "[::1]"].contains(host)) else {
+        guard services.isLoopback, let allowed = services.loopbackHosts.current else { return }
+        guard allowed.contains((request.headers["Host"] ?? "").lowercased()) else {
             throw HTTPError(status: 421, en: "this server answers only to localhost, 127.0.0.1 or [::1] with its port",
                             ko: "이 서버는 포트와 함께 localhost, 127.0.0.1, [::1]로만 응답합니다")
         }
+    }
+
+    /// What `checkHost` accepts on `port`.
+    static func loopbackHosts(port: UInt16) -> [String] {
+        let names = ["localhost", "127.0.0.1", "[::1]"]
+        return names.map { "\($0):\(port)" } + (port == 80 ? names : [])
     }
 
     // MARK: - Credentials
@@ -157,12 +161,32 @@ enum Access {
     /// The token of an `Authorization: Bearer …` value (scheme in any case).
     static func bearerToken(_ value: String?) -> String? {
         guard let value else { return nil }
-        // Split as bytes: every request comes here, and splitting the
-        // String into Characters and lowercasing a copy showed in perf.
-        let parts = value.utf8.split(separator: UInt8(ascii: " "))
-        guard parts.count == 2, parts[0].count == 6,
-              zip(parts[0], "bearer".utf8).allSatisfy({ ($0 | 0x20) == $1 }) else { return nil }
-        return String(Substring(parts[1]))
+        // Read as bytes, the two words found in place: every request comes
+        // here, and splitting into an array of pieces (before that, into
+        // Characters, lowercasing a copy) showed in perf. Words are runs
+        // between spaces, however many.
+        let bytes = value.utf8
+        var scheme: Range<String.Index>?
+        var token: Range<String.Index>?
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            guard bytes[index] != UInt8(ascii: " ") else {
+                index = bytes.index(after: index)
+                continue
+            }
+            let start = index
+            while index != bytes.endIndex && bytes[index] != UInt8(ascii: " ") { index = bytes.index(after: index) }
+            if scheme == nil {
+                scheme = start..<index
+            } else if token == nil {
+                token = start..<index
+            } else {
+                return nil
+            }
+        }
+        guard let scheme, let token, bytes[scheme].count == 6,
+              zip(bytes[scheme], "bearer".utf8).allSatisfy({ ($0 | 0x20) == $1 }) else { return nil }
+        return String(value[token])
     }
 
     static func unauthorized(retryAfter: Int?, _ message: Localized) -> HTTPError {
@@ -173,11 +197,13 @@ enum Access {
 
     /// `127.0.0.1` of `127.0.0.1:53122`, `::1` of `[::1]:53122`: failures
     /// count per address, not per connection.
+    /// Read as bytes (every request comes here; an address is ASCII).
     static func hostPart(of remoteAddress: String) -> String {
-        if remoteAddress.hasPrefix("["), let close = remoteAddress.firstIndex(of: "]") {
-            return String(remoteAddress[remoteAddress.index(after: remoteAddress.startIndex)..<close])
+        let bytes = remoteAddress.utf8
+        if bytes.first == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]")) {
+            return String(remoteAddress[bytes.index(after: bytes.startIndex)..<close])
         }
-        if let colon = remoteAddress.lastIndex(of: ":") { return String(remoteAddress[..<colon]) }
+        if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) { return String(remoteAddress[..<colon]) }
         return remoteAddress
     }
 

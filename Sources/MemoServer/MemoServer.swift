@@ -79,7 +79,7 @@ public final class MemoServer: @unchecked Sendable {
             alarm.stop()
             throw error
         }
-        services.boundPort.set(server.boundAddress?.port)
+        services.loopbackHosts.set(server.boundAddress.map { Access.loopbackHosts(port: $0.port) })
     }
 
     /// The largest audio upload unless told otherwise: an hour of

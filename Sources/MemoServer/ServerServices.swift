@@ -13,9 +13,12 @@ final class ServerServices: @unchecked Sendable {
     let clock: WallClock
     let throttle = AuthenticationThrottle()
     let idempotency = IdempotencyCache()
-    /// The port the server listens on, known once it has started (port 0
-    /// asks the system); the Host check compares with it.
-    let boundPort = LockedValue<UInt16?>(nil)
+    /// The `Host` values a request on loopback may name: `localhost`,
+    /// `127.0.0.1` and `[::1]` with the port the server listens on (and
+    /// alone on port 80). Known once it has started (port 0 asks the
+    /// system); made once so that the check per request compares strings
+    /// instead of building them.
+    let loopbackHosts = LockedValue<[String]?>(nil)
     /// Whether the listen address is a loopback one (the Host check applies).
     let isLoopback: Bool
     /// The most bytes an audio upload may have.

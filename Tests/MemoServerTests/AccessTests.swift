@@ -167,4 +167,18 @@ final class AccessTests: XCTestCase {
         XCTAssertNil(Access.bearerToken("Bearers abc"))
         XCTAssertNil(Access.bearerToken("Bearer\tabc"))
     }
+
+    func testFailuresCountPerAddressWithoutThePort() {
+        XCTAssertEqual(Access.hostPart(of: "127.0.0.1:53122"), "127.0.0.1")
+        XCTAssertEqual(Access.hostPart(of: "[::1]:53122"), "::1")
+        XCTAssertEqual(Access.hostPart(of: "[fe80::1%eth0]:8"), "fe80::1%eth0")
+        XCTAssertEqual(Access.hostPart(of: "10.0.0.7"), "10.0.0.7")
+        XCTAssertEqual(Access.hostPart(of: ""), "")
+    }
+
+    func testTheLoopbackHostsNameThePortAndStandAloneOnlyOnPort80() {
+        XCTAssertEqual(Access.loopbackHosts(port: 8765), ["localhost:8765", "127.0.0.1:8765", "[::1]:8765"])
+        XCTAssertEqual(Access.loopbackHosts(port: 80), ["localhost:80", "127.0.0.1:80", "[::1]:80",
+                                                        "localhost", "127.0.0.1", "[::1]"])
+    }
 }

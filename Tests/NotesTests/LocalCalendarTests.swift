@@ -67,4 +67,50 @@ final class LocalCalendarTests: XCTestCase {
             XCTAssertEqual(system.startOfDay(CivilDate(year: 2026, month: 11, day: 29)).rfc3339, "2026-11-28T15:00:00Z")
         }
     }
+
+    func testTheSystemCalendarGivesMktimesInstantAcrossAYearOfDaylightSavingChanges() {
+        // New York and London change at night, Lord Howe by half an hour,
+        // Santiago at midnight (a day whose start is in the gap), Seoul never.
+        for zone in ["America/New_York", "Europe/London", "Australia/Lord_Howe", "America/Santiago", "Asia/Seoul"] {
+            withTimeZone(zone) {
+                let system = SystemLocalCalendar()
+                let first = CivilDate(year: 2026, month: 1, day: 1)
+                for day in 0..<365 {
+                    for hour in 0..<24 {
+                        for (minute, second) in [(0, 0), (30, 0), (59, 59)] {
+                            let wall = CivilDateTime(date: first.adding(days: day), hour: hour, minute: minute, second: second)
+                            guard system.instant(of: wall) == mktimeInstant(wall) else {
+                                return XCTFail("\(zone), \(wall.minuteDescription):\(second): \(system.instant(of: wall).rfc3339)"
+                                                   + " but mktime gives \(mktimeInstant(wall).rfc3339)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    func testTheSystemCalendarLeavesTimesNearAChangeOfOffsetToMktime() {
+        withTimeZone("America/New_York") {
+            // Clocks went forward on 2026-03-08 at 02:00.
+            XCTAssertNil(SystemLocalCalendar.instantAwayFromTransitions(
+                CivilDateTime(date: CivilDate(year: 2026, month: 3, day: 8), hour: 2, minute: 30)))
+            XCTAssertNil(SystemLocalCalendar.instantAwayFromTransitions(
+                CivilDateTime(date: CivilDate(year: 2026, month: 3, day: 7), hour: 12)))
+            XCTAssertEqual(SystemLocalCalendar.instantAwayFromTransitions(
+                CivilDateTime(date: CivilDate(year: 2026, month: 7, day: 1), hour: 12))?.rfc3339, "2026-07-01T16:00:00Z")
+        }
+    }
+
+    private func mktimeInstant(_ wall: CivilDateTime) -> Timestamp {
+        var parts = tm()
+        parts.tm_year = Int32(wall.date.year - 1900)
+        parts.tm_mon = Int32(wall.date.month - 1)
+        parts.tm_mday = Int32(wall.date.day)
+        parts.tm_hour = Int32(wall.hour)
+        parts.tm_min = Int32(wall.minute)
+        parts.tm_sec = Int32(wall.second)
+        parts.tm_isdst = -1
+        return Timestamp(secondsSince1970: Double(mktime(&parts)))
+    }
 }

@@ -157,9 +157,36 @@ extension LocalCalendar {
 /// The process's local time zone (`TZ`, else /etc/localtime) through Glibc's
 /// `localtime_r` and `mktime`.
 public struct SystemLocalCalendar: LocalCalendar {
-    /// Reads the zone now (`tzset`), so a changed `TZ` is seen.
+    /// Reads the zone (`tzset`) when `TZ` has changed since the last
+    /// calendar was made, else at most once a second: a changed `TZ` is
+    /// seen at once, a changed /etc/localtime within a second.
     public init() {
-        tzset()
+        SystemLocalCalendar.zone.readIfDue()
+    }
+
+    /// glibc's tzset, with TZ unset, stats /etc/localtime on every call to
+    /// see whether it changed; the server makes a calendar or two per
+    /// request, and those stats were a twentieth of a small request under
+    /// perf.
+    private static let zone = ZoneReading()
+
+    private final class ZoneReading: @unchecked Sendable {
+        private let lock = Monitor()
+        private var lastTZ: String?
+        private var lastRead: MonotonicTime?
+
+        func readIfDue() {
+            let tz = getenv("TZ").map { String(cString: $0) }
+            let now = MonotonicTime.now()
+            let isDue = lock.locked { () -> Bool in
+                guard let lastRead, tz == lastTZ, now.milliseconds(since: lastRead) < 1000 else {
+                    (lastTZ, lastRead) = (tz, now)
+                    return true
+                }
+                return false
+            }
+            if isDue { tzset() }
+        }
     }
 
     public func civil(at instant: Timestamp) -> CivilDateTime {
@@ -174,6 +201,7 @@ public struct SystemLocalCalendar: LocalCalendar {
     }
 
     public func instant(of dateTime: CivilDateTime) -> Timestamp {
+        if let instant = Self.instantAwayFromTransitions(dateTime) { return instant }
         var parts = tm()
         parts.tm_year = Int32(dateTime.date.year - 1900)
         parts.tm_mon = Int32(dateTime.date.month - 1)
@@ -184,6 +212,38 @@ public struct SystemLocalCalendar: LocalCalendar {
         // -1: let mktime decide whether daylight-saving time is in force then.
         parts.tm_isdst = -1
         return Timestamp(secondsSince1970: Double(mktime(&parts)))
+    }
+
+    /// The instant of `dateTime` when the zone's offset from UTC is the same
+    /// from a day before it to a day after it: there the wall time names
+    /// exactly one instant, the one mktime gives, and `localtime_r` finds it
+    /// with no file read. Nil near a change of offset (a daylight-saving
+    /// gap or overlap), where mktime's own rules apply.
+    ///
+    /// mktime re-reads the zone on every call (glibc stats /etc/localtime
+    /// when TZ is unset), and the server works out today's bounds on every
+    /// request: those reads were a twentieth of a small request under perf.
+    /// The zone itself is still read when a calendar is made (`init`).
+    static func instantAwayFromTransitions(_ dateTime: CivilDateTime) -> Timestamp? {
+        // Fields as a calendar shows them; anything else is mktime's to normalise.
+        guard (1...9999).contains(dateTime.date.year), dateTime.date.isValid, (0...23).contains(dateTime.hour),
+              (0...59).contains(dateTime.minute), (0...59).contains(dateTime.second) else { return nil }
+        let wall = dateTime.date.daysSince1970 * 86_400
+            + Int64(dateTime.hour * 3600 + dateTime.minute * 60 + dateTime.second)
+        guard let offset = utcOffset(at: wall) else { return nil }
+        let guess = wall - offset
+        guard utcOffset(at: guess) == offset, utcOffset(at: guess - 86_400) == offset,
+              utcOffset(at: guess + 86_400) == offset else { return nil }
+        return Timestamp(secondsSince1970: Double(guess))
+    }
+
+    /// Seconds east of UTC in force at `seconds`, or nil when the C library
+    /// cannot say (a time beyond its range).
+    private static func utcOffset(at seconds: Int64) -> Int64? {
+        var time = time_t(seconds)
+        var parts = tm()
+        guard localtime_r(&time, &parts) != nil else { return nil }
+        return Int64(parts.tm_gmtoff)
     }
 }
 
