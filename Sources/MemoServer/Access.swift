@@ -64,7 +64,12 @@ enum Access {
     /// the server's port may be named: a page on another site whose name
     /// resolves to 127.0.0.1 (DNS rebinding) names its own host, and gets 421.
     static func checkHost(_ request: Request, _ services: ServerServices) throws {
-        guard services.isLoopback, let allowed = services.loopbackHosts.current else { return }
+        guard services.isLoopback else { return }
+        // Known once the listening socket's port is: a request in the moment
+        // before is refused rather than let past the check.
+        guard let allowed = services.loopbackHosts.current else {
+            throw HTTPError(status: 503, en: "the server is starting; try again", ko: "서버가 시작하는 중입니다. 다시 시도하세요")
+        }
         guard allowed.contains((request.headers["Host"] ?? "").lowercased()) else {
             throw HTTPError(status: 421, en: "this server answers only to localhost, 127.0.0.1 or [::1] with its port",
                             ko: "이 서버는 포트와 함께 localhost, 127.0.0.1, [::1]로만 응답합니다")

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import MemoCore
 import MemoKit
 @testable import MemoServer
 import TestSupport
@@ -174,6 +175,25 @@ final class AccessTests: XCTestCase {
         XCTAssertEqual(Access.hostPart(of: "[fe80::1%eth0]:8"), "fe80::1%eth0")
         XCTAssertEqual(Access.hostPart(of: "10.0.0.7"), "10.0.0.7")
         XCTAssertEqual(Access.hostPart(of: ""), "")
+    }
+
+    func testBeforeItsPortIsKnownALoopbackServerLetsNoHostPast() throws {
+        let directory = TemporaryDirectory()
+        let home = DataHome(path: directory.appending("home"))
+        let pool = try MemoDatabase.openPool(in: home, readers: 1)
+        let services = ServerServices(home: home, pool: pool, clock: SystemWallClock(), isLoopback: true, maximumUpload: 1)
+        let request = Request(method: .get, target: "/api/v1/todos", path: ["api", "v1", "todos"],
+                              headers: ["Host": "localhost:8765"])
+        XCTAssertThrowsError(try Access.checkHost(request, services)) { error in
+            XCTAssertEqual((error as? HTTPError)?.status, 503)
+        }
+        services.loopbackHosts.set(Access.loopbackHosts(port: 8765))
+        XCTAssertNoThrow(try Access.checkHost(request, services))
+        let elsewhere = Request(method: .get, target: "/api/v1/todos", path: ["api", "v1", "todos"],
+                                headers: ["Host": "rebound.example:8765"])
+        XCTAssertThrowsError(try Access.checkHost(elsewhere, services)) { error in
+            XCTAssertEqual((error as? HTTPError)?.status, 421)
+        }
     }
 
     func testTheLoopbackHostsNameThePortAndStandAloneOnlyOnPort80() {
