@@ -34,6 +34,9 @@ public final class TemporaryFile {
     public private(set) var descriptor: Int32
     /// What messages name for it: the destination a user named, or its own path.
     public let shownPath: String
+    /// Its slot in `InterruptCleanup`, which removes it if a signal ends the
+    /// process while it is still a temporary (nil: the table was full).
+    private var cleanupSlot: Int?
 
     /// Creates and locks a new temporary in `directory` (which must exist).
     /// `purpose` is a lowercase word naming the writer (`export`, `restore`).
@@ -74,6 +77,7 @@ public final class TemporaryFile {
             self.path = path
             self.descriptor = descriptor
             self.shownPath = shown
+            self.cleanupSlot = InterruptCleanup.register(path)
             return
         }
         throw FileSystem.storageError(.creating, shownPath ?? directory + "/" + prefix + "….part", code: EAGAIN)
@@ -93,11 +97,18 @@ public final class TemporaryFile {
     }
 
     /// Closes the file, which releases its lock: call it once the file has
-    /// been renamed into place (it is then no temporary any more).
+    /// been renamed into place (it is then no temporary any more). Its path
+    /// leaves `InterruptCleanup` only now: a signal between the rename and
+    /// this finds nothing under the old name, and one between an unlink and
+    /// this, likewise.
     public func closeDescriptor() {
         if descriptor >= 0 {
             close(descriptor)
             descriptor = -1
+        }
+        if let slot = cleanupSlot {
+            InterruptCleanup.unregister(slot)
+            cleanupSlot = nil
         }
     }
 

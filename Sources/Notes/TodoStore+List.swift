@@ -29,6 +29,8 @@ public struct TodoQuery: Sendable {
         case priority
         /// In the order they were added.
         case created
+        /// The last added first: what a screen that adds at the top shows.
+        case newest
     }
 
     /// Open (the default), done, or all.
@@ -85,6 +87,7 @@ extension TodoStore {
         case .due: sql += " ORDER BY due_at IS NULL, due_at, priority IS NULL, priority DESC, id"
         case .priority: sql += " ORDER BY priority IS NULL, priority DESC, due_at IS NULL, due_at, id"
         case .created: sql += " ORDER BY id"
+        case .newest: sql += " ORDER BY id DESC"
         }
         if let limit = query.limit {
             sql += " LIMIT ?"
@@ -157,6 +160,9 @@ extension TodoStore {
                 arguments += priorityValues + dueValues + [.integer(after.id)]
             case .created:
                 conditions.append("id > ?")
+                arguments.append(.integer(after.id))
+            case .newest:
+                conditions.append("id < ?")
                 arguments.append(.integer(after.id))
             }
         }

@@ -81,6 +81,23 @@ class MainScreenTests(BrowserTest):
         more.click()
         self.wait(lambda d: len(self.todo_titles()) == 250 and not more.is_displayed())
         self.assertEqual(sorted(self.todo_titles()), [f"할 일 {n:03}" for n in range(250)], "each once, none lost")
+        self.assertEqual(self.todo_titles()[:2], ["할 일 249", "할 일 248"], "the newest first")
+
+    def test_a_todo_added_to_a_long_list_shows_at_the_top(self):
+        # More than a page: a to-do added last must not land on a page not yet loaded.
+        todo_txt = self.server.home + "/many.txt"
+        with open(todo_txt, "w", encoding="utf-8") as f:
+            f.write("".join(f"old {n:03}\n" for n in range(120)))
+        self.server.memoapp("todo", "import", "--from", "todotxt", todo_txt)
+        self.open_tab("todos")
+        self.wait(lambda d: len(self.todo_titles()) == 100)
+        self.assertEqual(Select(self.css('select[name="sort"]')).first_selected_option.text, "Newest")
+        self.css('input[name="title"]').send_keys("Just added")
+        self.css(".todo-form button[type=submit]").click()
+        self.wait(lambda d: self.todo_titles()[:2] == ["Just added", "old 119"])
+        Select(self.css('select[name="sort"]')).select_by_value("created")
+        self.wait(lambda d: self.todo_titles()[:1] == ["old 000"])
+        self.assertEqual(Select(self.css('select[name="sort"]')).first_selected_option.text, "Oldest")
 
     def test_a_memo_and_search_with_the_matches_marked(self):
         self.open_tab("memos")

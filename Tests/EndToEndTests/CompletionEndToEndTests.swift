@@ -39,7 +39,7 @@ final class CompletionEndToEndTests: XCTestCase {
 
         // After an option that takes one of some words, those words.
         XCTAssertEqual(try complete(["memoapp", "todo", "list", "--sort", ""], script: result.stdout),
-                       ["due", "priority", "created"])
+                       ["due", "priority", "created", "newest"])
         XCTAssertEqual(try complete(["memoapp", "--lang", ""], script: result.stdout), ["ko", "en"])
         // A positional that names a file completes file names.
         let audio = folder.appending("recording.wav")
@@ -84,9 +84,9 @@ final class CompletionEndToEndTests: XCTestCase {
         XCTAssertEqual(try fishComplete("memoapp todo ad", script: script), ["add\tadd a to-do"])
         // Global options and their values anywhere; a value does not derail the walk.
         XCTAssertEqual(try fishComplete("memoapp --lang ko todo list --so", script: script),
-                       ["--sort\torder (default: due)"])
+                       ["--sort\torder (default: due; newest: last added first)"])
         XCTAssertEqual(try fishComplete("memoapp todo list --sort ", script: script).map { $0.prefix { $0 != "\t" } },
-                       ["created", "due", "priority"])
+                       ["created", "due", "newest", "priority"])
         XCTAssertEqual(try fishComplete("memoapp completion f", script: script).map { $0.prefix { $0 != "\t" } },
                        ["fish"])
         // Files only where a file is expected.

@@ -30,6 +30,9 @@ final class ListFiltersEndToEndTests: XCTestCase {
         XCTAssertEqual(ids("todo", "list", "--tag", "work"), [1, 2])
         XCTAssertEqual(ids("todo", "list", "--tag", "-work"), [3, 4])
         XCTAssertEqual(ids("todo", "list", "--tag", "urgent", "--tag", "-WORK"), [3], "any case")
+        XCTAssertEqual(ids("todo", "list", "--sort", "newest"), [4, 3, 2, 1])
+        XCTAssertEqual(ids("todo", "list", "--sort", "newest", "--tag", "work", "--limit", "1"), [2])
+        XCTAssertEqual(app.run("todo", "list", "--sort", "latest").status, 64, "a word not offered is a usage error")
         XCTAssertEqual(app.run("todo", "list", "--tag", "-").status, 64)
         XCTAssertEqual(app.run("todo", "list", "--tag", "-two words").status, 64)
 

@@ -172,9 +172,10 @@ final class PagingTests: XCTestCase {
                       #"{"title": "c", "due": "2099-12-05", "priority": "high"}"#, #"{"title": "d", "priority": "high"}"#,
                       #"{"title": "e", "due": "2099-12-01"}"#, #"{"title": "f"}"#, #"{"title": "g", "due": "2099-12-05"}"#]
         for body in bodies { XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: body).status, 201) }
-        for sort in ["due", "priority", "created"] {
+        for sort in ["due", "priority", "created", "newest"] {
             let whole = server.curl("GET", "/api/v1/todos?sort=\(sort)").array.map { $0["title"] as? String ?? "" }
-            XCTAssertEqual(whole.count, bodies.count)
+            // "created" comes before "newest" and adds one.
+            XCTAssertEqual(whole.count, bodies.count + (sort == "newest" ? 1 : 0))
             var paged: [String] = []
             var next: String? = "/api/v1/todos?sort=\(sort)&limit=2"
             while let path = next {
@@ -184,14 +185,20 @@ final class PagingTests: XCTestCase {
                 next = page.header("Link").flatMap { link in
                     link.range(of: "<").flatMap { open in link.range(of: ">").map { String(link[open.upperBound..<$0.lowerBound]) } }
                 }
-                XCTAssertLessThanOrEqual(paged.count, bodies.count + 1, "paging does not end")
-                if paged.count > bodies.count + 1 { break }
+                XCTAssertLessThanOrEqual(paged.count, bodies.count + 2, "paging does not end")
+                if paged.count > bodies.count + 2 { break }
                 if paged.count == 4 && sort == "created" {
                     // Added while paging: comes last in creation order, and is seen once.
                     XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": "h"}"#).status, 201)
                 }
+                if paged.count == 4 && sort == "newest" {
+                    // Added while paging: it goes before the first page, and the
+                    // pages after go on from where they were, skipping nothing.
+                    XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": "i"}"#).status, 201)
+                }
             }
             XCTAssertEqual(paged, sort == "created" ? whole + ["h"] : whole, sort)
+            if sort == "newest" { XCTAssertEqual(whole.first, "h", "the last added first") }
         }
         XCTAssertEqual(server.curl("GET", "/api/v1/todos?cursor=nonsense").status, 400)
     }

@@ -91,6 +91,40 @@ final class DueDateParserTests: XCTestCase {
         XCTAssertEqual(try monday.parse("이번 주 일요일").date(in: seoul).description, "2026-12-06")
     }
 
+    func testNextAndThisWeekdayInEnglishAreTheKoreanWeeks() throws {
+        // Sunday 2026-11-29: its week began on Monday 2026-11-23.
+        XCTAssertEqual(try date("next friday"), "2026-12-04")
+        XCTAssertEqual(try date("Next Mon"), "2026-11-30")
+        XCTAssertEqual(try date("this friday"), "2026-11-27", "already past: overdue, as the user said")
+        XCTAssertEqual(try date("next 금요일"), "2026-12-04")
+        XCTAssertEqual(try parser.parse("next friday 9am").description(in: seoul), "2026-12-04 09:00")
+    }
+
+    func testAMonthAndADayInEitherOrderWithOrWithoutAYear() throws {
+        let cases: [(String, String)] = [
+            ("dec 25", "2026-12-25"), ("December 25", "2026-12-25"), ("25 dec", "2026-12-25"), ("25th December", "2026-12-25"),
+            ("dec 25, 2027", "2027-12-25"), ("25 Dec 2027", "2027-12-25"), ("sept 1", "2027-09-01"), ("jan 1st", "2027-01-01"),
+            ("nov 29", "2026-11-29"), ("nov 28", "2027-11-28"), ("feb 29", "2028-02-29"), ("may 3rd", "2027-05-03"),
+            ("12월 25일", "2026-12-25"), ("12월25일", "2026-12-25"), ("2027년 12월 25일", "2027-12-25"),
+            ("2027년12월25일", "2027-12-25"), ("1월 2일", "2027-01-02"),
+        ]
+        for (text, expected) in cases { XCTAssertEqual(try date(text), expected, text) }
+        XCTAssertEqual(try parser.parse("dec 25 18:30").description(in: seoul), "2026-12-25 18:30")
+        XCTAssertEqual(try parser.parse("12월 25일 오후 6시").description(in: seoul), "2026-12-25 18:00")
+        for text in ["feb 30", "feb 29 2027", "13월 1일", "12월 32일", "dec 0", "jun 31"] {
+            XCTAssertThrowsError(try parser.parse(text), text) { error in
+                XCTAssertEqual((error as? MemoError)?.kind, .usage, text)
+                XCTAssertTrue((error as? MemoError)?.message.en.contains("no such day") == true, "\(error)")
+            }
+        }
+    }
+
+    func testNoonIsTwelve() throws {
+        XCTAssertEqual(try parser.parse("tomorrow noon").description(in: seoul), "2026-11-30 12:00")
+        XCTAssertEqual(try parser.parse("내일 정오").description(in: seoul), "2026-11-30 12:00")
+        XCTAssertEqual(try parser.parse("noon").description(in: seoul), "2026-11-30 12:00", "past today: tomorrow's")
+    }
+
     func testATimeOfDayAfterAnyDay() throws {
         let cases: [(String, String)] = [
             ("tomorrow 9:00", "2026-11-30 09:00"), ("fri 18:30", "2026-12-04 18:30"), ("tomorrow at 9am", "2026-11-30 09:00"),
@@ -150,7 +184,9 @@ final class DueDateParserTests: XCTestCase {
                    "2026-12-25 1430", "1899-12-31", "today'; DROP TABLE todos; --", "\0", "mon\0day",
                    "13pm", "0am", "9:75am", "tomorrow 9", "오후 13시", "25시", "9시 60분", "내일 오전", "in days",
                    "in 3", "in 3 fortnights", "3일", "후", "다음 주", "지난 주 금요일", "eod", "at",
-                   "tomorrow at", "오전 9시 내일", "9am 9am"]
+                   "tomorrow at", "오전 9시 내일", "9am 9am", "next", "next week", "next month",
+                   "this week", "dec", "25 december 20270", "dec 25 27", "december twenty", "dec 123", "12월", "25일",
+                   "12월 25", "2027년 12월", "27년 12월 25일", "noon noon", "next 2026-12-01"]
         for text in bad {
             do {
                 let due = try parser.parse(text)

@@ -83,6 +83,15 @@ final class TodoQueryTests: NotesTestCase {
                         "no date high"])
     }
 
+    func testNewestSortIsTheOrderOfAddingReversed() throws {
+        XCTAssertEqual(try titles(TodoQuery(status: .all, sort: .newest)),
+                       ["no date high", "no date", "sunday week", "saturday", "today", "tonight", "this morning",
+                        "yesterday"])
+        var page = TodoQuery(status: .all, sort: .newest, limit: 3)
+        page.after = TodoPosition(dueAt: nil, priority: nil, id: try store.todos(matching: page)[2].id)
+        XCTAssertEqual(try titles(page), ["saturday", "today", "tonight"], "the next page starts after the last seen")
+    }
+
     func testFiltersCombineAndLimitCuts() throws {
         XCTAssertEqual(try titles(TodoQuery(tags: try TagFilter(parsing: ["home"]), priority: .medium)), ["tonight", "no date"])
         XCTAssertEqual(try titles(TodoQuery(tags: try TagFilter(parsing: ["work"]), due: .overdue)), ["yesterday"])

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MemoCore
 
 /// Where the bar being shown draws, for the handlers (-1: none shown).
 private nonisolated(unsafe) var shownBarDescriptor: Int32 = -1
@@ -15,12 +16,13 @@ private let hideCursorSequence: StaticString = "\u{1B}[?25l"
 
 /// What a shown progress bar does on the signals that end or pause the
 /// process, so the terminal is left clean:
-/// - Ctrl-C, SIGTERM: erase the bar, show the cursor, then die of the signal
-///   as before (the shell reports 130 or 143).
+/// - Ctrl-C, SIGTERM: erase the bar, show the cursor, remove the temporaries
+///   being written (`InterruptCleanup`), then die of the signal as before
+///   (the shell reports 130 or 143).
 /// - Ctrl-Z: erase the bar and show the cursor, stop; on `fg`, hide the
 ///   cursor again and let the next frame redraw the bar.
 ///
-/// The handlers make only async-signal-safe calls: write, signal,
+/// The handlers make only async-signal-safe calls: write, unlink, signal,
 /// sigprocmask, raise, sigaction.
 struct ProgressBarSignals {
     private var previousInterrupt = sigaction()
@@ -33,9 +35,11 @@ struct ProgressBarSignals {
         _ = eraseSequence.utf8CodeUnitCount + hideCursorSequence.utf8CodeUnitCount
         wasStopped = 0
         shownBarDescriptor = descriptor
+        InterruptCleanup.prepare()
         var ending = sigaction()
         ending.__sigaction_handler.sa_handler = { signalNumber in
             ProgressBarSignals.write(eraseSequence)
+            InterruptCleanup.removeRegisteredFiles()
             signal(signalNumber, SIG_DFL)
             raise(signalNumber)
         }

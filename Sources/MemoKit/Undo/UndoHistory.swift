@@ -17,9 +17,10 @@ public struct UndoStep: Equatable, Sendable {
 ///
 /// A change is recorded by running it inside `record(_:_:)`: the step, the
 /// triggers' log of every row it wrote (see `UndoSchema`) and the change
-/// itself commit in one transaction, or none of them does. Writes made outside `record` are not in the history; an undo
-/// that meets a row they changed since is refused (`invalid_state`) and
-/// changes nothing.
+/// itself commit in one transaction, or none of them does. Writes made outside
+/// `record` are not in the history; an undo that meets a row they changed
+/// since is refused (`invalid_state`) and changes nothing: the rows a step
+/// left are imaged for that (see `UndoHistory+AfterImages`).
 ///
 /// Voice memos' audio is kept beside the rows: the file a removal or a trim
 /// replaced is linked into `voice/.undo/` in the recording transaction, put
@@ -65,6 +66,7 @@ public final class UndoHistory {
                 SELECT EXISTS (SELECT 1 FROM undo_rows WHERE step = ?1) OR EXISTS (SELECT 1 FROM undo_files WHERE step = ?1)
                 """, step) { $0.bool(0) } ?? false
             if hasChanges {
+                try recordAfterImages(of: step)
                 try forgetSteps(upTo: step - Int64(limit))
             } else {
                 try connection.execute("DELETE FROM undo_steps WHERE id = ?", step)
@@ -90,7 +92,9 @@ public final class UndoHistory {
             try sweepKeptFiles()
             let audioBefore = try libraryNames()
             // Rows come back in the reverse of the order they changed, a parent
-            // possibly after its children: keys are checked at the commit.
+            // possibly after its children: keys are checked at the commit. The
+            // step's `after` images were logged last, so they are checked
+            // before anything is reverted.
             try connection.execute("PRAGMA defer_foreign_keys = ON")
             let rows = try connection.query("""
                 SELECT table_name, operation, value_count, \(UndoSchema.valueNames.joined(separator: ", "))
@@ -180,6 +184,9 @@ public final class UndoHistory {
                     let placeholders = Array(repeating: "?", count: logged.count).joined(separator: ", ")
                     try connection.execute("INSERT INTO \(table) (\(names)) VALUES (\(placeholders))", arguments: values)
                 }
+            case "after":
+                try checkUnchanged(row.values, count: row.count, table: row.table, of: step)
+                return
             case "empty":
                 // A restore into an empty home (see `recordAsEmptying`).
                 guard row.count == 1 else { throw UndoHistory.damaged(step) }

@@ -1,8 +1,8 @@
 import MemoCore
 
 /// The time of day that may end a WHEN: `18:30`, `9:05`, `9am`, `6:30pm`,
-/// `6:30 pm`, `at 9am`, and the Korean `9시`, `9시 30분`, `9시반`, `오전 9시`,
-/// `오후 6시 30분`.
+/// `6:30 pm`, `at 9am`, `noon`, and the Korean `9시`, `9시 30분`, `9시반`,
+/// `오전 9시`, `오후 6시 30분`, `정오`.
 extension DueDateParser {
     /// Removes a time of day from the end of `words` and returns it; nil, with
     /// `words` as they were, when they end in none. A time of that shape that
@@ -11,7 +11,9 @@ extension DueDateParser {
         var rest = words
         guard let last = rest.popLast() else { return nil }
         var time: (hour: Int, minute: Int)?
-        if last == "am" || last == "pm", let clock = rest.popLast() {
+        if last == "noon" || last == "정오" {
+            time = (12, 0)
+        } else if last == "am" || last == "pm", let clock = rest.popLast() {
             time = try twelveHour(clock + last, original: original)
         } else if last.hasSuffix("am") || last.hasSuffix("pm") {
             time = try twelveHour(last, original: original)

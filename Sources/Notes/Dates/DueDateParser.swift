@@ -13,6 +13,8 @@ import MemoCore
 ///   `2주 뒤`, `1개월 후`: that many days, weeks or months from today (`+0d`
 ///   is today; a month from January 31 is the last day of February);
 /// - `YYYY-MM-DD`;
+/// - a month and a day (`dec 25`, `25 December 2027`, `12월 25일`), `next
+///   friday`, `this friday` (`DueDateParser+Named`);
 /// - any of these followed by a time of day (`DueDateParser+Time`):
 ///   `tomorrow 9:00`, `fri 18:30`, `9am`, `내일 오전 9시`; and
 ///   `YYYY-MM-DDTHH:MM`. A time alone is today at that time, or tomorrow when
@@ -34,11 +36,13 @@ public struct DueDateParser: Sendable {
 
     /// The accepted forms, for errors and help text.
     public static let acceptedForms = Localized(
-        en: "today, tomorrow, yesterday, a weekday (monday or mon), eow, eom, eoy, +3d, +2w, +1m, in 3 days, "
-            + "YYYY-MM-DD, each optionally with a time (HH:MM, 9am, 6:30pm), YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, "
-            + "오늘, 내일, 모레, 어제, 3일 후, 다음 주 금요일, 내일 오전 9시",
-        ko: "오늘, 내일, 모레, 어제, 요일(월요일 또는 월, monday), 다음 주 금요일, 이번 주 금요일, 3일 후, 2주 뒤, "
-            + "eow, eom, eoy, +3d, +2w, +1m, in 3 days, YYYY-MM-DD, 각각 시각과 함께(HH:MM, 오전 9시, 오후 6시 30분, 9am), "
+        en: "today, tomorrow, yesterday, a weekday (monday or mon), next friday, eow, eom, eoy, "
+            + "+3d, +2w, +1m, in 3 days, dec 25, 25 dec 2027, YYYY-MM-DD, each optionally with a time "
+            + "(HH:MM, 9am, 6:30pm, noon), YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, "
+            + "오늘, 내일, 모레, 어제, 3일 후, 다음 주 금요일, 12월 25일, 내일 오전 9시",
+        ko: "오늘, 내일, 모레, 어제, 요일(월요일 또는 월, monday), 다음 주 금요일, 이번 주 금요일, next friday, "
+            + "3일 후, 2주 뒤, 12월 25일, 2027년 12월 25일, eow, eom, eoy, +3d, +2w, +1m, in 3 days, dec 25, YYYY-MM-DD, "
+            + "각각 시각과 함께(HH:MM, 오전 9시, 오후 6시 30분, 정오, 9am), "
             + "YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, today, tomorrow, yesterday")
 
     /// Parses `text`, or throws `MemoError(.usage)` naming the accepted forms.
@@ -75,7 +79,8 @@ public struct DueDateParser: Sendable {
 
     // MARK: - Days
 
-    private static let weekdays: [String: Int] = {
+    /// Weekday names, English and Korean, full and short, to 0 (Sunday) … 6.
+    static let weekdays: [String: Int] = {
         var table: [String: Int] = [:]
         let english = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
         let korean = ["일", "월", "화", "수", "목", "금", "토"]
@@ -92,6 +97,7 @@ public struct DueDateParser: Sendable {
 
     /// The day `words` name, nil when they name none.
     private func day(_ words: [String], today: CivilDate, original: String) throws -> CivilDate? {
+        if let date = try namedDay(words, today: today, original: original) { return date }
         switch words.count {
         case 1:
             if let date = relativeDate(words[0], today: today) { return date }

@@ -15,7 +15,7 @@ function priorityOptions(selected) {
 }
 
 export function mountTodos(panel) {
-  const filters = { status: 'open', due: '', tag: '', sort: 'created' };
+  const filters = { status: 'open', due: '', tag: '', sort: 'newest' };
 
   const title = h('input', { name: 'title', required: true, autocomplete: 'off', maxlength: '1000' });
   const due = h('input', { name: 'due', autocomplete: 'off' });
@@ -53,9 +53,9 @@ export function mountTodos(panel) {
     dueFilter.replaceChildren(...[['', 'anyDue'], ['today', 'today'], ['overdue', 'overdue'], ['week', 'week']]
       .map(([v, k]) => h('option', { value: v, text: t(k), selected: v === filters.due })));
     dueFilter.setAttribute('aria-label', t('due'));
-    sort.replaceChildren(...[['created', 'sortCreated'], ['due', 'sortDue'], ['priority', 'sortPriority']]
+    sort.replaceChildren(...[['newest', 'sortNewest'], ['created', 'sortCreated'], ['due', 'sortDue'], ['priority', 'sortPriority']]
       .map(([v, k]) => h('option', { value: v, text: t(k), selected: v === filters.sort })));
-    sort.setAttribute('aria-label', t('sortCreated'));
+    sort.setAttribute('aria-label', t('sortLabel'));
     tagFilter.placeholder = t('filterTag');
     tagFilter.setAttribute('aria-label', t('filterTag'));
     empty.textContent = t('noTodos');

@@ -47,8 +47,9 @@ enum TodoCommand {
     static let dueAfter = OptionKey<String>("due-after", "WHEN", help: Localized(en: "due after WHEN (a date: after it ends)",
                                                                                ko: "WHEN 후 마감 (날짜면 그날이 끝난 뒤)"))
     static let onlyPriority = NotesArguments.priority(Localized(en: "only this priority", ko: "이 우선순위만"))
-    static let sort = OptionKey<TodoQuery.Sort>("sort", "due|priority|created",
-                                                help: Localized(en: "order (default: due)", ko: "정렬 (기본: due)"))
+    static let sort = OptionKey<TodoQuery.Sort>("sort", "due|priority|created|newest",
+                                                help: Localized(en: "order (default: due; newest: last added first)",
+                                                                 ko: "정렬 (기본: due; newest: 최근 것부터)"))
     static let listLimit = NotesArguments.limit
     static let listOptions: [any OptionDeclaration] = [all, doneOnly, onlyTag, dueWindow, dueBefore, dueAfter, onlyPriority,
                                                        sort, listLimit]

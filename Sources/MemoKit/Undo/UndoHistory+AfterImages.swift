@@ -1,0 +1,84 @@
+import MemoCore
+import SQLite
+
+/// What a step left behind, so that its undo can tell whether anyone changed
+/// it since.
+///
+/// The triggers log what a step replaced: a new row's key, an old row whole.
+/// Reverting from that alone writes the old row back whatever the row holds
+/// now, so a change made since by a writer outside the history (the HTTP API,
+/// another tool) was overwritten without a word: a to-do renamed in the
+/// terminal, then renamed on the phone, went back to its first name when the
+/// terminal's rename was undone.
+///
+/// So when a step ends, every row it inserted or updated that is still there
+/// is logged once more as it is then, operation `after`. An undo compares
+/// each with the live row before it reverts anything, and refuses
+/// (`invalid_state`, nothing changed) when one differs or is gone. Steps undone
+/// after it were reverted to exactly what it left, so they do not count as
+/// changes. A row the step deleted needs no image: writing it back fails
+/// on its key if someone made it again.
+///
+/// Timers are not imaged: their rows move with time, whoever looks settles a
+/// countdown that ran out (its state, its end, its open span) and marks it
+/// seen, none of it inside a step. Their undo writes back what the step
+/// replaced, as before.
+///
+/// A step of more than `largestImagedStep` logged rows (an import into a
+/// home that had items) keeps no images: copying every imported row again
+/// would double the import's writes. Its undo deletes what it added and
+/// writes back what it replaced, as before.
+extension UndoHistory {
+    static let largestImagedStep = 10_000
+
+    /// The logged tables whose rows only their users' changes change.
+    static let imagedTables: Set<String> = [
+        "todos", "todo_tags", "memos", "memo_tags", "voice_memos", "voice_memo_tags", "voice_memo_peaks",
+    ]
+
+    /// Logs the images of step `step`'s inserted and updated rows, inside the
+    /// recording transaction, after the body's last write.
+    func recordAfterImages(of step: Int64) throws {
+        let logged = try connection.queryFirst("""
+            SELECT count(*) FROM (SELECT 1 FROM undo_rows WHERE step = ? LIMIT ?)
+            """, step, UndoHistory.largestImagedStep + 1) { $0.int(0) } ?? 0
+        guard logged <= UndoHistory.largestImagedStep else { return }
+        let tables = try connection.query("""
+            SELECT DISTINCT table_name FROM undo_rows WHERE step = ? AND operation IN ('insert', 'update')
+            """, step) { $0.string(0) }
+        for table in tables where UndoHistory.imagedTables.contains(table) {
+            let columns = try UndoSchema.columns(of: table, in: connection)
+            guard !columns.isEmpty, columns.count <= UndoSchema.valueColumns else { continue }
+            let keys = columns.filter(\.isKey)
+            // An insert logged the key alone (v1…); an update the old row, the
+            // key at its columns' places. Keys never change.
+            let insertedKeys = (1...keys.count).map { "v\($0)" }.joined(separator: ", ")
+            let updatedKeys = columns.indices.filter { columns[$0].isKey }.map { "v\($0 + 1)" }.joined(separator: ", ")
+            let keyNames = keys.map { quoted($0.name) }.joined(separator: ", ")
+            try connection.execute("""
+                INSERT INTO undo_rows (step, table_name, operation, value_count, \
+                \(UndoSchema.valueNames.prefix(columns.count).joined(separator: ", ")))
+                SELECT ?1, ?2, 'after', \(columns.count), \(columns.map { quoted($0.name) }.joined(separator: ", "))
+                FROM \(quoted(table)) WHERE (\(keyNames)) IN (
+                    SELECT \(insertedKeys) FROM undo_rows WHERE step = ?1 AND table_name = ?2 AND operation = 'insert'
+                    UNION SELECT \(updatedKeys) FROM undo_rows WHERE step = ?1 AND table_name = ?2 AND operation = 'update')
+                """, step, table)
+        }
+    }
+
+    /// Checks an `after` row against the live row it images: the same
+    /// values in the columns it holds (a column a later migration added is
+    /// not compared), or the step's undo is refused.
+    func checkUnchanged(_ values: [SQLiteValue], count: Int, table: String, of step: UndoStep) throws {
+        let columns = try UndoSchema.columns(of: table, in: connection)
+        guard count <= columns.count else { throw UndoHistory.damaged(step) }
+        let imaged = Array(columns.prefix(count))
+        let keyPlaces = imaged.indices.filter { imaged[$0].isKey }
+        guard keyPlaces.count == columns.filter(\.isKey).count else { throw UndoHistory.damaged(step) }
+        let live = try connection.queryFirst("""
+            SELECT \(imaged.map { quoted($0.name) }.joined(separator: ", ")) FROM \(quoted(table))
+            WHERE \(keyPlaces.map { "\(quoted(imaged[$0].name)) = ?" }.joined(separator: " AND "))
+            """, arguments: keyPlaces.map { values[$0] }) { row in (0..<count).map { row.value($0) } }
+        guard live == Array(values.prefix(count)) else { throw UndoHistory.changedSince(step) }
+    }
+}
