@@ -56,6 +56,7 @@ public final class Connection {
     /// Opens `path` with `flags` and sets the connection up; the public
     /// initializers add what their kind of opening needs.
     init(opening path: String, flags: Int32, configuration: Configuration) throws {
+        SQLiteLibrary.configure()
         var handle: OpaquePointer?
         let flags = flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let status = sqlite3_open_v2(path, &handle, flags, nil)

@@ -33,6 +33,10 @@ final class ChangeLogTests: XCTestCase {
         return entries
     }
 
+    private func pausedRows() throws -> Int {
+        try connection.queryFirst("SELECT count(*) FROM item_changes_paused") { $0.int(0) } ?? -1
+    }
+
     private func summary(_ entries: [ChangeLog.Entry]) -> [String] {
         entries.map { "\($0.kind?.rawValue ?? "-") \($0.itemID) \($0.action.rawValue)" }
     }
@@ -116,7 +120,7 @@ final class ChangeLogTests: XCTestCase {
         XCTAssertEqual(entries.count, 3)
     }
 
-    func testABulkWriteLogsOneEntryAndPutsTheTriggersBack() throws {
+    func testABulkWriteLogsOneEntryAndTheLogGoesOnAfterIt() throws {
         let position = try ChangeLog.newestPosition(in: connection)
         try connection.writeTransaction {
             try ChangeLog.recordingEverything(in: connection) {
@@ -128,9 +132,65 @@ final class ChangeLogTests: XCTestCase {
         XCTAssertEqual(try connection.queryFirst("SELECT count(*) FROM item_changes") { $0.int(0) }, 1)
         XCTAssertEqual(try ChangeLog.changes(after: position, limit: 100, in: connection),
                        .startAgain(try ChangeLog.newestPosition(in: connection)))
-        XCTAssertEqual(try SchemaCheck.differences(in: connection), [], "every trigger is back as it was")
+        XCTAssertEqual(try pausedRows(), 0, "the pause ended with the bulk write")
+        XCTAssertEqual(try SchemaCheck.differences(in: connection), [])
         _ = try workspace.memoStore().add(NewMemo(text: "one more"))
         XCTAssertEqual(try connection.queryFirst("SELECT action FROM item_changes ORDER BY seq DESC") { $0.string(0) }, "created")
+    }
+
+    func testAFailedBulkWriteLeavesTheLogOnForTheRestOfItsTransaction() throws {
+        struct Failure: Error {}
+        let position = try ChangeLog.newestPosition(in: connection)
+        try connection.writeTransaction {
+            XCTAssertThrowsError(try ChangeLog.recordingEverything(in: connection) { throw Failure() })
+            _ = try workspace.memoStore().add(NewMemo(text: "after the failure"))
+        }
+        XCTAssertEqual(try pausedRows(), 0)
+        XCTAssertEqual(summary(try entries(after: position)), ["memo 1 created"])
+    }
+
+    func testNestedBulkWritesPauseTheLogUntilTheOutermostEnds() throws {
+        try connection.writeTransaction {
+            try ChangeLog.recordingEverything(in: connection) {
+                try ChangeLog.recordingEverything(in: connection) {
+                    try connection.execute("INSERT INTO memos (text, created_at, updated_at) VALUES ('inner', 0, 0)")
+                }
+                try connection.execute("INSERT INTO memos (text, created_at, updated_at) VALUES ('outer', 0, 0)")
+            }
+        }
+        XCTAssertEqual(try connection.query("SELECT action FROM item_changes") { $0.string(0) }, ["everything"])
+    }
+
+    func testTheLogsEntriesAreWrittenByTheUndoTriggersAlone() throws {
+        // One trigger per table and event parsed at every start, not two.
+        let own = try connection.query(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name GLOB 'item_changes_*'") { $0.string(0) }
+        XCTAssertEqual(own, ["item_changes_pruned"])
+        for logged in ChangeLog.loggedTables {
+            for event in ["INSERT", "UPDATE", "DELETE"] {
+                let sql = try connection.queryFirst("SELECT sql FROM sqlite_master WHERE name = ?",
+                                                    "undo_\(logged.name)_\(event.lowercased())") { $0.string(0) }
+                XCTAssertEqual(sql?.contains("INSERT INTO item_changes"), logged.events.contains(event), "\(logged.name) \(event)")
+            }
+        }
+    }
+
+    func testAHomeOfTheLogsOwnTriggersMovesThemIntoTheUndoTriggersAndLogsEachWriteOnce() throws {
+        // A home memoapp made before changes.2: the log had triggers of its own.
+        var older = Migrator()
+        older.register(Schema.migrator.migrations.filter { $0.name != "changes.2-in-undo-triggers" })
+        let path = folder.appending("older.db")
+        let oldConnection = try MemoDatabase.connect(path)
+        try older.apply(to: oldConnection)
+        XCTAssertEqual(try oldConnection.queryFirst(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name GLOB 'item_changes_*'") { $0.int(0) }, 15)
+        try Schema.migrator.apply(to: oldConnection)
+        XCTAssertEqual(try SchemaCheck.differences(in: oldConnection), [])
+        XCTAssertEqual(Set(try SchemaCheck.objects(in: oldConnection)), Set(try SchemaCheck.objects(in: connection)))
+        try oldConnection.execute("INSERT INTO todos (title, created_at, updated_at) VALUES ('once', 0, 0)")
+        XCTAssertEqual(try oldConnection.query("SELECT kind, item_id, action FROM item_changes") {
+            "\($0.string(0)) \($0.int(1)) \($0.string(2))"
+        }, ["todo 1 created"])
     }
 
     func testAReplacedLogIsToldAsStartAgainEvenUnderTheSameNumber() throws {
@@ -163,11 +223,22 @@ final class ChangeLogTests: XCTestCase {
                        .startAgain(try ChangeLog.newestPosition(in: connection)))
     }
 
-    func testDoctorsSchemaCheckKnowsTheLogsTriggers() throws {
+    func testDoctorsSchemaCheckKnowsTheTriggersThatLog() throws {
         XCTAssertEqual(try SchemaCheck.differences(in: connection), [])
-        try connection.execute("DROP TRIGGER item_changes_todos_insert")
-        let differences = try SchemaCheck.differences(in: connection).map(\.object.name)
-        XCTAssertEqual(differences, ["item_changes_todos_insert"])
+        // The undo trigger made again without the log's INSERT, as before changes.2.
+        try connection.executeScript("""
+            DROP TRIGGER undo_memos_insert;
+            CREATE TRIGGER undo_memos_insert AFTER INSERT ON memos BEGIN
+            INSERT INTO undo_rows (step, table_name, operation, value_count, v1)
+            SELECT step, 'memos', 'insert', 1, new.id FROM undo_recording;
+            END;
+            DROP TRIGGER item_changes_pruned;
+            """)
+        let differences = try SchemaCheck.differences(in: connection).map(\.description.en)
+        XCTAssertEqual(Set(differences), [
+            "trigger \"undo_memos_insert\" on memos is not defined as memoapp defines it",
+            "trigger \"item_changes_pruned\" on item_changes is missing",
+        ])
     }
 
     func testAHomeWhoseOnlyRowsAreLogEntriesHasNoDataToReplace() throws {

@@ -20,14 +20,20 @@ import SQLite
 /// stream's `resync`); that costs one read of everything, which is also the
 /// cheapest way to tell of more than `keptEntries` changes.
 ///
+/// ## Where the INSERTs live
+/// `changes.1-log` made a trigger per table and event. Every trigger costs
+/// every start of memoapp its parsing, and each of those tables and events
+/// already had an undo trigger (`UndoSchema`), so `changes.2-in-undo-triggers`
+/// moved each INSERT into the undo trigger of the same table and event and
+/// dropped the log's own: the same writes logged by fourteen fewer triggers.
+/// A migration that makes a logged table's undo triggers again
+/// (`UndoSchema.remakeTriggers`) makes them with the log's INSERT.
+///
 /// ## Bulk writes
 /// A write that fills or empties whole tables (an import into an empty home,
-/// undoing one, a restore) sets the triggers aside and writes one entry whose
+/// undoing one, a restore) pauses the logging and writes one entry whose
 /// action is `everything` instead of a row per item
 /// (`recordingEverything`).
-///
-/// A migration that remakes one of the logged tables drops its triggers with
-/// it; it must make them again as `changes.1-log` did.
 public enum ChangeLog {
     /// What a change did to its item.
     public enum Action: String, Sendable {
@@ -59,6 +65,14 @@ public enum ChangeLog {
                 try connection.executeScript(triggers(for: logged))
             }
         },
+        Migration("changes.2-in-undo-triggers") { connection in
+            try connection.executeScript(pausedTable)
+            for logged in loggedTables {
+                let drops = logged.events.map { "DROP TRIGGER IF EXISTS item_changes_\(logged.name)_\($0.lowercased());\n" }
+                try connection.executeScript(drops.joined())
+                try UndoSchema.remakeTriggers(of: logged.name, in: connection)
+            }
+        },
     ]
 
     /// A logged table: the item kind its rows belong to, the column holding
@@ -86,20 +100,50 @@ public enum ChangeLog {
     ]
 
     /// Runs `body`, a write inside the caller's write transaction that fills
-    /// or empties whole tables, with the logging triggers set aside, then
-    /// puts them back with their own SQL and logs one `everything` entry.
-    /// Dropped and made again in one transaction, the triggers are never
-    /// missing for another connection.
+    /// or empties whole tables, with the logging paused, then logs one
+    /// `everything` entry. The pause is a row in `item_changes_paused`, which
+    /// the triggers' INSERTs look for: written and removed in the caller's
+    /// transaction, it is never seen by another connection, whose writes wait
+    /// for that transaction and are logged as ever. Nested calls pause once,
+    /// until the outermost ends.
     public static func recordingEverything<T>(in connection: Connection, _ body: () throws -> T) throws -> T {
-        let triggers = try connection.query("""
-            SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name GLOB 'item_changes_*'
-                AND name <> 'item_changes_pruned' ORDER BY name
-            """) { row in (name: row.string(0), sql: row.string(1)) }
-        for trigger in triggers { try connection.execute("DROP TRIGGER \"\(trigger.name)\"") }
-        let result = try body()
-        for trigger in triggers { try connection.execute(trigger.sql) }
+        precondition(connection.isInsideTransaction, "a bulk write pauses the change log inside its own transaction")
+        let isPaused = try connection.queryFirst("SELECT EXISTS (SELECT 1 FROM item_changes_paused)") { $0.bool(0) } ?? false
+        if isPaused { return try body() }
+        try connection.execute("INSERT INTO item_changes_paused DEFAULT VALUES")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            // The caller may go on and commit: the pause must not outlive it.
+            try? connection.execute("DELETE FROM item_changes_paused")
+            throw error
+        }
+        try connection.execute("DELETE FROM item_changes_paused")
         try noteEverythingChanged(in: connection)
         return result
+    }
+
+    /// The INSERT that ends the undo trigger of `table`'s `event` (`INSERT`,
+    /// `UPDATE`, `DELETE`) once `changes.2-in-undo-triggers` has run; nil for
+    /// a table or event the log leaves out. Skipped while a bulk write has
+    /// paused the log.
+    static func entryStatement(for table: String, event: String) -> String? {
+        guard let logged = loggedTables.first(where: { $0.name == table }), logged.events.contains(event) else {
+            return nil
+        }
+        let row = event == "DELETE" ? "old" : "new"
+        let action = entryAction(of: logged, event: event)
+        return "INSERT INTO item_changes SELECT NULL, '\(logged.kind.rawValue)', \(row).\(logged.itemColumn), "
+            + "'\(action.rawValue)' WHERE NOT EXISTS (SELECT 1 FROM item_changes_paused);"
+    }
+
+    /// Whether the undo triggers carry the log's INSERTs: whether
+    /// `changes.2-in-undo-triggers` has made its table in `connection`'s
+    /// database (the undo migrations before it make triggers without them).
+    static func livesInUndoTriggers(_ connection: Connection) throws -> Bool {
+        try connection.queryFirst(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'item_changes_paused'", map: { _ in true }) == true
     }
 
     /// Logs that anything may have changed: after a write that no trigger
@@ -126,12 +170,19 @@ public enum ChangeLog {
         """
     }
 
-    /// One `INSERT` of the fewest words per event, for the same reason as
-    /// `loggedTables` has the fewest triggers.
+    /// Holds a row while a bulk write has paused the log (`recordingEverything`).
+    private static let pausedTable = "CREATE TABLE item_changes_paused (paused INTEGER PRIMARY KEY);\n"
+
+    private static func entryAction(of table: LoggedTable, event: String) -> Action {
+        !table.isItem || event == "UPDATE" ? .changed : event == "INSERT" ? .created : .removed
+    }
+
+    /// `changes.1-log`'s triggers (frozen: that migration has run in the
+    /// field), one `INSERT` of the fewest words per event.
     private static func triggers(for table: LoggedTable) -> String {
         table.events.map { event in
             let row = event == "DELETE" ? "old" : "new"
-            let action: Action = !table.isItem || event == "UPDATE" ? .changed : event == "INSERT" ? .created : .removed
+            let action = entryAction(of: table, event: event)
             return """
                 CREATE TRIGGER item_changes_\(table.name)_\(event.lowercased()) AFTER \(event) ON \(table.name) BEGIN
                 INSERT INTO item_changes VALUES (NULL, '\(table.kind.rawValue)', \(row).\(table.itemColumn), '\(action.rawValue)');

@@ -14,7 +14,11 @@ public enum MemoDatabase {
         _ = registered
     }
 
-    private static let registered: Void = NotesSchema.registerSearchTokenizer()
+    private static let registered: Void = {
+        // Registering the tokenizer initializes SQLite: its settings come first.
+        SQLiteLibrary.configure()
+        NotesSchema.registerSearchTokenizer()
+    }()
 
     /// Opens the database at `path` for reading and writing, creating it when
     /// absent. Migrations are not applied here: `open(in:)` does that for a

@@ -29,7 +29,9 @@ extension UndoHistory {
         // each still runs for every row, and makes every INSERT one that
         // writes two tables: such a statement keeps a journal of its own, to
         // undo itself alone should it fail halfway. Set aside for the body
-        // and put back with their own SQL, they cost neither.
+        // and put back with their own SQL, they cost neither. (They also
+        // carry the change log's INSERTs, which callers pause around a bulk
+        // write anyway: `ChangeLog.recordingEverything`.)
         let inserts = Set(UndoSchema.loggedTables.map { "undo_\($0)_insert" })
         let triggers = try connection.query("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name") {
             row in (name: row.string(0), sql: row.string(1))

@@ -206,7 +206,10 @@ public final class UndoHistory {
     }
 
     func quoted(_ name: String) -> String {
-        "\"" + name.replacingAll("\"", with: "\"\"") + "\""
+        // Names without a quote (all of memoapp's) skip the walk through
+        // the name's characters: every step's after-images quote each column.
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.replacingAll("\"", with: "\"\"") + "\""
     }
 
     static func changedSince(_ step: UndoStep) -> MemoError {

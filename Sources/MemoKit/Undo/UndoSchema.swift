@@ -38,7 +38,8 @@ enum UndoSchema {
             // gets none: doctor's reference schema is made the same way.
             for table in loggedTables {
                 let columns = try columns(of: table, in: connection)
-                if !columns.isEmpty { try connection.executeScript(triggers(for: columns, of: table)) }
+                guard !columns.isEmpty else { continue }
+                try connection.executeScript(triggers(for: columns, of: table, loggingChanges: false))
             }
         },
         // notes.10 gave `todos` the column `remind_at`: its triggers log it from here on.
@@ -59,21 +60,31 @@ enum UndoSchema {
     }
 
     static func columns(of table: String, in connection: Connection) throws -> [Column] {
-        try connection.query("SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", table) {
-            Column(name: $0.string(0), isKey: $0.int(1) > 0)
+        // The pragma itself, not the table-valued `pragma_table_info(?)`,
+        // which costs every recorded step (its after-images) twice as much
+        // to prepare; it lists the columns in order. A table name cannot be
+        // bound here: it is quoted.
+        let quoted = "\"" + table.replacingAll("\"", with: "\"\"") + "\""
+        return try connection.query("PRAGMA table_info(\(quoted))") {
+            Column(name: $0.string(1), isKey: $0.int(5) > 0)
         }
     }
 
-    static var valueNames: [String] { (1...valueColumns).map { "v\($0)" } }
+    /// Made once: every recorded step's after-images name them.
+    static let valueNames: [String] = (1...valueColumns).map { "v\($0)" }
 
     /// Drops `table`'s three triggers and makes them again from its columns
     /// as they are now: the step that must follow a migration adding a
     /// column to a logged table, or an undo would not restore that column.
+    /// From `changes.2-in-undo-triggers` on, they end with the change log's
+    /// INSERTs (`ChangeLog.entryStatement`); the steps before it made them
+    /// without, and still do on a new database, where they run first.
     static func remakeTriggers(of table: String, in connection: Connection) throws {
         let columns = try columns(of: table, in: connection)
         guard !columns.isEmpty else { return }
         let drops = ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS undo_\(table)_\($0);\n" }
-        try connection.executeScript(drops.joined() + triggers(for: columns, of: table))
+        let logsChanges = try ChangeLog.livesInUndoTriggers(connection)
+        try connection.executeScript(drops.joined() + triggers(for: columns, of: table, loggingChanges: logsChanges))
     }
 
     // MARK: - Private
@@ -108,11 +119,17 @@ enum UndoSchema {
 
     /// Three triggers: an insert logs the new row's key (undone by deleting
     /// it), an update and a delete the old row whole (undone by writing it
-    /// back).
-    private static func triggers(for columns: [Column], of table: String) -> String {
+    /// back); with `loggingChanges`, each then adds the change log's entry.
+    private static func triggers(for columns: [Column], of table: String, loggingChanges: Bool) -> String {
         let keys = columns.filter(\.isKey)
         precondition(!keys.isEmpty, "table \(table) has no primary key to undo by")
         precondition(columns.count <= valueColumns, "table \(table) is wider than undo_rows")
+        // Empty without the log, so the SQL stays byte for byte what the undo
+        // migrations made: doctor compares it with theirs.
+        func entry(_ event: String) -> String {
+            guard loggingChanges, let statement = ChangeLog.entryStatement(for: table, event: event) else { return "" }
+            return statement + "\n"
+        }
         func trigger(_ event: String, _ operation: String, _ row: String, _ logged: [Column]) -> String {
             let targets = valueNames.prefix(logged.count).joined(separator: ", ")
             let values = logged.map { "\(row).\($0.name)" }.joined(separator: ", ")
@@ -120,7 +137,7 @@ enum UndoSchema {
                 CREATE TRIGGER undo_\(table)_\(operation) AFTER \(event) ON \(table) BEGIN
                 INSERT INTO undo_rows (step, table_name, operation, value_count, \(targets))
                 SELECT step, '\(table)', '\(operation)', \(logged.count), \(values) FROM undo_recording;
-                END;
+                \(entry(event))END;
 
                 """
         }
