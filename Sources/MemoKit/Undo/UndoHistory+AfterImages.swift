@@ -39,29 +39,39 @@ extension UndoHistory {
     /// Logs the images of step `step`'s inserted and updated rows, inside the
     /// recording transaction, after the body's last write.
     func recordAfterImages(of step: Int64) throws {
-        let logged = try connection.queryFirst("""
-            SELECT count(*) FROM (SELECT 1 FROM undo_rows WHERE step = ? LIMIT ?)
-            """, step, UndoHistory.largestImagedStep + 1) { $0.int(0) } ?? 0
+        // One read tells both the step's size (a bounded count) and which
+        // tables it inserted into or updated: each statement prepared is a
+        // good part of a small command's cost.
+        var logged = 0
+        var operations: [String: Set<String>] = [:]
+        try connection.forEachRow("SELECT table_name, operation FROM undo_rows WHERE step = ? LIMIT ?",
+                                  arguments: [.integer(step), .integer(Int64(UndoHistory.largestImagedStep + 1))]) { row in
+            logged += 1
+            let operation = row.string(1)
+            if operation == "insert" || operation == "update" { operations[row.string(0), default: []].insert(operation) }
+            return true
+        }
         guard logged <= UndoHistory.largestImagedStep else { return }
-        let tables = try connection.query("""
-            SELECT DISTINCT table_name FROM undo_rows WHERE step = ? AND operation IN ('insert', 'update')
-            """, step) { $0.string(0) }
-        for table in tables where UndoHistory.imagedTables.contains(table) {
+        for (table, made) in operations.sorted(by: { $0.key < $1.key }) where UndoHistory.imagedTables.contains(table) {
             let columns = try UndoSchema.columns(of: table, in: connection)
             guard !columns.isEmpty, columns.count <= UndoSchema.valueColumns else { continue }
             let keys = columns.filter(\.isKey)
             // An insert logged the key alone (v1…); an update the old row, the
             // key at its columns' places. Keys never change.
-            let insertedKeys = commaList(UndoSchema.valueNames.prefix(keys.count))
-            let updatedKeys = commaList(columns.indices.filter { columns[$0].isKey }.map { UndoSchema.valueNames[$0] })
-            let keyNames = commaList(keys.map { quoted($0.name) })
+            var sources: [String] = []
+            if made.contains("insert") {
+                sources.append("SELECT \(commaList(UndoSchema.valueNames.prefix(keys.count))) FROM undo_rows "
+                               + "WHERE step = ?1 AND table_name = ?2 AND operation = 'insert'")
+            }
+            if made.contains("update") {
+                let updatedKeys = commaList(columns.indices.filter { columns[$0].isKey }.map { UndoSchema.valueNames[$0] })
+                sources.append("SELECT \(updatedKeys) FROM undo_rows WHERE step = ?1 AND table_name = ?2 AND operation = 'update'")
+            }
             try connection.execute("""
                 INSERT INTO undo_rows (step, table_name, operation, value_count, \
                 \(commaList(UndoSchema.valueNames.prefix(columns.count))))
                 SELECT ?1, ?2, 'after', \(columns.count), \(commaList(columns.map { quoted($0.name) }))
-                FROM \(quoted(table)) WHERE (\(keyNames)) IN (
-                    SELECT \(insertedKeys) FROM undo_rows WHERE step = ?1 AND table_name = ?2 AND operation = 'insert'
-                    UNION SELECT \(updatedKeys) FROM undo_rows WHERE step = ?1 AND table_name = ?2 AND operation = 'update')
+                FROM \(quoted(table)) WHERE (\(commaList(keys.map { quoted($0.name) }))) IN (\(sources.count == 1 ? sources[0] : sources[0] + " UNION " + sources[1]))
                 """, step, table)
         }
     }
