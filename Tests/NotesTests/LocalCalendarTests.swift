@@ -79,9 +79,9 @@ final class LocalCalendarTests: XCTestCase {
                     for hour in 0..<24 {
                         for (minute, second) in [(0, 0), (30, 0), (59, 59)] {
                             let wall = CivilDateTime(date: first.adding(days: day), hour: hour, minute: minute, second: second)
-                            guard system.instant(of: wall) == mktimeInstant(wall) else {
+                            guard system.instant(of: wall) == SystemLocalCalendar.instantByMktime(wall) else {
                                 return XCTFail("\(zone), \(wall.minuteDescription):\(second): \(system.instant(of: wall).rfc3339)"
-                                                   + " but mktime gives \(mktimeInstant(wall).rfc3339)")
+                                                   + " but mktime gives \(SystemLocalCalendar.instantByMktime(wall).rfc3339)")
                             }
                         }
                     }
@@ -100,17 +100,5 @@ final class LocalCalendarTests: XCTestCase {
             XCTAssertEqual(SystemLocalCalendar.instantAwayFromTransitions(
                 CivilDateTime(date: CivilDate(year: 2026, month: 7, day: 1), hour: 12))?.rfc3339, "2026-07-01T16:00:00Z")
         }
-    }
-
-    private func mktimeInstant(_ wall: CivilDateTime) -> Timestamp {
-        var parts = tm()
-        parts.tm_year = Int32(wall.date.year - 1900)
-        parts.tm_mon = Int32(wall.date.month - 1)
-        parts.tm_mday = Int32(wall.date.day)
-        parts.tm_hour = Int32(wall.hour)
-        parts.tm_min = Int32(wall.minute)
-        parts.tm_sec = Int32(wall.second)
-        parts.tm_isdst = -1
-        return Timestamp(secondsSince1970: Double(mktime(&parts)))
     }
 }

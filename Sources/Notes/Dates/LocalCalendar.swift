@@ -201,7 +201,12 @@ public struct SystemLocalCalendar: LocalCalendar {
     }
 
     public func instant(of dateTime: CivilDateTime) -> Timestamp {
-        if let instant = Self.instantAwayFromTransitions(dateTime) { return instant }
+        Self.instantAwayFromTransitions(dateTime) ?? Self.instantByMktime(dateTime)
+    }
+
+    /// What mktime makes of `dateTime`: the slow way, right at every change
+    /// of offset, and what the fast way is tested against.
+    static func instantByMktime(_ dateTime: CivilDateTime) -> Timestamp {
         var parts = tm()
         parts.tm_year = Int32(dateTime.date.year - 1900)
         parts.tm_mon = Int32(dateTime.date.month - 1)
