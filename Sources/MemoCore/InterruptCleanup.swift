@@ -12,20 +12,21 @@ import Glibc
 ///
 /// ## Why a fixed table
 /// A signal handler may only make async-signal-safe calls: no allocation, no
-/// lock, no Swift runtime work. So the paths live in one table allocated up
-/// front (`slotCount` slots of `PATH_MAX` bytes), each slot with a flag; the
-/// handler reads flags and paths and calls `unlink`, nothing else. Threads
-/// that add and remove paths take a mutex among themselves; the handler takes
-/// none. A handler that runs while a slot is being changed may unlink the
-/// path that slot held a moment before, which is a temporary of this very
-/// process, gone anyway once it dies. A process writing more than
-/// `slotCount` temporaries at once leaves the extra ones to the sweep.
+/// lock, no Swift runtime work. So the paths live in one table, allocated
+/// once by the first temporary (`slotCount` slots of `PATH_MAX` bytes), each
+/// slot with a flag; the handler reads flags and paths and calls `unlink`,
+/// nothing else. Threads that add and remove paths take a mutex among
+/// themselves; the handler takes none. A handler that runs while a slot is
+/// being changed may unlink the path that slot held a moment before, which is
+/// a temporary of this very process, gone anyway once it dies. A process
+/// writing more than `slotCount` temporaries at once leaves the extra ones to
+/// the sweep.
 public enum InterruptCleanup {
     /// The signals whose default action ends the process and that a person or
     /// a service manager sends to stop it.
     public static let endingSignals = [SIGINT, SIGTERM, SIGHUP]
 
-    /// Makes the table and installs the handler for `endingSignals`: what a
+    /// Readies the handler (`prepare`) and installs it for `endingSignals`: what a
     /// front end whose commands end by those signals calls once at start,
     /// before any command installs handlers of its own (those save and put
     /// back this one). The handler removes the registered files, then lets
@@ -52,10 +53,12 @@ public enum InterruptCleanup {
         }
     }
 
-    /// Makes the table, if not made yet: what a handler that calls
-    /// `removeRegisteredFiles` must have run before it is installed.
+    /// Readies what the handler reads (not the table itself, made by the
+    /// first `register`, so a command that writes no temporary allocates
+    /// none): what a handler that calls `removeRegisteredFiles` must have run
+    /// before it is installed.
     public static func prepare() {
-        _ = table
+        _ = preparedTable
     }
 
     /// Removes every registered file. Async-signal-safe once `prepare` has
@@ -113,15 +116,15 @@ public enum InterruptCleanup {
         init() { flags.initialize(repeating: 0, count: slotCount) }
     }
 
-    /// Made on first use, which is never inside a handler: both entry points
-    /// that make handlers able to run touch it first.
+    /// Made by the first `register` (or `registeredPaths`), never inside a
+    /// handler, which reads `preparedTable` only.
     private static let table: Table = {
         let made = Table()
         preparedTable = made
         return made
     }()
 
-    /// The table once made, read by the handler without touching the lazy
-    /// global machinery (whose first use takes a lock).
+    /// The table once made, nil before, read by the handler. `prepare`
+    /// touches it first, since the first use of a global takes a lock.
     private nonisolated(unsafe) static var preparedTable: Table?
 }
