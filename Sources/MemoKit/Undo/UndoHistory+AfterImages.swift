@@ -37,8 +37,9 @@ extension UndoHistory {
     ]
 
     /// Logs the images of step `step`'s inserted and updated rows, inside the
-    /// recording transaction, after the body's last write.
-    func recordAfterImages(of step: Int64) throws {
+    /// recording transaction, after the body's last write. Returns whether
+    /// the step logged any row at all.
+    func recordAfterImages(of step: Int64) throws -> Bool {
         // One read tells both the step's size (a bounded count) and which
         // tables it inserted into or updated: each statement prepared is a
         // good part of a small command's cost.
@@ -51,7 +52,7 @@ extension UndoHistory {
             if operation == "insert" || operation == "update" { operations[row.string(0), default: []].insert(operation) }
             return true
         }
-        guard logged <= UndoHistory.largestImagedStep else { return }
+        guard logged <= UndoHistory.largestImagedStep else { return true }
         for (table, made) in operations.sorted(by: { $0.key < $1.key }) where UndoHistory.imagedTables.contains(table) {
             let columns = try UndoSchema.columns(of: table, in: connection)
             guard !columns.isEmpty, columns.count <= UndoSchema.valueColumns else { continue }
@@ -74,6 +75,7 @@ extension UndoHistory {
                 FROM \(quoted(table)) WHERE (\(commaList(keys.map { quoted($0.name) }))) IN (\(sources.count == 1 ? sources[0] : sources[0] + " UNION " + sources[1]))
                 """, step, table)
         }
+        return logged > 0
     }
 
     /// `a, b, c`. Appended here rather than by `joined(separator:)`, which

@@ -62,11 +62,12 @@ public final class UndoHistory {
             defer { recordingStep = nil }
             let result = try body()
             try connection.execute("DELETE FROM undo_recording")
-            let hasChanges = try connection.queryFirst("""
-                SELECT EXISTS (SELECT 1 FROM undo_rows WHERE step = ?1) OR EXISTS (SELECT 1 FROM undo_files WHERE step = ?1)
-                """, step) { $0.bool(0) } ?? false
+            // The images' read of the step's rows also tells whether it has
+            // any; only a step without rows asks about kept audio.
+            let hasRows = try recordAfterImages(of: step)
+            let hasChanges = try hasRows || connection.queryFirst(
+                "SELECT EXISTS (SELECT 1 FROM undo_files WHERE step = ?)", step) { $0.bool(0) } ?? false
             if hasChanges {
-                try recordAfterImages(of: step)
                 try forgetSteps(upTo: step - Int64(limit))
             } else {
                 try connection.execute("DELETE FROM undo_steps WHERE id = ?", step)
