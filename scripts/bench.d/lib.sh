@@ -33,12 +33,13 @@ bench_need() {
 }
 
 # bench_build: the release binary, with the Swift runtime linked in statically
-# (a dynamically linked Swift runtime costs several ms at every start), and
-# memoapp-sql, which fills data homes (see bench_fill_notes).
+# (a dynamically linked Swift runtime costs several ms at every start) and
+# without RUNPATH (see scripts/run), and memoapp-sql, which fills data homes
+# (see bench_fill_notes).
 bench_build() {
   bench_log "building memoapp (release, --static-swift-stdlib)..."
-  swift build -c release --static-swift-stdlib --product memoapp >&2
-  swift build -c release --static-swift-stdlib --product memoapp-sql >&2
+  swift build -c release --static-swift-stdlib --disable-local-rpath --product memoapp >&2
+  swift build -c release --static-swift-stdlib --disable-local-rpath --product memoapp-sql >&2
   BENCH_BIN="$PWD/.build/release/memoapp"
   BENCH_SQL="$PWD/.build/release/memoapp-sql"
 }
