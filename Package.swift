@@ -138,12 +138,16 @@ for target in package.targets where target.type == .regular || target.type == .e
         // (-export-dynamic in the toolchain's static-stdlib-args.lnk), 5,600
         // of them, which only grow the tables the loader and dladdr (called
         // by the Swift runtime at start) walk; nothing looks them up.
-        // Together: about 0.4M instructions and 10 page faults fewer per
-        // command. (scripts/run and scripts/bench also build with
+        // Together: about 0.3M instructions (3%) and 10 page faults fewer
+        // per command. (scripts/run and scripts/bench also build with
         // --disable-local-rpath, for the same reason: see scripts/run.)
+        // The unwinder the static C++ runtime needs is linked in with it
+        // (-static-libgcc), one shared library fewer to find, map and
+        // relocate at every start (10 page faults).
         target.linkerSettings = (target.linkerSettings ?? []) + [
             .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                          "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
+                          "-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-static-libgcc"],
+                         .when(configuration: .release)),
         ]
     }
 }
