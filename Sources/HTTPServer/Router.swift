@@ -17,6 +17,16 @@ public struct Router: Sendable {
     /// nil), so a refusal does not reveal which paths exist.
     public var beforeEach: Hook?
 
+    /// Wraps the work one request does on its thread, as one call: for a
+    /// request without a body (nothing arrives between its head and its
+    /// end), the `beforeEach` hook and the route together; for one with a
+    /// body, the hook alone when the head arrives and the route alone once
+    /// the body has. Per-request state lives here, such as one database read
+    /// transaction that the hook's checks and the route's reads share. It
+    /// must call `body` once and hand back what it returns or throws.
+    public var around: Around?
+    public typealias Around = @Sendable (_ body: () throws -> Response?) throws -> Response?
+
     public private(set) var routes: [Route] = []
 
     public init() {}
