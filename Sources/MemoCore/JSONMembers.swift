@@ -87,10 +87,7 @@ public struct JSONObjectWriter: JSONMemberSink {
     public mutating func add(_ key: StaticString, time value: Timestamp?) {
         writeKey(key)
         guard let value else { return out.pointee.append(ascii: "null") }
-        // Digits, '-', 'T', ':', '.' and 'Z': nothing JSON escapes.
-        out.pointee.append(UInt8(ascii: "\""))
-        value.withRFC3339Milliseconds { out.pointee.append(utf8: $0) }
-        out.pointee.append(UInt8(ascii: "\""))
+        out.pointee.appendQuotedTime(value)
     }
 
     public mutating func add(_ key: StaticString, strings values: [String]) {
@@ -105,16 +102,12 @@ public struct JSONObjectWriter: JSONMemberSink {
 
     // MARK: - Private
 
+    @inline(__always)
     private mutating func writeKey(_ key: StaticString) {
-        if !isFirst { out.pointee.append(UInt8(ascii: ",")) }
+        assert(key.withUTF8Buffer { name in
+            name.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        }, "a member key must be plain ASCII that needs no escape")
+        out.pointee.appendMemberKey(key, isFirst: isFirst)
         isFirst = false
-        out.pointee.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { name in
-            assert(name.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") },
-                   "a member key must be plain ASCII that needs no escape")
-            out.pointee.append(utf8: name)
-        }
-        out.pointee.append(UInt8(ascii: "\""))
-        out.pointee.append(UInt8(ascii: ":"))
     }
 }

@@ -57,6 +57,28 @@ final class JSONMembersTests: XCTestCase {
         XCTAssertEqual(JSONByteWriter.collect(capacity: 0) { _ in }, [])
     }
 
+    func testKeysAndTimesWrittenInPlaceSurviveTheBufferGrowingUnderThem() {
+        // Keys and times are written after one capacity check each: start them
+        // at every offset around the first 64 bytes' end and the next growth's.
+        let time = Timestamp(secondsSince1970: 1_795_000_000.25)
+        for padding in 0..<140 {
+            var builder = JSONObjectBuilder()
+            builder.add("a_longer_member_key", time: time)
+            builder.add("k", bool: true)
+            builder.add("t", time: time)
+            let bytes = JSONByteWriter.collect(capacity: 1) { out in
+                for _ in 0..<padding { out.append(UInt8(ascii: " ")) }
+                JSONObjectWriter.write(to: &out) { object in
+                    object.add("a_longer_member_key", time: time)
+                    object.add("k", bool: true)
+                    object.add("t", time: time)
+                }
+            }
+            XCTAssertEqual(bytes, Array(repeating: UInt8(ascii: " "), count: padding) + builder.object.serializedBytes,
+                           "after \(padding) bytes")
+        }
+    }
+
     func testTheBuilderMakesTheObjectOfItsMembers() {
         var builder = JSONObjectBuilder()
         builder.add("time", time: Timestamp(secondsSince1970: 0))
