@@ -97,6 +97,14 @@ public struct JSONByteWriter: JSONOutput {
         count += length
     }
 
+    /// Appends again the `count` bytes written at `offset`.
+    mutating func appendCopy(from offset: Int, count length: Int) {
+        precondition(offset >= 0 && offset + length <= count, "a copy of bytes not written yet")
+        if length > capacity - count { grow(toHold: length) }
+        (start + count).initialize(from: start + offset, count: length)
+        count += length
+    }
+
     // MARK: - Private
 
     /// Room for `more` bytes after the ones held: at least twice the capacity.

@@ -49,6 +49,11 @@ public struct JSONObjectWriter: JSONMemberSink {
     // Valid for the span of `write`, which alone makes writers.
     private let out: UnsafeMutablePointer<JSONByteWriter>
     private var isFirst = true
+    /// The last time this object wrote and where its quoted text starts in
+    /// the output: an item's times often repeat (a to-do never edited was
+    /// updated when it was created), and a copy of those bytes costs less
+    /// than working the date out again.
+    private var lastTime: (secondsSince1970: Double, offset: Int)?
 
     private init(out: UnsafeMutablePointer<JSONByteWriter>) {
         self.out = out
@@ -87,6 +92,11 @@ public struct JSONObjectWriter: JSONMemberSink {
     public mutating func add(_ key: StaticString, time value: Timestamp?) {
         writeKey(key)
         guard let value else { return out.pointee.append(ascii: "null") }
+        // Equal seconds make equal text (0 and -0 alike).
+        if let last = lastTime, last.secondsSince1970 == value.secondsSince1970 {
+            return out.pointee.appendCopy(from: last.offset, count: Timestamp.rfc3339MillisecondsLength + 2)
+        }
+        lastTime = (value.secondsSince1970, out.pointee.count)
         out.pointee.appendQuotedTime(value)
     }
 
