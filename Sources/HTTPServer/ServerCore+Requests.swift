@@ -26,7 +26,7 @@ extension ServerCore {
             return respond(context, connection: connection, request: request) { try handler(request) }
         case .receiving(let receiver, let request, let received, let limit):
             if chunk.isEmpty {
-                return respond(context, connection: connection, request: request) { try receiver.finish() }
+                return respond(context, connection: connection, request: request) { try withinRoute { try receiver.finish() } }
             }
             let total = received + UInt64(chunk.count)
             guard total <= limit else {
@@ -131,10 +131,7 @@ extension ServerCore {
             query.append(Request.QueryItem(name: try RequestTarget.queryComponent(name),
                                            value: try RequestTarget.queryComponent(value)))
         }
-        var headers = Headers()
-        for (name, value) in values(of: .HEADER_KIND, connection) {
-            headers.add(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
-        }
+        let headers = headerFields(connection)
         return Request(method: Method(rawValue: context.method), target: String(decoding: context.rawTarget, as: UTF8.self),
                        path: path, query: query, headers: headers, remoteAddress: remoteAddress(connection),
                        httpVersion: version.map { String(cString: $0) } ?? "")
@@ -151,9 +148,39 @@ extension ServerCore {
             request.routePattern = route.pattern
             request.parameters = parameters
         }
-        if let hook = router.beforeEach, let response = try hook(request) {
+        guard ServerCore.hasBody(request.headers) else {
+            // Nothing arrives between this head and the request's end: the
+            // hook and the route run together then, in one `around` call
+            // (one read transaction for both, in memoapp's server).
+            context.state = .awaitingEnd({ request in
+                try self.withinRoute {
+                    if let hook = self.router.beforeEach, let response = try hook(request) { return response }
+                    switch try ServerCore.matchedRoute(resolution).action {
+                    case .respond(let handler): return try handler(request)
+                    case .receive(let makeReceiver): return try makeReceiver(request).finish()
+                    }
+                }
+            }, request)
+            return true
+        }
+        if let hook = router.beforeEach, let response = try within({ try hook(request) }) {
             return answer(response, context: context, connection: connection, request: request)
         }
+        let route = try ServerCore.matchedRoute(resolution)
+        if let length = ServerCore.contentLength(request.headers), length > route.bodyLimit {
+            throw HTTPError.tooLarge(limit: route.bodyLimit)
+        }
+        switch route.action {
+        case .respond(let handler):
+            context.state = .awaitingEnd({ request in try self.withinRoute { try handler(request) } }, request)
+        case .receive(let makeReceiver):
+            context.state = .receiving(try makeReceiver(request), request, received: 0, limit: route.bodyLimit)
+        }
+        return true
+    }
+
+    /// The route that serves a resolved request; 404 or 405 when none does.
+    private static func matchedRoute(_ resolution: Router.Resolution) throws -> Route {
         switch resolution {
         case .notFound:
             throw HTTPError(status: 404, en: "Not found", ko: "찾을 수 없습니다")
@@ -161,17 +188,23 @@ extension ServerCore {
             throw HTTPError(status: 405, en: "Method not allowed", ko: "허용되지 않는 메서드입니다",
                             headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")])
         case .matched(let route, _):
-            if let length = ServerCore.contentLength(request.headers), length > route.bodyLimit {
-                throw HTTPError.tooLarge(limit: route.bodyLimit)
-            }
-            switch route.action {
-            case .respond(let handler):
-                context.state = .awaitingEnd(handler, request)
-            case .receive(let makeReceiver):
-                context.state = .receiving(try makeReceiver(request), request, received: 0, limit: route.bodyLimit)
-            }
-            return true
+            return route
         }
+    }
+
+    /// `body` inside the router's `around`, when it has one.
+    private func within(_ body: () throws -> Response?) throws -> Response? {
+        guard let around = router.around else { return try body() }
+        return try around(body)
+    }
+
+    /// `within` for a route's work, which always answers.
+    private func withinRoute(_ body: () throws -> Response) throws -> Response {
+        guard let around = router.around else { return try body() }
+        guard let response = try around(body) else {
+            preconditionFailure("the router's around returned no response for a route that answered")
+        }
+        return response
     }
 
     /// Runs `make` and sends what it answers or throws.
@@ -224,6 +257,25 @@ extension ServerCore {
             return MHD_Result.YES
         }, Unmanaged.passUnretained(pairs).toOpaque())
         return pairs.list
+    }
+
+    /// The head's fields, each made a String straight from libmicrohttpd's
+    /// bytes (by way of two arrays per field, they showed under perf).
+    private func headerFields(_ connection: OpaquePointer) -> Headers {
+        final class Fields { var headers = Headers() }
+        let fields = Fields()
+        _ = library.connectionValues(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
+            let fields = Unmanaged<Fields>.fromOpaque(cls!).takeUnretainedValue()
+            fields.headers.add(ServerCore.text(key, keySize), ServerCore.text(value, valueSize))
+            return MHD_Result.YES
+        }, Unmanaged.passUnretained(fields).toOpaque())
+        return fields.headers
+    }
+
+    /// `count` bytes at `start` as UTF-8 text (invalid bytes replaced), or "" for none.
+    private static func text(_ start: UnsafePointer<CChar>?, _ count: Int) -> String {
+        guard let start else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
     }
 
     private func remoteAddress(_ connection: OpaquePointer) -> String {

@@ -40,6 +40,20 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     /// documents carry thousands of times, and a JSON writer copies them
     /// straight into its output with no String in between.
     public func withRFC3339Milliseconds<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes
+        return try withUnsafeMutableBytes(of: &text) { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            writeRFC3339Milliseconds(to: bytes.baseAddress!)
+            return try body(UnsafeBufferPointer(bytes))
+        }
+    }
+
+    /// The byte count of `rfc3339Milliseconds`.
+    static let rfc3339MillisecondsLength = 24
+
+    /// Writes the 24 bytes of `rfc3339Milliseconds` at `bytes` (a JSON
+    /// writer's own buffer: no copy in between).
+    func writeRFC3339Milliseconds(to bytes: UnsafeMutablePointer<UInt8>) {
         let whole = clampedSeconds
         // A clamped (out-of-range or non-finite) value shows no fraction.
         let fraction = secondsSince1970.rounded(.down) == Double(whole) ? secondsSince1970 - Double(whole) : 0
@@ -47,32 +61,27 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         // Worked out here rather than by gmtime_r, which takes glibc's time
         // zone lock on every call: the server's threads queued on it.
         let parts = Timestamp.utcParts(of: Int64(whole))
-        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes
-        return try withUnsafeMutableBytes(of: &text) { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            func two(_ value: Int, at offset: Int) {
-                bytes[offset] = UInt8(truncatingIfNeeded: 0x30 + value / 10)
-                bytes[offset + 1] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
-            }
-            // clampedSeconds keeps the year within 1...9999: four digits.
-            two(parts.year / 100, at: 0)
-            two(parts.year % 100, at: 2)
-            two(parts.month, at: 5)
-            two(parts.day, at: 8)
-            two(parts.hour, at: 11)
-            two(parts.minute, at: 14)
-            two(parts.second, at: 17)
-            bytes[20] = UInt8(truncatingIfNeeded: 0x30 + millis / 100)
-            two(millis % 100, at: 21)
-            bytes[4] = UInt8(ascii: "-")
-            bytes[7] = UInt8(ascii: "-")
-            bytes[10] = UInt8(ascii: "T")
-            bytes[13] = UInt8(ascii: ":")
-            bytes[16] = UInt8(ascii: ":")
-            bytes[19] = UInt8(ascii: ".")
-            bytes[23] = UInt8(ascii: "Z")
-            return try body(UnsafeBufferPointer(bytes))
+        func two(_ value: Int, at offset: Int) {
+            bytes[offset] = UInt8(truncatingIfNeeded: 0x30 + value / 10)
+            bytes[offset + 1] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
         }
+        // clampedSeconds keeps the year within 1...9999: four digits.
+        two(parts.year / 100, at: 0)
+        two(parts.year % 100, at: 2)
+        two(parts.month, at: 5)
+        two(parts.day, at: 8)
+        two(parts.hour, at: 11)
+        two(parts.minute, at: 14)
+        two(parts.second, at: 17)
+        bytes[20] = UInt8(truncatingIfNeeded: 0x30 + millis / 100)
+        two(millis % 100, at: 21)
+        bytes[4] = UInt8(ascii: "-")
+        bytes[7] = UInt8(ascii: "-")
+        bytes[10] = UInt8(ascii: "T")
+        bytes[13] = UInt8(ascii: ":")
+        bytes[16] = UInt8(ascii: ":")
+        bytes[19] = UInt8(ascii: ".")
+        bytes[23] = UInt8(ascii: "Z")
     }
 
     /// The UTC calendar date and time of `seconds` since 1970 in the

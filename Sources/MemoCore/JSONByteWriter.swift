@@ -48,11 +48,61 @@ public struct JSONByteWriter: JSONOutput {
 
     @inlinable
     public mutating func append(ascii: StaticString) {
-        if ascii.hasPointerRepresentation && ascii.utf8CodeUnitCount == 1 {
+        guard ascii.hasPointerRepresentation else { return ascii.withUTF8Buffer { append(utf8: $0) } }
+        if ascii.utf8CodeUnitCount == 1 {
             append(ascii.utf8Start.pointee)
         } else {
-            ascii.withUTF8Buffer { append(utf8: $0) }
+            // The literal's bytes in place: `withUTF8Buffer` took a closure
+            // call per `true`, `false` or `null`.
+            append(utf8: UnsafeBufferPointer(start: ascii.utf8Start, count: ascii.utf8CodeUnitCount))
         }
+    }
+
+    /// Appends an object member's key as `"key":`, after a `,` unless it is
+    /// the object's first: one capacity check and one copy for the lot, where
+    /// four appends and a closure call were a twentieth of a to-do list's
+    /// time under perf. The key is a literal that needs no escaping.
+    @inlinable
+    public mutating func appendMemberKey(_ key: StaticString, isFirst: Bool) {
+        guard key.hasPointerRepresentation else {
+            if !isFirst { append(UInt8(ascii: ",")) }
+            append(UInt8(ascii: "\""))
+            key.withUTF8Buffer { append(utf8: $0) }
+            append(UInt8(ascii: "\""))
+            return append(UInt8(ascii: ":"))
+        }
+        let length = key.utf8CodeUnitCount
+        if length + 4 > capacity - count { grow(toHold: length + 4) }
+        var next = start + count
+        if !isFirst {
+            next.pointee = UInt8(ascii: ",")
+            next += 1
+        }
+        next.pointee = UInt8(ascii: "\"")
+        (next + 1).initialize(from: key.utf8Start, count: length)
+        next += 1 + length
+        next[0] = UInt8(ascii: "\"")
+        next[1] = UInt8(ascii: ":")
+        count = next + 2 - start
+    }
+
+    /// Appends `time` as a JSON string of `rfc3339Milliseconds`, written in
+    /// place (digits and `-T:.Z`: nothing JSON escapes).
+    mutating func appendQuotedTime(_ time: Timestamp) {
+        let length = Timestamp.rfc3339MillisecondsLength + 2
+        if length > capacity - count { grow(toHold: length) }
+        start[count] = UInt8(ascii: "\"")
+        time.writeRFC3339Milliseconds(to: start + count + 1)
+        start[count + length - 1] = UInt8(ascii: "\"")
+        count += length
+    }
+
+    /// Appends again the `count` bytes written at `offset`.
+    mutating func appendCopy(from offset: Int, count length: Int) {
+        precondition(offset >= 0 && offset + length <= count, "a copy of bytes not written yet")
+        if length > capacity - count { grow(toHold: length) }
+        (start + count).initialize(from: start + offset, count: length)
+        count += length
     }
 
     // MARK: - Private

@@ -49,6 +49,11 @@ public struct JSONObjectWriter: JSONMemberSink {
     // Valid for the span of `write`, which alone makes writers.
     private let out: UnsafeMutablePointer<JSONByteWriter>
     private var isFirst = true
+    /// The last time this object wrote and where its quoted text starts in
+    /// the output: an item's times often repeat (a to-do never edited was
+    /// updated when it was created), and a copy of those bytes costs less
+    /// than working the date out again.
+    private var lastTime: (secondsSince1970: Double, offset: Int)?
 
     private init(out: UnsafeMutablePointer<JSONByteWriter>) {
         self.out = out
@@ -87,10 +92,12 @@ public struct JSONObjectWriter: JSONMemberSink {
     public mutating func add(_ key: StaticString, time value: Timestamp?) {
         writeKey(key)
         guard let value else { return out.pointee.append(ascii: "null") }
-        // Digits, '-', 'T', ':', '.' and 'Z': nothing JSON escapes.
-        out.pointee.append(UInt8(ascii: "\""))
-        value.withRFC3339Milliseconds { out.pointee.append(utf8: $0) }
-        out.pointee.append(UInt8(ascii: "\""))
+        // Equal seconds make equal text (0 and -0 alike).
+        if let last = lastTime, last.secondsSince1970 == value.secondsSince1970 {
+            return out.pointee.appendCopy(from: last.offset, count: Timestamp.rfc3339MillisecondsLength + 2)
+        }
+        lastTime = (value.secondsSince1970, out.pointee.count)
+        out.pointee.appendQuotedTime(value)
     }
 
     public mutating func add(_ key: StaticString, strings values: [String]) {
@@ -105,16 +112,12 @@ public struct JSONObjectWriter: JSONMemberSink {
 
     // MARK: - Private
 
+    @inline(__always)
     private mutating func writeKey(_ key: StaticString) {
-        if !isFirst { out.pointee.append(UInt8(ascii: ",")) }
+        assert(key.withUTF8Buffer { name in
+            name.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        }, "a member key must be plain ASCII that needs no escape")
+        out.pointee.appendMemberKey(key, isFirst: isFirst)
         isFirst = false
-        out.pointee.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { name in
-            assert(name.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") },
-                   "a member key must be plain ASCII that needs no escape")
-            out.pointee.append(utf8: name)
-        }
-        out.pointee.append(UInt8(ascii: "\""))
-        out.pointee.append(UInt8(ascii: ":"))
     }
 }

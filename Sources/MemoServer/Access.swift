@@ -140,6 +140,8 @@ enum Access {
         let wallNow = services.clock.now()
         if AccessTokens.needsUseRecorded(token, at: wallNow) {
             // Best effort: a busy writer must not fail the request it is about.
+            // (Not `services.write`: nothing the event feed tells of changed.)
+            services.endRequestReads()
             try? services.pool.write { connection in
                 try AccessTokens(connection: connection).recordUse(digest: digest, at: wallNow)
             }

@@ -9,6 +9,7 @@ public enum MemoRoutes {
     static func make(_ services: ServerServices, feed: ChangeFeed, extraRoutes: (inout Router) -> Void = { _ in }) -> Router {
         var router = Router()
         router.beforeEach = Access.hook(services)
+        router.around = { body in try services.withRequestReads(body) }
         addHealth(to: &router)
         addSession(to: &router, services)
         addOnboarding(to: &router, services)

@@ -48,12 +48,29 @@ enum Paging {
     /// page was not full: nothing follows).
     static func linking(_ response: Response, _ request: Request, itemCount: Int, limit: Int, cursor: () -> String?) -> Response {
         guard itemCount == limit, let cursor = cursor() else { return response }
-        var items = request.query.filter { $0.name != "cursor" }.map { ($0.name, $0.value) }
-        items.append(("cursor", cursor))
-        let path = "/" + request.path.map(percentEncoded).joined(separator: "/")
-        let query = items.map { percentEncoded($0.0) + "=" + percentEncoded($0.1) }.joined(separator: "&")
+        // `<path?query-with-this-cursor>; rel="next"`, written as bytes into
+        // one buffer: made of arrays of pieces joined, it was a fortieth of a
+        // list's time under perf.
+        var link: [UInt8] = [UInt8(ascii: "<")]
+        link.reserveCapacity(128 + request.target.utf8.count + cursor.utf8.count)
+        if request.path.isEmpty { link.append(UInt8(ascii: "/")) }
+        for segment in request.path {
+            link.append(UInt8(ascii: "/"))
+            appendPercentEncoded(segment, to: &link)
+        }
+        var separator = UInt8(ascii: "?")
+        func appendItem(_ name: String, _ value: String) {
+            link.append(separator)
+            separator = UInt8(ascii: "&")
+            appendPercentEncoded(name, to: &link)
+            link.append(UInt8(ascii: "="))
+            appendPercentEncoded(value, to: &link)
+        }
+        for item in request.query where item.name != "cursor" { appendItem(item.name, item.value) }
+        appendItem("cursor", cursor)
+        link.append(contentsOf: ">; rel=\"next\"".utf8)
         var linked = response
-        linked.headers.add("Link", "<\(path)?\(query)>; rel=\"next\"")
+        linked.headers.add("Link", String(decoding: link, as: UTF8.self))
         return linked
     }
 
@@ -108,6 +125,12 @@ enum Paging {
     static func percentEncoded(_ text: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
+        appendPercentEncoded(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `percentEncoded(text)`'s bytes, appended to `out`.
+    static func appendPercentEncoded(_ text: String, to out: inout [UInt8]) {
         for byte in text.utf8 {
             let isUnreserved = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
@@ -119,7 +142,6 @@ enum Paging {
                 out.append(hexDigits[Int(byte & 0xF)])
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)

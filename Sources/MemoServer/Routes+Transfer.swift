@@ -29,6 +29,8 @@ extension MemoRoutes {
     /// A workspace on a connection of its own, for use cases that run long
     /// or copy files before they write (they must not hold the pool's writer).
     static func dedicatedWorkspace(_ services: ServerServices) throws -> Workspace {
-        Workspace(home: services.home, connection: try MemoDatabase.connect(services.home.databasePath), clock: services.clock)
+        // The request's shared snapshot is not held through such work.
+        services.endRequestReads()
+        return Workspace(home: services.home, connection: try MemoDatabase.connect(services.home.databasePath), clock: services.clock)
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPServer
 import MemoCore
 import MemoKit
@@ -33,9 +36,40 @@ final class ServerServices: @unchecked Sendable {
     }
 
     /// Runs `body` on a reader: a snapshot of the last commit, beside other
-    /// readers and the writer.
+    /// readers and the writer. Inside `withRequestReads`, every read until
+    /// the first write shares one read transaction.
     func read<T>(_ body: (Workspace) throws -> T) throws -> T {
-        try pool.read { connection in try body(Workspace(home: home, connection: connection, clock: clock)) }
+        guard let reads = RequestReads.current else {
+            return try pool.read { connection in try body(Workspace(home: home, connection: connection, clock: clock)) }
+        }
+        return try reads.lease(from: pool).read { connection in
+            try body(Workspace(home: home, connection: connection, clock: clock))
+        }
+    }
+
+    /// Runs one request's work (the access hook's checks and its route) on
+    /// this thread with one read transaction for all its reads, taken at
+    /// the first and ended at the first write, at `endRequestReads`, or
+    /// when `body` returns: the hook's credential and gate and the route's
+    /// item were three transactions, each with its `BEGIN`, snapshot and
+    /// `COMMIT` and its locks on the WAL index, a fifth of a `GET
+    /// /todos/{id}` under perf.
+    func withRequestReads<T>(_ body: () throws -> T) rethrows -> T {
+        let reads = RequestReads()
+        RequestReads.current = reads
+        defer {
+            RequestReads.current = nil
+            reads.end()
+        }
+        return try body()
+    }
+
+    /// Ends this request's shared read transaction, if it has one: before
+    /// a write (what follows must see it) and before work that runs long
+    /// on a connection of its own (a snapshot held that long keeps the WAL
+    /// from being reset). A later read starts a new one.
+    func endRequestReads() {
+        RequestReads.current?.end()
     }
 
     /// The one other origin whose pages may call the API (CORS), or nil.
@@ -50,10 +84,45 @@ final class ServerServices: @unchecked Sendable {
 
     /// Runs `body` in one write transaction (committed when it returns).
     func write<T>(_ body: (Workspace) throws -> T) throws -> T {
+        endRequestReads()
         let result = try pool.write { connection in try body(Workspace(home: home, connection: connection, clock: clock)) }
         afterCommit?()
         return result
     }
+}
+
+/// The read transaction one request's work shares (`withRequestReads`),
+/// known to the thread doing that work.
+final class RequestReads {
+    private var held: ReaderLease?
+
+    /// The lease, taken at the first read (a route that reads nothing takes none).
+    func lease(from pool: DatabasePool) throws -> ReaderLease {
+        if let held, held.isHeld { return held }
+        let lease = try pool.leaseReader()
+        held = lease
+        return lease
+    }
+
+    func end() {
+        held?.end()
+        held = nil
+    }
+
+    /// The request work running on this thread, if any.
+    static var current: RequestReads? {
+        get { pthread_getspecific(key).map { Unmanaged<RequestReads>.fromOpaque($0).takeUnretainedValue() } }
+        set {
+            if let old = pthread_getspecific(key) { Unmanaged<RequestReads>.fromOpaque(old).release() }
+            pthread_setspecific(key, newValue.map { Unmanaged.passRetained($0).toOpaque() })
+        }
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
+        return key
+    }()
 }
 
 /// A value many threads read and write under a lock.

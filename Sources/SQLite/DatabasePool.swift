@@ -17,7 +17,8 @@ import Glibc
 ///
 /// A call to `read` or `write` inside another on the same thread is a mistake
 /// (it could wait forever for a connection its own thread holds): use the
-/// connection the outer call gave.
+/// connection the outer call gave. So is one while the thread holds a
+/// `ReaderLease` (see `leaseReader`).
 public final class DatabasePool: @unchecked Sendable {
     public let path: String
     /// What the writer was opened with; readers use the same, read-only.
@@ -149,7 +150,7 @@ public final class DatabasePool: @unchecked Sendable {
 
     /// An idle reader, or a new one while there are fewer than the maximum;
     /// else waits for one to come back.
-    private func takeReader() throws -> Connection {
+    func takeReader() throws -> Connection {
         precondition(!isInsideCall, "a pool's read cannot run inside another of its calls: use the connection it gave")
         let idle = try state.withLock { () throws -> Connection? in
             while true {
@@ -185,7 +186,7 @@ public final class DatabasePool: @unchecked Sendable {
         return reader
     }
 
-    private func giveBack(_ reader: Connection) {
+    func giveBack(_ reader: Connection) {
         isInsideCall = false
         let isClosing = state.withLock { () -> Bool in
             guard !isClosed else { return true }
@@ -208,8 +209,9 @@ public final class DatabasePool: @unchecked Sendable {
         SQLiteError(code: SQLITE_MISUSE, message: "the database pool of \(path) is closed", sql: nil)
     }
 
-    /// Whether the current thread is inside one of this pool's calls.
-    private var isInsideCall: Bool {
+    /// Whether the current thread is inside one of this pool's calls (or
+    /// holds one of its leases).
+    var isInsideCall: Bool {
         get { pthread_getspecific(insideCallKey) != nil }
         set { pthread_setspecific(insideCallKey, newValue ? UnsafeRawPointer(bitPattern: 1) : nil) }
     }

@@ -54,6 +54,43 @@ final class RequestTests: XCTestCase {
         server.assertStillServes()
     }
 
+    func testAroundWrapsTheHookAndABodilessRouteInOneCallAndABodysRouteInAnother() throws {
+        let events = Locked<[String]>([])
+        var router = Router()
+        router.route(.get, "/item") { _ in
+            events.withValue { $0.append("route") }
+            return .text("item")
+        }
+        router.collect(.post, "/items", bodyLimit: 100) { _, body in
+            events.withValue { $0.append("route \(body.count)") }
+            return .text("stored")
+        }
+        router.beforeEach = { request in
+            events.withValue { $0.append("hook") }
+            return request.headers["Authorization"] == "no" ? Response(status: 401, body: .bytes(Array("no\n".utf8))) : nil
+        }
+        router.around = { body in
+            events.withValue { $0.append("begin") }
+            defer { events.withValue { $0.append("end") } }
+            return try body()
+        }
+        let server = try TestServer(router: router)
+        func take() -> [String] { events.withValue { events in defer { events = [] }; return events } }
+        XCTAssertEqual(Curl.run([server.url("/item")]).text, "item")
+        XCTAssertEqual(take(), ["begin", "hook", "route", "end"], "a bodiless request: hook and route in one call")
+        XCTAssertEqual(Curl.run(["-X", "POST", "--data-binary", "abc", server.url("/items")]).text, "stored")
+        XCTAssertEqual(take(), ["begin", "hook", "end", "begin", "route 3", "end"],
+                       "with a body: the hook before it arrives, the route after, each in a call of its own")
+        XCTAssertEqual(Curl.run(["-X", "POST", server.url("/items")]).text, "stored")
+        XCTAssertEqual(take(), ["begin", "hook", "route 0", "end"], "a collecting route without a body is bodiless")
+        XCTAssertEqual(Curl.run(["-H", "Authorization: no", server.url("/item")]).status, 401)
+        XCTAssertEqual(take(), ["begin", "hook", "end"])
+        XCTAssertEqual(Curl.run([server.url("/missing")]).status, 404)
+        XCTAssertEqual(take(), ["begin", "hook", "end"], "the hook runs for a path no route has, in the call")
+        XCTAssertEqual(Curl.run(["-X", "DELETE", server.url("/item")]).status, 405)
+        XCTAssertEqual(take(), ["begin", "hook", "end"])
+    }
+
     func testTheHookSeesEveryRequestFirstAndCanAnswerInstead() throws {
         let seen = Locked<[String]>([])
         var router = Router()

@@ -57,6 +57,55 @@ final class JSONMembersTests: XCTestCase {
         XCTAssertEqual(JSONByteWriter.collect(capacity: 0) { _ in }, [])
     }
 
+    func testKeysAndTimesWrittenInPlaceSurviveTheBufferGrowingUnderThem() {
+        // Keys and times are written after one capacity check each: start them
+        // at every offset around the first 64 bytes' end and the next growth's.
+        let time = Timestamp(secondsSince1970: 1_795_000_000.25)
+        for padding in 0..<140 {
+            var builder = JSONObjectBuilder()
+            builder.add("a_longer_member_key", time: time)
+            builder.add("k", bool: true)
+            builder.add("t", time: time)
+            let bytes = JSONByteWriter.collect(capacity: 1) { out in
+                for _ in 0..<padding { out.append(UInt8(ascii: " ")) }
+                JSONObjectWriter.write(to: &out) { object in
+                    object.add("a_longer_member_key", time: time)
+                    object.add("k", bool: true)
+                    object.add("t", time: time)
+                }
+            }
+            XCTAssertEqual(bytes, Array(repeating: UInt8(ascii: " "), count: padding) + builder.object.serializedBytes,
+                           "after \(padding) bytes")
+        }
+    }
+
+    func testARepeatedTimeIsWrittenAsTheFirstWas() {
+        let times = [Timestamp(secondsSince1970: 1_795_000_000.25), Timestamp(secondsSince1970: 0),
+                     Timestamp(secondsSince1970: -0.0), Timestamp(secondsSince1970: .nan), Timestamp(secondsSince1970: 1e300)]
+        for first in times {
+            for second in times {
+                for padding in [0, 20, 40, 60] {
+                    var builder = JSONObjectBuilder()
+                    builder.add("a", time: first)
+                    builder.add("b", time: second)
+                    builder.add("c", time: second)
+                    builder.add("d", time: first)
+                    let bytes = JSONByteWriter.collect(capacity: 1) { out in
+                        for _ in 0..<padding { out.append(UInt8(ascii: " ")) }
+                        JSONObjectWriter.write(to: &out) { object in
+                            object.add("a", time: first)
+                            object.add("b", time: second)
+                            object.add("c", time: second)
+                            object.add("d", time: first)
+                        }
+                    }
+                    XCTAssertEqual(String(decoding: bytes, as: UTF8.self),
+                                   String(repeating: " ", count: padding) + builder.object.serialized)
+                }
+            }
+        }
+    }
+
     func testTheBuilderMakesTheObjectOfItsMembers() {
         var builder = JSONObjectBuilder()
         builder.add("time", time: Timestamp(secondsSince1970: 0))

@@ -159,6 +159,31 @@ final class TransactionTests: SQLiteTestCase {
         }
     }
 
+    func testAReadTransactionInsideAnotherOnAReadOnlyConnectionKeepsTheSnapshotAndDropsAFailedBodysActions() throws {
+        try connection.execute("INSERT INTO t VALUES (?)", "before")
+        let reader = try Connection(readingOnly: databasePath)
+        let writer = try makeConnection()
+        var ran: [String] = []
+        let counts = try reader.readTransaction { () -> (Int, Int) in
+            let first = try count("t", in: reader)
+            try writer.execute("INSERT INTO t VALUES (?)", "during")
+            let inner = try reader.readTransaction {
+                try reader.afterCommit { ran.append("kept") }
+                return try count("t", in: reader)
+            }
+            XCTAssertThrowsError(try reader.readTransaction {
+                try reader.afterCommit { ran.append("dropped") }
+                throw Abort(reason: "inner")
+            })
+            XCTAssertTrue(reader.isInsideTransaction, "a failed inner read leaves the outer one open")
+            return (first, inner)
+        }
+        XCTAssertEqual(counts.0, 1)
+        XCTAssertEqual(counts.1, 1, "the inner read is in the outer one's snapshot")
+        XCTAssertEqual(ran, ["kept"])
+        XCTAssertEqual(try count("t", in: reader), 2)
+    }
+
     // MARK: SQLite's own transaction state
 
     func testTheTransactionStateIsSQLites() throws {
