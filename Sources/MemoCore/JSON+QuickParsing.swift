@@ -7,8 +7,8 @@
 /// It never decides anything Jansson would decide differently. It answers
 /// only for documents it reads completely and finds well formed, giving the
 /// value Jansson would give; for everything else (a syntax error, a
-/// duplicate key, a number with a fraction or an exponent or of more than
-/// 18 digits, invalid UTF-8, a lone surrogate, a NUL in a key, deep
+/// duplicate key, an integer of more than 18 digits, a double that over- or
+/// underflows, invalid UTF-8, a lone surrogate, a NUL in a key, deep
 /// nesting) it answers nil, and Jansson reads the bytes again: its result,
 /// and its error with line and column, are what the caller gets.
 /// `JSONQuickParsingTests` holds the two to the same answers.
@@ -193,22 +193,52 @@ struct QuickJSONParser {
         return unit
     }
 
-    /// An integer: an optional minus, then 0 or digits not starting with 0,
-    /// ended by what may follow a value. A fraction or an exponent makes a
-    /// double, which Jansson reads.
+    /// A number: an optional minus, then 0 or digits not starting with 0;
+    /// with a fraction or an exponent it is a double, else an integer.
+    /// Doubles are read as Jansson reads them (strtod in the C locale, which
+    /// Swift's `Double(_:)` is too); one that comes out infinite, zero or
+    /// subnormal, where over- and underflow begin, is left to Jansson.
     private mutating func integer() -> JSON? {
+        let start = index
         let isNegative = bytes[index] == UInt8(ascii: "-")
         if isNegative { index += 1 }
-        let start = index
+        let digitsStart = index
         var magnitude: Int64 = 0
-        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-            guard index - start < QuickJSONParser.longestInteger else { return nil }
+        while index < bytes.count, isDigit(bytes[index]) {
+            guard index - digitsStart < QuickJSONParser.longestInteger else { return nil }
             magnitude = magnitude * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
             index += 1
         }
-        let digits = index - start
-        guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0"), endsValue() else { return nil }
-        return .int(isNegative ? -magnitude : magnitude)
+        let digits = index - digitsStart
+        guard digits > 0, digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { return nil }
+        var isDouble = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard skipDigits() else { return nil }
+            isDouble = true
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard skipDigits() else { return nil }
+            isDouble = true
+        }
+        guard endsValue() else { return nil }
+        guard isDouble else { return .int(isNegative ? -magnitude : magnitude) }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let number = Double(text), number.isNormal else { return nil }
+        return .double(number)
+    }
+
+    /// Moves past one digit or more; false when there is none.
+    private mutating func skipDigits() -> Bool {
+        let start = index
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        return index > start
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     private mutating func literal(_ word: StaticString, _ value: JSON) -> JSON? {

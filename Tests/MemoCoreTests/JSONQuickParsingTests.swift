@@ -73,15 +73,20 @@ final class JSONQuickParsingTests: XCTestCase {
     }
 
     func testNumbersTheQuickReaderLeavesToJansson() {
-        // Doubles and integers of 19 digits or more are Jansson's to read;
-        // `parse` still gives their values.
-        for text in ["1.5", "1e2", "-0.5E-1", "1234567890123456789", "9223372036854775807", "-9223372036854775808"] {
+        // Integers of 19 digits or more, and doubles at the edges of over- and
+        // underflow, are Jansson's to read; `parse` still gives their values.
+        for text in ["1234567890123456789", "9223372036854775807", "-9223372036854775808", "0.0", "-0e5",
+                     "1e-400", "4.9e-324"] {
             XCTAssertNil(quick(Array(text.utf8)), text)
             XCTAssertNotNil(try? JSON.parse(Array(text.utf8)), text)
         }
-        for text in ["0", "-0", "7", "-7", "123456789012345678", "-123456789012345678", "[0,-0,10]"] {
+        for text in ["0", "-0", "7", "-7", "123456789012345678", "-123456789012345678", "[0,-0,10]", "1.5", "1e2",
+                     "-0.5E-1", "2.2250738585072014e-308", "1.7976931348623157e307", "0.1", "123.456e+7",
+                     "9007199254740993.0", "[0.30000000000000004, 1E0]", "{\"urgency\": 4.2}"] {
             XCTAssertTrue(assertAgrees(Array(text.utf8)), text)
         }
+        XCTAssertNil(quick(Array("1e400".utf8)))
+        XCTAssertNil(jansson(Array("1e400".utf8)), "an overflow is Jansson's error")
     }
 
     func testDeepNestingIsLeftToJansson() {
@@ -107,7 +112,7 @@ final class JSONQuickParsingTests: XCTestCase {
     func testOneByteChangesOfWellFormedDocumentsAgree() {
         let documents = [
             #"{"title": "회의 \"a\" \\ \/ \b\f\n\r\t \u00e9\ud83d\ude00", "n": [0, -12, true, false, null], "o": {}}"#,
-            #"[{"k": "v"}, [], "", -0, 18, {"x": {"y": ["z"]}}]"#,
+            #"[{"k": "v"}, [], "", -0, 18, {"x": {"y": ["z"]}}, 1.25e+3, -0.5]"#,
         ]
         let replacements: [UInt8] = [0x00, 0x09, 0x0A, 0x20, 0x22, 0x2C, 0x2D, 0x2E, 0x30, 0x31, 0x3A, 0x45, 0x5B,
                                      0x5C, 0x5D, 0x65, 0x75, 0x7B, 0x7D, 0x80, 0xBF, 0xC3, 0xE0, 0xED, 0xF0, 0xFF]
