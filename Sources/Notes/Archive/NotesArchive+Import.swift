@@ -128,18 +128,25 @@ extension NotesArchive {
                     INSERT INTO todos (id, uid, title, note, priority, due_at, due_has_time, tags, created_at,
                         updated_at, done_at, repeat_every, repeat_unit, repeat_from, repeat_day, remind_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, keepingID ? todo.id : nil, todo.uid, todo.title, todo.note, todo.priority?.rawValue,
-                    todo.due?.instant.secondsSince1970, todo.due?.hasTime ?? false, TagColumn.joined(todo.tags),
-                    todo.createdAt.secondsSince1970, todo.updatedAt.secondsSince1970, todo.doneAt?.secondsSince1970,
-                    todo.repeatRule?.every, todo.repeatRule?.unit.rawValue, todo.repeatRule?.from.rawValue,
-                    todo.repeatRule?.anchorDay, todo.remindAt?.secondsSince1970)
+                    """, arguments: [
+                        // Values made here, not boxed as `any SQLiteValueConvertible`:
+                        // an import writes millions of rows through this.
+                        (keepingID ? todo.id : nil).sqliteValue, todo.uid.sqliteValue, todo.title.sqliteValue,
+                        todo.note.sqliteValue, todo.priority?.rawValue.sqliteValue ?? .null,
+                        todo.due?.instant.secondsSince1970.sqliteValue ?? .null, (todo.due?.hasTime ?? false).sqliteValue,
+                        TagColumn.joined(todo.tags).sqliteValue, todo.createdAt.secondsSince1970.sqliteValue,
+                        todo.updatedAt.secondsSince1970.sqliteValue, todo.doneAt?.secondsSince1970.sqliteValue ?? .null,
+                        todo.repeatRule?.every.sqliteValue ?? .null, todo.repeatRule?.unit.rawValue.sqliteValue ?? .null,
+                        todo.repeatRule?.from.rawValue.sqliteValue ?? .null, todo.repeatRule?.anchorDay.sqliteValue ?? .null,
+                        todo.remindAt?.secondsSince1970.sqliteValue ?? .null,
+                    ])
             }
         } catch let error as SQLiteError where error.isUniqueViolation(table: "todos", column: "uid") {
             return nil
         }
         let id = connection.lastInsertRowID
         for tag in todo.tags {
-            try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", id, tag)
+            try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", arguments: [.integer(id), .text(tag)])
         }
         return id
     }
@@ -154,15 +161,16 @@ extension NotesArchive {
                 try connection.execute("""
                     INSERT INTO memos (id, uid, title, text, is_pinned, tags, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, keepingID ? memo.id : nil, memo.uid, memo.title, memo.text, memo.isPinned,
-                    TagColumn.joined(memo.tags), memo.createdAt.secondsSince1970, memo.updatedAt.secondsSince1970)
+                    """, arguments: [(keepingID ? memo.id : nil).sqliteValue, memo.uid.sqliteValue, memo.title.sqliteValue,
+                                     memo.text.sqliteValue, memo.isPinned.sqliteValue, TagColumn.joined(memo.tags).sqliteValue,
+                                     memo.createdAt.secondsSince1970.sqliteValue, memo.updatedAt.secondsSince1970.sqliteValue])
             }
         } catch let error as SQLiteError where error.isUniqueViolation(table: "memos", column: "uid") {
             throw MemoError.duplicateUID(.memo, memo.uid)
         }
         let id = connection.lastInsertRowID
         for tag in memo.tags {
-            try connection.execute("INSERT INTO memo_tags (memo_id, tag) VALUES (?, ?)", id, tag)
+            try connection.execute("INSERT INTO memo_tags (memo_id, tag) VALUES (?, ?)", arguments: [.integer(id), .text(tag)])
         }
         return id
     }
