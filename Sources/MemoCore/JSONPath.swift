@@ -23,12 +23,19 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
 
     /// This path followed by an object member.
     public func appending(key: String) -> JSONPath {
-        JSONPath(steps: steps + [.key(key)])
+        appending(.key(key))
     }
 
     /// This path followed by an array element.
     public func appending(index: Int) -> JSONPath {
-        JSONPath(steps: steps + [.index(index)])
+        appending(.index(index))
+    }
+
+    /// This path followed by `step`.
+    public func appending(_ step: Step) -> JSONPath {
+        var steps = steps
+        steps.append(step)
+        return JSONPath(steps: steps)
     }
 
     /// `$[3].description`; a key that is not a plain identifier is quoted

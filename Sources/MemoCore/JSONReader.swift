@@ -11,17 +11,33 @@
 public struct JSONReader: Sendable {
     /// The value at `path`.
     public let value: JSON
-    /// Where `value` sits in the document.
-    public let path: JSONPath
     /// What error messages start with, e.g. the file name; nil for none.
     public let source: String?
+    /// The path of the container this value was read from, and the step
+    /// from there to it: an import reads a dozen members of each of
+    /// millions of items, and a path is only wanted for an error, so it is
+    /// put together when asked for rather than copied at every read.
+    private let parentPath: JSONPath
+    private let lastStep: JSONPath.Step?
 
     /// A reader of `value`, which sits at `path` in a document from `source`.
     public init(_ value: JSON, path: JSONPath = .root, source: String? = nil) {
         self.value = value
-        self.path = path
         self.source = source
+        parentPath = path
+        lastStep = nil
     }
+
+    /// A reader of `value`, found one `step` below the value at `parentPath`.
+    private init(_ value: JSON, below parentPath: JSONPath, at step: JSONPath.Step, source: String?) {
+        self.value = value
+        self.source = source
+        self.parentPath = parentPath
+        lastStep = step
+    }
+
+    /// Where `value` sits in the document.
+    public var path: JSONPath { lastStep.map { parentPath.appending($0) } ?? parentPath }
 
     /// Parses `bytes` (see `JSON.parse`) and reads from the top; a syntax error
     /// is a bad-input error naming `source`, the line and the column.
@@ -68,15 +84,15 @@ public struct JSONReader: Sendable {
     /// The elements of an array, each knowing its index, or an error.
     public func elements() throws -> [JSONReader] {
         guard case let .array(items) = value else { throw mismatch(.array) }
-        return items.enumerated().map { index, item in
-            JSONReader(item, path: path.appending(index: index), source: source)
-        }
+        let path = path
+        return items.enumerated().map { index, item in JSONReader(item, below: path, at: .index(index), source: source) }
     }
 
     /// The members of an object in the document's order, or an error.
     public func members() throws -> [(key: String, value: JSONReader)] {
         guard case let .object(pairs) = value else { throw mismatch(.object) }
-        return pairs.map { key, item in (key, JSONReader(item, path: path.appending(key: key), source: source)) }
+        let path = path
+        return pairs.map { key, item in (key, JSONReader(item, below: path, at: .key(key), source: source)) }
     }
 
     // MARK: - Members of an object
@@ -87,7 +103,7 @@ public struct JSONReader: Sendable {
         guard case let .object(pairs) = value else { throw mismatch(.object) }
         // Linear: the objects imports read have a handful of keys.
         guard let item = pairs.first(where: { $0.0 == key })?.1, item != .null else { return nil }
-        return JSONReader(item, path: path.appending(key: key), source: source)
+        return JSONReader(item, below: path, at: .key(key), source: source)
     }
 
     /// The string member `key`; an error when it is absent, null or not a string.

@@ -221,6 +221,32 @@ final class NotesArchiveTests: NotesTestCase {
         XCTAssertEqual(try search.search(SearchQuery("나중")).hits.map(\.id), [later.id])
         XCTAssertEqual(try connection.queryFirst("PRAGMA integrity_check") { $0.string(0) }, "ok")
     }
+
+    func testABulkWriteChecksRulesItselfAndLeavesSQLitesChecksOnAfter() throws {
+        let badPriority = "INSERT INTO todos (title, created_at, updated_at, priority) VALUES ('x', 0, 0, 7)"
+        let badRule = RepeatRule(every: 1000, unit: .day, from: .due, anchorDay: nil)
+        var todo = try makeTodoStore().add(NewTodo(title: "template"))
+        try connection.execute("DELETE FROM todos")
+        todo.repeatRule = badRule
+        XCTAssertThrowsError(try connection.writeTransaction {
+            try NotesArchive.withIndexesBuiltAtTheEnd(in: connection) {
+                try NotesArchive.insert(todo, keepingID: false, into: connection)
+            }
+        }) { XCTAssertEqual(($0 as? MemoError)?.kind, .badInput, "a rule the CHECKs refuse is refused before SQLite") }
+        XCTAssertThrowsError(try connection.execute(badPriority), "SQLite checks again after a failed bulk write")
+        todo.repeatRule = nil
+        try connection.writeTransaction {
+            try NotesArchive.withIndexesBuiltAtTheEnd(in: connection) {
+                try NotesArchive.insert(todo, keepingID: false, into: connection)
+            }
+        }
+        XCTAssertThrowsError(try connection.execute(badPriority), "and after one that succeeded")
+        var imported = ImportedTodo(uid: todo.uid, title: "t")
+        imported.repeatRule = badRule
+        XCTAssertThrowsError(try TodoStore.check(imported), "another tool's rule is checked as it is read") {
+            XCTAssertEqual(($0 as? MemoError)?.kind, .badInput)
+        }
+    }
 }
 
 /// Everything an export function hands over, gathered.

@@ -66,8 +66,15 @@ public enum ImportWriter {
         let writeItems = { (body: () throws -> [String: Int64]) throws in
             keepingIDs ? try NotesArchive.withIndexesBuiltAtTheEnd(in: connection, body) : try body()
         }
+        // The bulk write leaves SQLite's CHECKs to the to-dos' and memos' own
+        // checks; timers, which come after them, are checked by SQLite too.
+        var isCheckingTimers = !keepingIDs
         let lastIDs = try writeItems { try document.forEachItem { item in
             defer { itemDone() }
+            if case .timer = item, !isCheckingTimers {
+                try NotesArchive.checkConstraintsAgain(in: connection)
+                isCheckingTimers = true
+            }
             switch item {
             case let .todo(todo):
                 try add(to: &report.todos, isPresent: isPresent { try NotesArchive.containsTodo(uid: todo.uid, in: connection) }) {

@@ -118,24 +118,35 @@ extension NotesArchive {
     /// uid's unique index finds it as the row goes in, which spares an
     /// import a lookup of its own before each insert.
     static func insertUnlessPresent(_ todo: Todo, keepingID: Bool, into connection: Connection) throws -> Int64? {
+        // What the table's CHECKs say of a rule, said here too: a bulk write
+        // turns them off (`withIndexesBuiltAtTheEnd`). A priority is one of
+        // its three cases by its type.
+        if let rule = todo.repeatRule, !rule.isValid { throw invalidRule(rule) }
         do {
             try connection.insertingRow(of: .todo) {
                 try connection.execute("""
                     INSERT INTO todos (id, uid, title, note, priority, due_at, due_has_time, tags, created_at,
                         updated_at, done_at, repeat_every, repeat_unit, repeat_from, repeat_day, remind_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, keepingID ? todo.id : nil, todo.uid, todo.title, todo.note, todo.priority?.rawValue,
-                    todo.due?.instant.secondsSince1970, todo.due?.hasTime ?? false, TagColumn.joined(todo.tags),
-                    todo.createdAt.secondsSince1970, todo.updatedAt.secondsSince1970, todo.doneAt?.secondsSince1970,
-                    todo.repeatRule?.every, todo.repeatRule?.unit.rawValue, todo.repeatRule?.from.rawValue,
-                    todo.repeatRule?.anchorDay, todo.remindAt?.secondsSince1970)
+                    """, arguments: [
+                        // Values made here, not boxed as `any SQLiteValueConvertible`:
+                        // an import writes millions of rows through this.
+                        (keepingID ? todo.id : nil).sqliteValue, todo.uid.sqliteValue, todo.title.sqliteValue,
+                        todo.note.sqliteValue, todo.priority?.rawValue.sqliteValue ?? .null,
+                        todo.due?.instant.secondsSince1970.sqliteValue ?? .null, (todo.due?.hasTime ?? false).sqliteValue,
+                        TagColumn.joined(todo.tags).sqliteValue, todo.createdAt.secondsSince1970.sqliteValue,
+                        todo.updatedAt.secondsSince1970.sqliteValue, todo.doneAt?.secondsSince1970.sqliteValue ?? .null,
+                        todo.repeatRule?.every.sqliteValue ?? .null, todo.repeatRule?.unit.rawValue.sqliteValue ?? .null,
+                        todo.repeatRule?.from.rawValue.sqliteValue ?? .null, todo.repeatRule?.anchorDay.sqliteValue ?? .null,
+                        todo.remindAt?.secondsSince1970.sqliteValue ?? .null,
+                    ])
             }
         } catch let error as SQLiteError where error.isUniqueViolation(table: "todos", column: "uid") {
             return nil
         }
         let id = connection.lastInsertRowID
         for tag in todo.tags {
-            try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", id, tag)
+            try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", arguments: [.integer(id), .text(tag)])
         }
         return id
     }
@@ -150,17 +161,24 @@ extension NotesArchive {
                 try connection.execute("""
                     INSERT INTO memos (id, uid, title, text, is_pinned, tags, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, keepingID ? memo.id : nil, memo.uid, memo.title, memo.text, memo.isPinned,
-                    TagColumn.joined(memo.tags), memo.createdAt.secondsSince1970, memo.updatedAt.secondsSince1970)
+                    """, arguments: [(keepingID ? memo.id : nil).sqliteValue, memo.uid.sqliteValue, memo.title.sqliteValue,
+                                     memo.text.sqliteValue, memo.isPinned.sqliteValue, TagColumn.joined(memo.tags).sqliteValue,
+                                     memo.createdAt.secondsSince1970.sqliteValue, memo.updatedAt.secondsSince1970.sqliteValue])
             }
         } catch let error as SQLiteError where error.isUniqueViolation(table: "memos", column: "uid") {
             throw MemoError.duplicateUID(.memo, memo.uid)
         }
         let id = connection.lastInsertRowID
         for tag in memo.tags {
-            try connection.execute("INSERT INTO memo_tags (memo_id, tag) VALUES (?, ?)", id, tag)
+            try connection.execute("INSERT INTO memo_tags (memo_id, tag) VALUES (?, ?)", arguments: [.integer(id), .text(tag)])
         }
         return id
+    }
+
+    /// The bad-input error of a rule the table's CHECKs refuse.
+    static func invalidRule(_ rule: RepeatRule) -> MemoError {
+        MemoError(.badInput, en: "a repeat counts 1 to \(RepeatRule.largestEvery) units (weekday repeats every 1; day is 1 to 31)",
+                  ko: "반복 간격은 1에서 \(RepeatRule.largestEvery) 사이여야 합니다 (weekday는 간격 1, day는 1에서 31)")
     }
 
     // MARK: - Private
@@ -202,13 +220,39 @@ extension NotesArchive {
             ORDER BY type, name
             """) { row in (type: row.string(0), name: row.string(1), sql: row.string(2)) }
         for object in deferred { try connection.execute("DROP \(object.type.uppercased()) \(object.name)") }
-        let result = try body()
+        // The CHECKs of `todos` that test a value against a list of three or
+        // more (priority, repeat_unit) make SQLite build a small temporary
+        // table each time one row is inserted, a quarter of what a
+        // Taskwarrior import's writer spent. Every to-do and memo the body
+        // writes is checked before it comes here (typed enums; a rule's
+        // numbers by `RepeatRule.isValid`, in `insertUnlessPresent` too), so
+        // SQLite is not asked again while it writes them; a body that goes on
+        // to write other tables calls `checkConstraintsAgain` first. The
+        // pragma expires prepared statements, so none compiled without the
+        // CHECKs outlives the body.
+        // (https://www.sqlite.org/pragma.html#pragma_ignore_check_constraints)
+        try connection.execute("PRAGMA ignore_check_constraints = ON")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? checkConstraintsAgain(in: connection)
+            throw error
+        }
+        try checkConstraintsAgain(in: connection)
         for object in deferred { try connection.execute(object.sql) }
         for index in ["todos_search", "memos_search"] {
             try rebuild(index, in: connection)
             try connection.execute("INSERT INTO \(index) (\(index)) VALUES ('optimize')")
         }
         return result
+    }
+
+    /// Has SQLite check every CHECK constraint again, inside the body of
+    /// `withIndexesBuiltAtTheEnd`, before it writes rows other than to-dos
+    /// and memos (an export's timers).
+    public static func checkConstraintsAgain(in connection: Connection) throws {
+        try connection.execute("PRAGMA ignore_check_constraints = OFF")
     }
 
     /// FTS5 writes an index out as a segment each time the terms it gathers

@@ -47,10 +47,13 @@ extension TodoStore {
     }
 
     /// Throws the error storing `todo` would meet: a title memoapp does not
-    /// take, a uid that is not a UUID.
+    /// take, a uid that is not a UUID, a repeat the table's CHECKs refuse
+    /// (which a bulk write does not ask SQLite to check again, see
+    /// `NotesArchive.withIndexesBuiltAtTheEnd`).
     public static func check(_ todo: ImportedTodo) throws {
         try validate(title: todo.title)
         _ = try UUID4.uid(todo.uid)
+        if let rule = todo.repeatRule, !rule.isValid { throw NotesArchive.invalidRule(rule) }
     }
 
     // MARK: - Private

@@ -32,6 +32,11 @@ struct SearchTextReader {
         var value: UInt32
         var start: Int
         var end: Int
+        /// Whether the text's bytes `start..<end` are `value` in the UTF-8
+        /// the tokenizer writes: well formed, not NUL (written `C0 80`),
+        /// not changed by folding or an escape. A token of such characters
+        /// is handed to FTS5 straight from the text, not encoded again.
+        var isVerbatim = true
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -44,7 +49,11 @@ struct SearchTextReader {
     /// The next character of a document, folded.
     mutating func nextCharacter() -> Character? {
         guard var character = nextScalar() else { return nil }
-        character.value = TextMatcher.fold(character.value)
+        let folded = TextMatcher.fold(character.value)
+        if folded != character.value {
+            character.value = folded
+            character.isVerbatim = false
+        }
         return character
     }
 
@@ -57,11 +66,16 @@ struct SearchTextReader {
             if let escaped = nextScalar(), escaped.value == 0x30 || escaped.value == SearchPhrase.escape.value {
                 character.value = escaped.value == 0x30 ? 0 : escaped.value
                 character.end = escaped.end
+                character.isVerbatim = false
             } else {
                 offset = start
             }
         }
-        character.value = TextMatcher.fold(character.value)
+        let folded = TextMatcher.fold(character.value)
+        if folded != character.value {
+            character.value = folded
+            character.isVerbatim = false
+        }
         return character
     }
 
@@ -72,7 +86,7 @@ struct SearchTextReader {
         let start = offset
         let lead = bytes[offset]
         offset += 1
-        if lead < 0x80 { return Character(value: UInt32(lead), start: start, end: offset) }
+        if lead < 0x80 { return Character(value: UInt32(lead), start: start, end: offset, isVerbatim: lead != 0) }
         let length: Int
         var lowest: UInt8 = 0x80
         var highest: UInt8 = 0xBF
@@ -84,14 +98,14 @@ struct SearchTextReader {
         case 0xF0: length = 4; lowest = 0x90
         case 0xF1...0xF3: length = 4
         case 0xF4: length = 4; highest = 0x8F
-        default: return Character(value: 0xFFFD, start: start, end: offset)
+        default: return Character(value: 0xFFFD, start: start, end: offset, isVerbatim: false)
         }
         var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
         for index in 1..<length {
             // Only the first continuation byte has a narrower range.
             let range = index == 1 ? lowest...highest : 0x80...0xBF
             guard offset < bytes.count, range.contains(bytes[offset]) else {
-                return Character(value: 0xFFFD, start: start, end: offset)
+                return Character(value: 0xFFFD, start: start, end: offset, isVerbatim: false)
             }
             value = value << 6 | UInt32(bytes[offset] & 0x3F)
             offset += 1

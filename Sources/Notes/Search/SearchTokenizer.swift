@@ -82,7 +82,7 @@ enum SearchTokenizer {
         // C's char and UInt8 may alias (Swift's "related types").
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self),
                                         count: Int(byteCount))
-        var writer = TokenWriter(context: context, emit: emit)
+        var writer = TokenWriter(text: text, context: context, emit: emit)
         if flags & FTS5_TOKENIZE_QUERY != 0 { return writer.runQuery(bytes) }
         let emitted = Unmanaged<SearchTokenSet>.fromOpaque(UnsafeRawPointer(instance)).takeUnretainedValue()
         emitted.start(byteCount: bytes.count)
@@ -92,6 +92,8 @@ enum SearchTokenizer {
     /// One call's worth of tokenizing: reads characters, emits tokens.
     private struct TokenWriter {
         typealias Character = SearchTextReader.Character
+        /// The text being read, whose bytes a token of verbatim characters is.
+        let text: UnsafePointer<CChar>
         let context: UnsafeMutableRawPointer?
         let emit: TokenCallback
         /// A token: one to three characters in UTF-8.
@@ -173,6 +175,10 @@ enum SearchTokenizer {
             let context = context
             let emit = emit
             let end = (third ?? second ?? first).end
+            // Neighbouring characters: their bytes follow one another in the text.
+            if first.isVerbatim, second?.isVerbatim ?? true, third?.isVerbatim ?? true {
+                return emit(context, flags, text + first.start, Int32(end - first.start), Int32(first.start), Int32(end))
+            }
             return withUnsafeMutableBytes(of: &token) { buffer in
                 var length = SearchTokenizer.encode(first.value, into: buffer, at: 0)
                 if let second { length += SearchTokenizer.encode(second.value, into: buffer, at: length) }
