@@ -22,15 +22,6 @@ extension JSON {
     }
 
     private static func parse(buffer: UnsafeBufferPointer<UInt8>) throws -> JSON {
-        // Most documents are plain and well formed: read without Jansson,
-        // to the same value (`QuickJSONParser`).
-        if let value = QuickJSONParser.parse(buffer) { return value }
-        return try parseWithJansson(buffer)
-    }
-
-    /// `parse` by Jansson alone, which judges every document the quick
-    /// reader leaves to it.
-    static func parseWithJansson(_ buffer: UnsafeBufferPointer<UInt8>) throws -> JSON {
         let jansson = try LibJansson.loaded()
         // https://jansson.readthedocs.io/en/2.14/apiref.html#decoding
         let flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL
