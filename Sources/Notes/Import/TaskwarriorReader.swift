@@ -189,17 +189,20 @@ public struct TaskwarriorReader: Sendable {
     /// The member `key` as a Taskwarrior date, `YYYYMMDDTHHMMSSZ` in UTC; nil when absent.
     private func date(_ object: JSONReader, _ key: String) throws -> Timestamp? {
         guard let member = try object.member(key) else { return nil }
-        let text = try member.string()
-        let bytes = Array(text.utf8)
-        let digitOffsets = Array(0..<8) + Array(9..<15)
-        guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z"),
-              digitOffsets.allSatisfy({ (48...57).contains(bytes[$0]) }) else {
+        var text = try member.string()
+        // Read in place: every task has two to four dates, and copying each
+        // into arrays was a share of reading a million tasks.
+        let fields: (day: CivilDate, hour: Int, minute: Int, second: Int)? = text.withUTF8 { bytes in
+            guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z"),
+                  bytes.indices.allSatisfy({ $0 == 8 || $0 == 15 || (48...57).contains(bytes[$0]) }) else { return nil }
+            let number = { (range: Range<Int>) in bytes[range].reduce(0) { $0 * 10 + Int($1 - 48) } }
+            return (CivilDate(year: number(0..<4), month: number(4..<6), day: number(6..<8)),
+                    number(9..<11), number(11..<13), number(13..<15))
+        }
+        guard let (day, hour, minute, second) = fields else {
             throw member.failure(en: "'\(text)' is not a Taskwarrior date (like 20261129T132404Z)",
                                  ko: "'\(text)'은(는) Taskwarrior 날짜(예: 20261129T132404Z)가 아닙니다")
         }
-        let number = { (range: Range<Int>) in bytes[range].reduce(0) { $0 * 10 + Int($1 - 48) } }
-        let day = CivilDate(year: number(0..<4), month: number(4..<6), day: number(6..<8))
-        let hour = number(9..<11), minute = number(11..<13), second = number(13..<15)
         guard day.isValid, hour < 24, minute < 60, second < 60 else {
             throw member.failure(en: "'\(text)' is not a real date and time", ko: "'\(text)'은(는) 없는 날짜나 시각입니다")
         }
