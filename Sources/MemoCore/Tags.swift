@@ -6,6 +6,8 @@ public enum Tags {
     /// The tags cleaned, de-duplicated and in the order given, or a usage error
     /// naming the first bad one.
     public static func normalized(_ tags: [String]) throws -> [String] {
+        // Most items have no tag or one: no set of seen ones to make.
+        if tags.count < 2 { return try tags.map { try normalized($0) } }
         var result: [String] = []
         var seen = Set<String>()
         for raw in tags {
