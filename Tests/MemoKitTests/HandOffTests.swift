@@ -50,6 +50,28 @@ final class HandOffTests: XCTestCase {
         XCTAssertLessThan(sent, 50 + 4 * 4, "bounded: \(sent)")
     }
 
+    func testLargeItemsGoOverAloneAndTheQueueHoldsNoMoreThanItsBytes() {
+        var sent = -1
+        var seen: [Int] = []
+        // 100 bytes an item, 350 bytes ahead: a batch is an item (100 bytes
+        // is over 350 / 100), and the queue holds three.
+        XCTAssertThrowsError(try HandOff.run(batchSize: 100, batchesAhead: 100, bytesAhead: 350, size: { _ in 100 },
+                                             produce: { send in
+            var item = 0
+            while true {
+                try send(item)
+                sent = item
+                item += 1
+            }
+        }, consume: { item in
+            if item == 10 { throw Failure(at: item) }
+            seen.append(item)
+        })) { XCTAssertEqual($0 as? Failure, Failure(at: 10)) }
+        XCTAssertEqual(seen, Array(0..<10), "item 10 reached the consumer before batch 100 was full")
+        // Item 10 taken, three behind it queued, the next one waiting for room.
+        XCTAssertLessThanOrEqual(sent, 13, "bounded by bytes: \(sent)")
+    }
+
     func testAnErrorAtTheConsumerWinsOverALaterOneAtTheProducer() {
         XCTAssertThrowsError(try HandOff.run(batchSize: 2, batchesAhead: 1, produce: { send in
             for item in 0..<10 { try send(item) }

@@ -186,7 +186,7 @@ final class NotesArchiveTests: NotesTestCase {
             "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'todos_search_delete'") { $0.int(0) }, 1)
     }
 
-    func testIndexesBuiltAtTheEndLeaveTheSchemaAsTheMigrationsMadeIt() throws {
+    func testABulkWriteLeavesTheSchemaAsTheMigrationsMadeIt() throws {
         let schema = { try self.connection.query(
             "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name") { row in
                 [row.string(0), row.string(1), row.string(2), row.isNull(3) ? "" : row.string(3)] } }
@@ -194,7 +194,7 @@ final class NotesArchiveTests: NotesTestCase {
         XCTAssertTrue(before.contains { $0[1] == "todos_by_due" } && before.contains { $0[1] == "memos_search_insert" },
                       "the objects set aside exist to begin with")
         let stored = try connection.writeTransaction {
-            try NotesArchive.withIndexesBuiltAtTheEnd(in: connection) { () -> [String] in
+            try NotesArchive.bulkWrite(in: connection) { _ -> [String] in
                 // While the body runs, the plain indexes and the indexing triggers are gone; the uid index stays.
                 let names = try connection.query("SELECT name FROM sqlite_master") { $0.string(0) }
                 XCTAssertFalse(names.contains("todos_by_due") || names.contains("memos_by_pin_and_age"))
@@ -222,6 +222,48 @@ final class NotesArchiveTests: NotesTestCase {
         XCTAssertEqual(try connection.queryFirst("PRAGMA integrity_check") { $0.string(0) }, "ok")
     }
 
+    func testABulkWriteIndexesAChunkAtATimeAndEveryRowByItsEnd() throws {
+        let time = Timestamp(secondsSince1970: 1_700_000_000)
+        func todo(_ id: Int64) -> Todo {
+            Todo(id: id, uid: UUID4.random(), title: "할 일 item\(id)x", tags: ["tag\(id)x"], createdAt: time, updatedAt: time)
+        }
+        func memo(_ id: Int64) -> Memo {
+            Memo(id: id, uid: UUID4.random(), text: "메모 note\(id)x", createdAt: time, updatedAt: time)
+        }
+        let search = NoteSearch(connection: connection)
+        func found(_ word: String) throws -> [Int64] { try search.search(SearchQuery(word)).hits.map(\.id).sorted() }
+        // 3 comes after a chunk indexed the to-dos up to 6: below the chunks' mark, it is reached by a rebuild.
+        let todoIDs: [Int64] = [5, 6, 7, 3, 9]
+        let memoIDs: [Int64] = [2, 1, 4]
+        try connection.writeTransaction {
+            try NotesArchive.bulkWrite(in: connection, indexingEvery: 2) { bulk in
+                for (number, id) in todoIDs.enumerated() {
+                    try NotesArchive.insert(todo(id), keepingID: true, into: connection)
+                    try bulk.itemStored()
+                    if number == 1 {
+                        XCTAssertEqual(try found("item5x"), [5], "a chunk is indexed while the body runs")
+                        XCTAssertEqual(try found("tag6x"), [6])
+                    }
+                    if number == 2 { XCTAssertEqual(try found("item7x"), [], "the next chunk is not due yet") }
+                }
+                for id in memoIDs {
+                    try NotesArchive.insert(memo(id), keepingID: true, into: connection)
+                    try bulk.itemStored()
+                }
+                // Not told: indexed at the end.
+                try NotesArchive.insert(memo(8), keepingID: true, into: connection)
+            }
+        }
+        assertSearchIndexesIntact()
+        for id in todoIDs { XCTAssertEqual(try found("item\(id)x"), [id], "to-do \(id)") }
+        for id in memoIDs + [8] { XCTAssertEqual(try found("note\(id)x"), [id], "memo \(id)") }
+        XCTAssertEqual(try found("할"), todoIDs.sorted())
+        for index in ["todos_search", "memos_search"] {
+            XCTAssertEqual(try connection.queryFirst("SELECT count(*) FROM \(index)_config WHERE k = 'hashsize'") {
+                $0.int(0) }, 0, "\(index) keeps FTS5's default segment size")
+        }
+    }
+
     func testABulkWriteChecksRulesItselfAndLeavesSQLitesChecksOnAfter() throws {
         let badPriority = "INSERT INTO todos (title, created_at, updated_at, priority) VALUES ('x', 0, 0, 7)"
         let badRule = RepeatRule(every: 1000, unit: .day, from: .due, anchorDay: nil)
@@ -229,14 +271,14 @@ final class NotesArchiveTests: NotesTestCase {
         try connection.execute("DELETE FROM todos")
         todo.repeatRule = badRule
         XCTAssertThrowsError(try connection.writeTransaction {
-            try NotesArchive.withIndexesBuiltAtTheEnd(in: connection) {
+            try NotesArchive.bulkWrite(in: connection) { _ in
                 try NotesArchive.insert(todo, keepingID: false, into: connection)
             }
         }) { XCTAssertEqual(($0 as? MemoError)?.kind, .badInput, "a rule the CHECKs refuse is refused before SQLite") }
         XCTAssertThrowsError(try connection.execute(badPriority), "SQLite checks again after a failed bulk write")
         todo.repeatRule = nil
         try connection.writeTransaction {
-            try NotesArchive.withIndexesBuiltAtTheEnd(in: connection) {
+            try NotesArchive.bulkWrite(in: connection) { _ in
                 try NotesArchive.insert(todo, keepingID: false, into: connection)
             }
         }

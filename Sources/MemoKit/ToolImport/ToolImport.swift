@@ -40,10 +40,11 @@ public enum ToolImport {
         let store = try workspace.todoStore()
         let calendar = workspace.calendar
         var skipped = 0
-        let outcome = try storing(undoDescription: undoDescription, dryRun: dryRun, in: workspace) {
+        let outcome = try storing(undoDescription: undoDescription, dryRun: dryRun, in: workspace) { bulk in
             try store.importTodos(dryRun: dryRun) { add in
                 // The files are read and checked on a thread of their own.
-                skipped = try HandOff.run(produce: { send in
+                skipped = try HandOff.run(batchesAhead: HandOff.batchesAheadOfBulkIndexing, size: \.bytesHeld,
+                                          produce: { send in
                     var skipped = 0
                     for (path, descriptor) in files.opened {
                         try forEachTodo(in: descriptor, path: path, format: format, calendar: calendar) { todo in
@@ -58,6 +59,7 @@ public enum ToolImport {
                     return skipped
                 }, consume: { item in
                     try add(item)
+                    try bulk?.itemStored()
                     files.itemStored(progress)
                 })
             }
@@ -76,9 +78,9 @@ public enum ToolImport {
         // missing one is found first, then read one at a time while storing.
         let files = try OpenFiles(names)
         let store = try workspace.memoStore()
-        let outcome = try storing(undoDescription: undoDescription, dryRun: dryRun, in: workspace) {
+        let outcome = try storing(undoDescription: undoDescription, dryRun: dryRun, in: workspace) { bulk in
             try store.importMemos(dryRun: dryRun) { add in
-                try HandOff.run(produce: { send in
+                try HandOff.run(batchesAhead: HandOff.batchesAheadOfBulkIndexing, size: \.bytesHeld, produce: { send in
                     for (path, descriptor) in files.opened {
                         let input = try InputFile.read(descriptor, path: path)
                         let memo = try MemoFileReader.memo(in: input.bytes, source: path, modifiedAt: input.modifiedAt)
@@ -87,6 +89,7 @@ public enum ToolImport {
                     }
                 }, consume: { item in
                     try add(item)
+                    try bulk?.itemStored()
                     files.itemStored(progress)
                 })
             }
@@ -147,15 +150,16 @@ public enum ToolImport {
     /// statement journals in memory (`withTemporaryFilesInMemory`). With
     /// `undoDescription`, the transaction is a step of the undo history. Into
     /// a home with no to-dos or memos (moving over from another tool), the
-    /// indexes are built once, at the end, and when it holds no item at all
+    /// indexes are built in bulk (`NotesArchive.bulkWrite`, whose handle
+    /// `write` is given, else nil), and when it holds no item at all
     /// the step is logged as the emptying of its tables rather than row by row.
     private static func storing<T>(undoDescription: String?, dryRun: Bool, in workspace: Workspace,
-                                   _ write: () throws -> T) throws -> T {
+                                   _ write: (NotesArchive.BulkWrite?) throws -> T) throws -> T {
         let connection = try workspace.database()
         return try nothingImported {
             try connection.withTemporaryFilesInMemory {
                 // The store reads in a transaction of its own.
-                guard !dryRun else { return try write() }
+                guard !dryRun else { return try write(nil) }
                 guard let undoDescription else { return try inTransaction(connection, history: nil, write) }
                 let history = try workspace.undoHistory()
                 return try history.record(undoDescription) { try inTransaction(connection, history: history, write) }
@@ -167,16 +171,16 @@ public enum ToolImport {
     /// items. A transaction of a million rows gets the page cache an export's
     /// import has, for the same reason (`DocumentImport.cacheKibibytes`).
     private static func inTransaction<T>(_ connection: Connection, history: UndoHistory?,
-                                         _ write: () throws -> T) throws -> T {
+                                         _ write: (NotesArchive.BulkWrite?) throws -> T) throws -> T {
         try connection.withCacheSize(kibibytes: DocumentImport.cacheKibibytes) {
             try connection.writeTransaction {
-                guard try NotesArchive.isEmpty(connection) else { return try write() }
+                guard try NotesArchive.isEmpty(connection) else { return try write(nil) }
                 // One change-log entry for the whole import, not one per item.
                 return try ChangeLog.recordingEverything(in: connection) {
                     guard let history, try TimerArchive.isEmpty(connection), try VoiceArchive.isEmpty(connection) else {
-                        return try NotesArchive.withIndexesBuiltAtTheEnd(in: connection, write)
+                        return try NotesArchive.bulkWrite(in: connection, write)
                     }
-                    return try history.recordAsEmptying { try NotesArchive.withIndexesBuiltAtTheEnd(in: connection, write) }
+                    return try history.recordAsEmptying { try NotesArchive.bulkWrite(in: connection, write) }
                 }
             }
         }

@@ -109,7 +109,7 @@ public struct ImportDocument {
         let stream = stream
         let counters = counters
         let voiceMemoIdentities = voiceMemoIdentities
-        return try HandOff.run(produce: { send in
+        return try HandOff.run(batchesAhead: HandOff.batchesAheadOfBulkIndexing, size: \.bytesHeld, produce: { send in
             var identities = ["todos": ItemIdentities(key: "todos"), "memos": ItemIdentities(key: "memos"),
                               "voice_memos": voiceMemoIdentities, "timers": ItemIdentities(key: "timers")]
             try stream.scan(streamedArrays: ImportDocument.largeItemKeys) { event in

@@ -60,16 +60,16 @@ public enum ImportWriter {
         report.isRestore = isRestore
         let keepingIDs = isRestore
         // Into an empty home, nothing is present (the document's uids are
-        // checked unique as they are read), and the indexes are built once,
-        // at the end.
+        // checked unique as they are read), and the indexes are built in
+        // bulk (`NotesArchive.bulkWrite`).
         let isPresent = { (check: () throws -> Bool) throws -> Bool in isRestore ? false : try check() }
-        let writeItems = { (body: () throws -> [String: Int64]) throws in
-            keepingIDs ? try NotesArchive.withIndexesBuiltAtTheEnd(in: connection, body) : try body()
+        let writeItems = { (body: (NotesArchive.BulkWrite?) throws -> [String: Int64]) throws in
+            keepingIDs ? try NotesArchive.bulkWrite(in: connection, body) : try body(nil)
         }
         // The bulk write leaves SQLite's CHECKs to the to-dos' and memos' own
         // checks; timers, which come after them, are checked by SQLite too.
         var isCheckingTimers = !keepingIDs
-        let lastIDs = try writeItems { try document.forEachItem { item in
+        let lastIDs = try writeItems { bulk in try document.forEachItem { item in
             defer { itemDone() }
             if case .timer = item, !isCheckingTimers {
                 try NotesArchive.checkConstraintsAgain(in: connection)
@@ -79,11 +79,13 @@ public enum ImportWriter {
             case let .todo(todo):
                 try add(to: &report.todos, isPresent: isPresent { try NotesArchive.containsTodo(uid: todo.uid, in: connection) }) {
                     try NotesArchive.insert(todo, keepingID: keepingIDs, into: connection)
+                    try bulk?.itemStored()
                     return true
                 }
             case let .memo(memo):
                 try add(to: &report.memos, isPresent: isPresent { try NotesArchive.containsMemo(uid: memo.uid, in: connection) }) {
                     try NotesArchive.insert(memo, keepingID: keepingIDs, into: connection)
+                    try bulk?.itemStored()
                     return true
                 }
             case let .timer(timer, todoUID):

@@ -119,7 +119,7 @@ extension NotesArchive {
     /// import a lookup of its own before each insert.
     static func insertUnlessPresent(_ todo: Todo, keepingID: Bool, into connection: Connection) throws -> Int64? {
         // What the table's CHECKs say of a rule, said here too: a bulk write
-        // turns them off (`withIndexesBuiltAtTheEnd`). A priority is one of
+        // turns them off (`bulkWrite`). A priority is one of
         // its three cases by its type.
         if let rule = todo.repeatRule, !rule.isValid { throw invalidRule(rule) }
         do {
@@ -194,85 +194,6 @@ extension NotesArchive {
         }
         return tags
     }
-}
-
-// MARK: - Bulk writes
-
-extension NotesArchive {
-    /// Runs `body`, which adds many to-dos and memos to a home that had none,
-    /// with the indexes built once at the end instead of a row at a time.
-    /// Inside the caller's transaction, the triggers that index each new row
-    /// for search, and the plain indexes of the to-do and memo tables (not
-    /// the unique ones: an import looks uids up in them as it goes), are
-    /// dropped, then put back with their own SQL, so the schema is what
-    /// the migrations made. An index made whole sorts its rows once; kept up
-    /// row by row it is a search and an insert per row. Each search index is
-    /// then rebuilt from its table and merged into one segment, as the
-    /// migration that made it does. Rebuilding reads every row of the table,
-    /// so this is only for a home that was empty.
-    public static func withIndexesBuiltAtTheEnd<T>(in connection: Connection, _ body: () throws -> T) throws -> T {
-        let deferred = try connection.query("""
-            SELECT type, name, sql FROM sqlite_master AS object
-            WHERE (type = 'trigger' AND name IN ('memos_search_insert', 'todos_search_insert'))
-               OR (type = 'index' AND tbl_name IN ('todos', 'memos', 'todo_tags', 'memo_tags') AND sql IS NOT NULL
-                   AND NOT EXISTS (SELECT 1 FROM pragma_index_list(object.tbl_name) AS list
-                                   WHERE list.name = object.name AND list."unique"))
-            ORDER BY type, name
-            """) { row in (type: row.string(0), name: row.string(1), sql: row.string(2)) }
-        for object in deferred { try connection.execute("DROP \(object.type.uppercased()) \(object.name)") }
-        // The CHECKs of `todos` that test a value against a list of three or
-        // more (priority, repeat_unit) make SQLite build a small temporary
-        // table each time one row is inserted, a quarter of what a
-        // Taskwarrior import's writer spent. Every to-do and memo the body
-        // writes is checked before it comes here (typed enums; a rule's
-        // numbers by `RepeatRule.isValid`, in `insertUnlessPresent` too), so
-        // SQLite is not asked again while it writes them; a body that goes on
-        // to write other tables calls `checkConstraintsAgain` first. The
-        // pragma expires prepared statements, so none compiled without the
-        // CHECKs outlives the body.
-        // (https://www.sqlite.org/pragma.html#pragma_ignore_check_constraints)
-        try connection.execute("PRAGMA ignore_check_constraints = ON")
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            try? checkConstraintsAgain(in: connection)
-            throw error
-        }
-        try checkConstraintsAgain(in: connection)
-        for object in deferred { try connection.execute(object.sql) }
-        for index in ["todos_search", "memos_search"] {
-            try rebuild(index, in: connection)
-            try connection.execute("INSERT INTO \(index) (\(index)) VALUES ('optimize')")
-        }
-        return result
-    }
-
-    /// Has SQLite check every CHECK constraint again, inside the body of
-    /// `withIndexesBuiltAtTheEnd`, before it writes rows other than to-dos
-    /// and memos (an export's timers).
-    public static func checkConstraintsAgain(in connection: Connection) throws {
-        try connection.execute("PRAGMA ignore_check_constraints = OFF")
-    }
-
-    /// FTS5 writes an index out as a segment each time the terms it gathers
-    /// in memory reach `hashsize` (1 MiB unless set): a rebuild of a million
-    /// memos makes hundreds, which `optimize` then merges. With 64 MiB it
-    /// makes a few, and the rebuild and merge take about half as long; the memory
-    /// is the import's for as long as the rebuild runs. The setting is kept in
-    /// the index's config table, so it is put back to the default after, and
-    /// its row removed: the table is as the migrations left it.
-    /// (https://www.sqlite.org/fts5.html#fts5_configuration_options)
-    private static func rebuild(_ index: String, in connection: Connection) throws {
-        try connection.execute("INSERT INTO \(index) (\(index), rank) VALUES ('hashsize', ?)", rebuildHashBytes)
-        try connection.execute("INSERT INTO \(index) (\(index)) VALUES ('rebuild')")
-        try connection.execute("INSERT INTO \(index) (\(index), rank) VALUES ('hashsize', ?)", defaultHashBytes)
-        try connection.execute("DELETE FROM \(index)_config WHERE k = 'hashsize'")
-    }
-
-    static let rebuildHashBytes = 64 << 20
-    /// FTS5's own default.
-    static let defaultHashBytes = 1 << 20
 }
 
 extension NotesArchive {

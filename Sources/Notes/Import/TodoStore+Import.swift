@@ -49,7 +49,7 @@ extension TodoStore {
     /// Throws the error storing `todo` would meet: a title memoapp does not
     /// take, a uid that is not a UUID, a repeat the table's CHECKs refuse
     /// (which a bulk write does not ask SQLite to check again, see
-    /// `NotesArchive.withIndexesBuiltAtTheEnd`).
+    /// `NotesArchive.bulkWrite`).
     public static func check(_ todo: ImportedTodo) throws {
         try validate(title: todo.title)
         _ = try UUID4.uid(todo.uid)
