@@ -21,3 +21,23 @@ extension Connection {
         return try body()
     }
 }
+
+extension Connection {
+    /// Runs `body` with this connection's temporary files on disk
+    /// (`PRAGMA temp_store = FILE`), then puts the previous setting back.
+    /// Inside a transaction SQLite refuses the change once the transaction
+    /// has used temporary tables; then `body` runs with the setting as it was.
+    ///
+    /// For sorts larger than memory should hold: with temporary files in
+    /// memory SQLite's sorter keeps every key of a `CREATE INDEX` in memory
+    /// (the index of a table of millions of rows is that many keys); with
+    /// them on disk it sorts in runs of about the page cache's size and
+    /// merges them from files.
+    /// (https://www.sqlite.org/tempfiles.html#other_temporary_files)
+    public func withTemporaryFilesOnDisk<T>(_ body: () throws -> T) throws -> T {
+        let previous = try queryFirst("PRAGMA temp_store") { $0.int64(0) } ?? 0
+        guard previous == 2, (try? execute("PRAGMA temp_store = FILE")) != nil else { return try body() }
+        defer { _ = try? execute("PRAGMA temp_store = \(previous)") }
+        return try body()
+    }
+}

@@ -25,6 +25,21 @@ final class ConnectionTests: SQLiteTestCase {
         XCTAssertEqual(try cacheSize(), before)
     }
 
+    func testTemporaryFilesGoToDiskForTheirBodyEvenInsideATransaction() throws {
+        let connection = try makeConnection()
+        let store = { try connection.queryFirst("PRAGMA temp_store") { $0.int(0) } }
+        try connection.execute("CREATE TABLE t (x)")
+        try connection.withTemporaryFilesInMemory {
+            try connection.writeTransaction {
+                try connection.execute("INSERT INTO t VALUES (1)")
+                XCTAssertEqual(try store(), 2, "in memory")
+                XCTAssertEqual(try connection.withTemporaryFilesOnDisk { try store() }, 1, "on disk, inside the transaction")
+                XCTAssertEqual(try store(), 2, "in memory again")
+            }
+        }
+        XCTAssertEqual(try connection.withTemporaryFilesOnDisk { try store() }, 0, "SQLite's default is left as it is")
+    }
+
     func testBusyTimeoutIsTheOneAskedFor() throws {
         let connection = try makeConnection(busyTimeoutMilliseconds: 123)
         XCTAssertEqual(try connection.queryFirst("PRAGMA busy_timeout") { $0.int(0) }, 123)

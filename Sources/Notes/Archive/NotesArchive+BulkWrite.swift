@@ -47,7 +47,12 @@ extension NotesArchive {
             throw error
         }
         try checkConstraintsAgain(in: connection)
-        for object in deferred { try connection.execute(object.sql) }
+        // An import keeps its temporary files in memory for its statement
+        // journals; a sort of every row for an index would then be held
+        // whole, growing with the rows (see withTemporaryFilesOnDisk).
+        try connection.withTemporaryFilesOnDisk {
+            for object in deferred { try connection.execute(object.sql) }
+        }
         try bulk.finish()
         return result
     }
