@@ -30,46 +30,49 @@ final class HandOffTests: XCTestCase {
         XCTAssertEqual(seen, Array(0..<100))
     }
 
-    func testAConsumerErrorStopsTheProducerAndComesOutItself() {
-        var sent = 0
-        var seen: [Int] = []
-        XCTAssertThrowsError(try HandOff.run(batchSize: 4, batchesAhead: 2, produce: { send in
-            // Endless unless a send throws: the consumer's stop must reach it.
+    /// The last item an endless producer sent.
+    private final class LastSent: @unchecked Sendable {
+        var item = -1
+    }
+
+    /// A producer of 0, 1, 2, … that ends only when a send throws: the
+    /// consumer's stop must reach it.
+    private func sendingForever(_ last: LastSent) -> (_ send: (Int) throws -> Void) throws -> Void {
+        { send in
             var item = 0
             while true {
                 try send(item)
-                sent = item
+                last.item = item
                 item += 1
             }
-        }, consume: { item in
+        }
+    }
+
+    func testAConsumerErrorStopsTheProducerAndComesOutItself() {
+        let last = LastSent()
+        var seen: [Int] = []
+        XCTAssertThrowsError(try HandOff.run(batchSize: 4, batchesAhead: 2, produce: sendingForever(last), consume: { item in
             if item == 50 { throw Failure(at: item) }
             seen.append(item)
         })) { XCTAssertEqual($0 as? Failure, Failure(at: 50), "the consumer's error, not the producer's stop") }
         XCTAssertEqual(seen, Array(0..<50))
         // The queue holds a few batches at most: the producer got no further.
-        XCTAssertLessThan(sent, 50 + 4 * 4, "bounded: \(sent)")
+        XCTAssertLessThan(last.item, 50 + 4 * 4, "bounded: \(last.item)")
     }
 
     func testLargeItemsGoOverAloneAndTheQueueHoldsNoMoreThanItsBytes() {
-        var sent = -1
+        let last = LastSent()
         var seen: [Int] = []
         // 100 bytes an item, 350 bytes ahead: a batch is an item (100 bytes
         // is over 350 / 100), and the queue holds three.
         XCTAssertThrowsError(try HandOff.run(batchSize: 100, batchesAhead: 100, bytesAhead: 350, size: { _ in 100 },
-                                             produce: { send in
-            var item = 0
-            while true {
-                try send(item)
-                sent = item
-                item += 1
-            }
-        }, consume: { item in
+                                             produce: sendingForever(last), consume: { item in
             if item == 10 { throw Failure(at: item) }
             seen.append(item)
         })) { XCTAssertEqual($0 as? Failure, Failure(at: 10)) }
         XCTAssertEqual(seen, Array(0..<10), "item 10 reached the consumer before batch 100 was full")
         // Item 10 taken, three behind it queued, the next one waiting for room.
-        XCTAssertLessThanOrEqual(sent, 13, "bounded by bytes: \(sent)")
+        XCTAssertLessThanOrEqual(last.item, 13, "bounded by bytes: \(last.item)")
     }
 
     func testAnErrorAtTheConsumerWinsOverALaterOneAtTheProducer() {
