@@ -72,13 +72,14 @@ extension NotesArchive {
     /// the slower half), and a queue of items read ahead (`HandOff`) lets the
     /// reader go on while the writer indexes: the indexing fills time the
     /// writer would have spent waiting, instead of all of it coming after the
-    /// last row (a restore of 2,000,000 items: 74 s before, 56 s with this).
+    /// last row (a restore of 2,000,000 items: 72-74 s before, 56-58 s with
+    /// this).
     ///
     /// Each statement ends as an FTS5 segment of its own (FTS5 writes what it
     /// holds in memory at the next statement's savepoint), so a chunk is
     /// large: smaller ones leave more segments to merge. No `optimize`
-    /// follows: the segments left cost a search at a million items at most a
-    /// millisecond (4.0-4.4 ms became 4.5-5.3), and the merge cost a restore
+    /// follows: the segments left cost a search at a million items about a
+    /// millisecond (4.0-4.4 ms became 4.5-5.8), and the merge cost a restore
     /// of 2,000,000 items about 8 s.
     /// (https://www.sqlite.org/fts5.html#the_optimize_command)
     ///
