@@ -60,36 +60,36 @@ enum HandOff {
         return try queue.outcome().get()
     }
 
-    /// For an import into an empty home, whose writer indexes a chunk of
-    /// rows now and then (`NotesArchive.BulkWrite`, about 1.5 s for 100,000):
-    /// 200 batches (51,200 items) let the reader go on meanwhile. A restore
-    /// of 2,000,000 items took 60 s with 100 batches, 56 s with 200, and no
-    /// less with 400.
+    /// For an import into an empty home, whose writer now and then indexes
+    /// a chunk of rows (`NotesArchive.BulkWrite`) while the reader goes on
+    /// for as long as the queue has room: 200 batches (51,200 items). A
+    /// restore of 2,000,000 items took 60 s with 100 batches, 56 s with 200,
+    /// and no less with 400.
     static let batchesAheadOfBulkIndexing = 200
 }
 
 // MARK: - What items hold
 
-/// Estimates for `HandOff`'s bound on bytes: an item's texts, and a fixed
-/// part for the rest (the value itself, its uid, dates and arrays).
-private let fixedBytes = 256
-
-private func textBytes(_ tags: [String]) -> Int { tags.reduce(0) { $0 + $1.utf8.count } }
+/// An estimate for `HandOff`'s bound on bytes: an item's texts, and a fixed
+/// 256 bytes for the rest (the value itself, its uid, dates and arrays).
+private func bytesHeld(_ texts: String?..., tags: [String]) -> Int {
+    256 + texts.reduce(0) { $0 + ($1?.utf8.count ?? 0) } + tags.reduce(0) { $0 + $1.utf8.count }
+}
 
 extension ImportedTodo {
-    var bytesHeld: Int { fixedBytes + title.utf8.count + (note?.utf8.count ?? 0) + textBytes(tags) }
+    var bytesHeld: Int { MemoKit.bytesHeld(title, note, tags: tags) }
 }
 
 extension ImportedMemo {
-    var bytesHeld: Int { fixedBytes + (title?.utf8.count ?? 0) + text.utf8.count + textBytes(tags) }
+    var bytesHeld: Int { MemoKit.bytesHeld(title, text, tags: tags) }
 }
 
 extension ImportDocument.Item {
     var bytesHeld: Int {
         switch self {
-        case let .todo(todo): fixedBytes + todo.title.utf8.count + (todo.note?.utf8.count ?? 0) + textBytes(todo.tags)
-        case let .memo(memo): fixedBytes + (memo.title?.utf8.count ?? 0) + memo.text.utf8.count + textBytes(memo.tags)
-        case .voiceMemo, .timer: fixedBytes
+        case let .todo(todo): MemoKit.bytesHeld(todo.title, todo.note, tags: todo.tags)
+        case let .memo(memo): MemoKit.bytesHeld(memo.title, memo.text, tags: memo.tags)
+        case .voiceMemo, .timer: MemoKit.bytesHeld(tags: [])
         }
     }
 }
