@@ -43,7 +43,7 @@ public enum ToolImport {
         let outcome = try storing(undoDescription: undoDescription, dryRun: dryRun, in: workspace) { bulk in
             try store.importTodos(dryRun: dryRun) { add in
                 // The files are read and checked on a thread of their own.
-                skipped = try HandOff.run(batchesAhead: HandOff.batchesAheadOfBulkIndexing, size: \.bytesHeld,
+                skipped = try HandOff.run(batchesAhead: HandOff.batchesAhead(indexing: bulk), size: \.bytesHeld,
                                           produce: { send in
                     var skipped = 0
                     for (path, descriptor) in files.opened {
@@ -80,7 +80,7 @@ public enum ToolImport {
         let store = try workspace.memoStore()
         let outcome = try storing(undoDescription: undoDescription, dryRun: dryRun, in: workspace) { bulk in
             try store.importMemos(dryRun: dryRun) { add in
-                try HandOff.run(batchesAhead: HandOff.batchesAheadOfBulkIndexing, size: \.bytesHeld, produce: { send in
+                try HandOff.run(batchesAhead: HandOff.batchesAhead(indexing: bulk), size: \.bytesHeld, produce: { send in
                     for (path, descriptor) in files.opened {
                         let input = try InputFile.read(descriptor, path: path)
                         let memo = try MemoFileReader.memo(in: input.bytes, source: path, modifiedAt: input.modifiedAt)

@@ -60,12 +60,15 @@ enum HandOff {
         return try queue.outcome().get()
     }
 
-    /// For an import into an empty home, whose writer now and then indexes
-    /// a chunk of rows (`NotesArchive.BulkWrite`) while the reader goes on
-    /// for as long as the queue has room: 200 batches (51,200 items). A
-    /// restore of 2,000,000 items took 60 s with 100 batches, 56 s with 200,
-    /// and no less with 400.
-    static let batchesAheadOfBulkIndexing = 200
+    /// How many batches the reader may be ahead by: 8, or 200 (51,200
+    /// items) when the writer now and then indexes a chunk of rows (`bulk`,
+    /// an import into an empty home, `NotesArchive.BulkWrite`), so that the
+    /// reader goes on for as long as the queue has room. A restore of
+    /// 2,000,000 items took 60 s with 100 batches, 56 s with 200, and no
+    /// less with 400.
+    static func batchesAhead(indexing bulk: NotesArchive.BulkWrite?) -> Int {
+        bulk == nil ? 8 : 200
+    }
 }
 
 // MARK: - What items hold

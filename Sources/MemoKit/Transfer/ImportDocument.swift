@@ -105,11 +105,13 @@ public struct ImportDocument {
     /// Call inside the transaction that writes them: an error partway
     /// leaves the items before it handed on. The reading runs on a thread
     /// of its own while `body` runs on the caller's (`HandOff`).
-    public func forEachItem(_ body: (Item) throws -> Void) throws -> [String: Int64] {
+    /// - Parameter batchesAhead: how far the reading may get ahead of `body`
+    ///   (`HandOff.batchesAhead(indexing:)`).
+    public func forEachItem(batchesAhead: Int, _ body: (Item) throws -> Void) throws -> [String: Int64] {
         let stream = stream
         let counters = counters
         let voiceMemoIdentities = voiceMemoIdentities
-        return try HandOff.run(batchesAhead: HandOff.batchesAheadOfBulkIndexing, size: \.bytesHeld, produce: { send in
+        return try HandOff.run(batchesAhead: batchesAhead, size: \.bytesHeld, produce: { send in
             var identities = ["todos": ItemIdentities(key: "todos"), "memos": ItemIdentities(key: "memos"),
                               "voice_memos": voiceMemoIdentities, "timers": ItemIdentities(key: "timers")]
             try stream.scan(streamedArrays: ImportDocument.largeItemKeys) { event in

@@ -69,7 +69,7 @@ public enum ImportWriter {
         // The bulk write leaves SQLite's CHECKs to the to-dos' and memos' own
         // checks; timers, which come after them, are checked by SQLite too.
         var isCheckingTimers = !keepingIDs
-        let lastIDs = try writeItems { bulk in try document.forEachItem { item in
+        let lastIDs = try writeItems { bulk in try document.forEachItem(batchesAhead: HandOff.batchesAhead(indexing: bulk)) { item in
             defer { itemDone() }
             if case .timer = item, !isCheckingTimers {
                 try NotesArchive.checkConstraintsAgain(in: connection)
