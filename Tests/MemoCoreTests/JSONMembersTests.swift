@@ -57,25 +57,41 @@ final class JSONMembersTests: XCTestCase {
         XCTAssertEqual(JSONByteWriter.collect(capacity: 0) { _ in }, [])
     }
 
+    private enum Value {
+        case time(Timestamp)
+        case bool(Bool)
+    }
+
+    private func add<Sink: JSONMemberSink>(_ members: [(StaticString, Value)], to sink: inout Sink) {
+        for (key, value) in members {
+            switch value {
+            case let .time(time): sink.add(key, time: time)
+            case let .bool(flag): sink.add(key, bool: flag)
+            }
+        }
+    }
+
+    /// `members` written in place after `padding` spaces, into a buffer that
+    /// starts at one byte and grows under them, are the builder's object.
+    private func assertWrittenInPlace(_ members: [(StaticString, Value)], after padding: Int,
+                                      file: StaticString = #filePath, line: UInt = #line) {
+        var builder = JSONObjectBuilder()
+        add(members, to: &builder)
+        let bytes = JSONByteWriter.collect(capacity: 1) { out in
+            for _ in 0..<padding { out.append(UInt8(ascii: " ")) }
+            JSONObjectWriter.write(to: &out) { object in add(members, to: &object) }
+        }
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), String(repeating: " ", count: padding) + builder.object.serialized,
+                       "after \(padding) bytes", file: file, line: line)
+    }
+
     func testKeysAndTimesWrittenInPlaceSurviveTheBufferGrowingUnderThem() {
         // Keys and times are written after one capacity check each: start them
         // at every offset around the first 64 bytes' end and the next growth's.
         let time = Timestamp(secondsSince1970: 1_795_000_000.25)
         for padding in 0..<140 {
-            var builder = JSONObjectBuilder()
-            builder.add("a_longer_member_key", time: time)
-            builder.add("k", bool: true)
-            builder.add("t", time: time)
-            let bytes = JSONByteWriter.collect(capacity: 1) { out in
-                for _ in 0..<padding { out.append(UInt8(ascii: " ")) }
-                JSONObjectWriter.write(to: &out) { object in
-                    object.add("a_longer_member_key", time: time)
-                    object.add("k", bool: true)
-                    object.add("t", time: time)
-                }
-            }
-            XCTAssertEqual(bytes, Array(repeating: UInt8(ascii: " "), count: padding) + builder.object.serializedBytes,
-                           "after \(padding) bytes")
+            assertWrittenInPlace([("a_longer_member_key", .time(time)), ("k", .bool(true)), ("t", .time(time))],
+                                 after: padding)
         }
     }
 
@@ -85,22 +101,8 @@ final class JSONMembersTests: XCTestCase {
         for first in times {
             for second in times {
                 for padding in [0, 20, 40, 60] {
-                    var builder = JSONObjectBuilder()
-                    builder.add("a", time: first)
-                    builder.add("b", time: second)
-                    builder.add("c", time: second)
-                    builder.add("d", time: first)
-                    let bytes = JSONByteWriter.collect(capacity: 1) { out in
-                        for _ in 0..<padding { out.append(UInt8(ascii: " ")) }
-                        JSONObjectWriter.write(to: &out) { object in
-                            object.add("a", time: first)
-                            object.add("b", time: second)
-                            object.add("c", time: second)
-                            object.add("d", time: first)
-                        }
-                    }
-                    XCTAssertEqual(String(decoding: bytes, as: UTF8.self),
-                                   String(repeating: " ", count: padding) + builder.object.serialized)
+                    assertWrittenInPlace([("a", .time(first)), ("b", .time(second)), ("c", .time(second)), ("d", .time(first))],
+                                         after: padding)
                 }
             }
         }
