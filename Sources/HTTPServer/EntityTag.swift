@@ -35,3 +35,12 @@ public enum EntityTag {
         }
     }
 }
+
+extension EntityTag {
+    /// A strong tag naming a revision of a stored item: its number, quoted.
+    /// The item's stored fields change only with a new revision; what its
+    /// document works out at read time (time spent, overdue) does not count.
+    public static func revision(_ rev: Int64) -> String {
+        "\"\(rev)\""
+    }
+}

@@ -68,6 +68,7 @@ extension WireFormat {
         private func describe<Members: JSONMemberSink>(_ todo: Todo, to object: inout Members) {
             object.add("id", int: todo.id)
             object.add("uid", .uid(todo.uid))
+            object.add("rev", int: todo.rev)
             object.add("title", string: todo.title)
             object.add("note", string: todo.note)
             object.add("priority", string: todo.priority?.name)
@@ -120,6 +121,7 @@ extension WireFormat {
         .object([
             ("id", .int(memo.id)),
             ("uid", .uid(memo.uid)),
+            ("rev", .int(memo.rev)),
             ("title", .optional(memo.title)),
             ("text", .string(memo.text)),
             ("tags", .strings(memo.tags)),
@@ -134,6 +136,7 @@ extension WireFormat {
         .object([
             ("id", .int(summary.id)),
             ("uid", .uid(summary.uid)),
+            ("rev", .int(summary.rev)),
             ("title", .optional(summary.title)),
             ("preview", .string(summary.preview)),
             ("tags", .strings(summary.tags)),

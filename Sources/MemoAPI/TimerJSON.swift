@@ -10,6 +10,7 @@ extension WireFormat {
         var members: [(String, JSON)] = [
             ("id", .int(timer.id)),
             ("uid", .uid(timer.uid)),
+            ("rev", .int(timer.rev)),
             ("kind", .string(timer.kind.rawValue)),
             ("label", .optional(timer.label)),
             ("state", .string(timer.state.rawValue)),

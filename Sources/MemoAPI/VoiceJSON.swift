@@ -8,6 +8,7 @@ extension WireFormat {
         .object([
             ("id", .int(memo.id)),
             ("uid", .uid(memo.uid)),
+            ("rev", .int(memo.rev)),
             ("title", .string(memo.title)),
             ("original_name", .string(memo.originalName)),
             ("file", .string(file)),

@@ -1,5 +1,6 @@
 import HTTPServer
 import MemoCore
+import MemoKit
 import WebApp
 
 /// memoapp's API as a router: every route of docs/api.md (the web app's page
@@ -24,5 +25,17 @@ public enum MemoRoutes {
         WebApp.addRoutes(to: &router)
         extraRoutes(&router)
         return router
+    }
+}
+
+extension MemoRoutes {
+    /// The word for one item of `kind`, as errors name it.
+    static func word(for kind: ChangeLog.Kind) -> Localized {
+        switch kind {
+        case .todo: return todoWord
+        case .memo: return memoWord
+        case .voice: return voiceWord
+        case .timer: return timerWord
+        }
     }
 }

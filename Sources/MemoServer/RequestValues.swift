@@ -1,15 +1,24 @@
 import HTTPServer
 import MemoCore
+import MemoKit
 
 /// Reading what a request carries (path ids, query values, JSON bodies),
 /// range-checked before anything is stored or queried.
 extension Request {
-    /// The `{id}` of the path as a positive id; a path naming no item that
-    /// can exist is answered 404 like a missing one.
-    func itemID(_ what: Localized = Localized(en: "item", ko: "항목")) throws -> Int64 {
-        guard let text = parameters["id"], text.count <= 19, text.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let id = Int64(text), id >= 1 else {
-            throw MemoError(.notFound, en: "no \(what.en) with that id", ko: "그 id의 \(what.ko)이(가) 없습니다")
+    /// The `{id}` of the path as the item's id: a positive id, or the
+    /// item's uid (the name every device shares), looked up in the request's
+    /// read. A path naming no item that can exist is answered 404 like a
+    /// missing one.
+    func itemID(_ kind: ChangeLog.Kind, _ services: ServerServices) throws -> Int64 {
+        let what = MemoRoutes.word(for: kind)
+        let notFound = MemoError(.notFound, en: "no \(what.en) with that id", ko: "그 id의 \(what.ko)이(가) 없습니다")
+        guard let text = parameters["id"] else { throw notFound }
+        if text.utf8.count == 36 {
+            guard let id = try services.read({ try ItemIdentity.id(of: kind, uid: text, in: $0) }) else { throw notFound }
+            return id
+        }
+        guard text.count <= 19, text.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(text), id >= 1 else {
+            throw notFound
         }
         return id
     }

@@ -30,12 +30,12 @@ extension MemoRoutes {
             }
         }
         router.route(.get, "/api/v1/memos/{id}") { request in
-            let id = try request.itemID(memoWord)
+            let id = try request.itemID(.memo, services)
             let memo = try services.read { try $0.memoStore().memo(id: id) }
             return Items.response(WireFormat.memo(memo), for: request)
         }
         router.collect(.patch, "/api/v1/memos/{id}", bodyLimit: JSONBody.limit) { request, body in
-            let id = try request.itemID(memoWord)
+            let id = try request.itemID(.memo, services)
             let document = try JSONBody.object(body, allowedKeys: JSONBody.tagKeys.union(["text", "title"]))
             let text = try document.optionalString("text")
             // null or "" removes the title, as an empty title does on the command line.
@@ -53,7 +53,7 @@ extension MemoRoutes {
             return Items.response(WireFormat.memo(memo), for: request)
         }
         router.route(.delete, "/api/v1/memos/{id}") { request in
-            let id = try request.itemID(memoWord)
+            let id = try request.itemID(.memo, services)
             let removed = try services.write { workspace -> [Memo] in
                 let store = try workspace.memoStore()
                 try Items.checkPrecondition(request, current: WireFormat.memo(store.memo(id: id)))
@@ -63,7 +63,7 @@ extension MemoRoutes {
         }
         for (name, isPinned) in [("pin", true), ("unpin", false)] {
             router.route(.post, "/api/v1/memos/{id}/\(name)") { request in
-                let id = try request.itemID(memoWord)
+                let id = try request.itemID(.memo, services)
                 let memo = try services.write { try $0.memoStore().setPinned(isPinned, id: id) }
                 return Items.response(WireFormat.memo(memo), for: request)
             }

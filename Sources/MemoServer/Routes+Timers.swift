@@ -31,14 +31,14 @@ extension MemoRoutes {
             }
         }
         router.route(.get, "/api/v1/timers/{id}") { request in
-            let id = try request.itemID(timerWord)
+            let id = try request.itemID(.timer, services)
             let snapshot = try services.write { try $0.timerStore().snapshot(ofTimer: id) }
             return Items.response(WireFormat.timer(snapshot), for: request)
         }
         // Marks an ended timer seen: the main screen stops showing a finished
         // countdown (as `timer dismiss ID` does on the command line).
         router.route(.post, "/api/v1/timers/{id}/dismiss") { request in
-            let id = try request.itemID(timerWord)
+            let id = try request.itemID(.timer, services)
             let snapshot = try services.write { workspace -> TimerSnapshot in
                 let store = try workspace.timerStore()
                 try TimerStore.checkDismissible(try store.snapshot(ofTimer: id))
@@ -48,13 +48,13 @@ extension MemoRoutes {
             return Items.response(WireFormat.timer(snapshot), for: request)
         }
         router.route(.delete, "/api/v1/timers/{id}") { request in
-            let id = try request.itemID(timerWord)
+            let id = try request.itemID(.timer, services)
             let snapshot = try services.write { try $0.timerStore().apply(.cancel, toTimer: id) }
             return Items.response(WireFormat.timer(snapshot), for: request)
         }
         for action in [TimerAction.pause, .resume, .lap, .stop] {
             router.route(.post, "/api/v1/timers/{id}/\(action.rawValue)") { request in
-                let id = try request.itemID(timerWord)
+                let id = try request.itemID(.timer, services)
                 let snapshot = try services.write { try $0.timerStore().apply(action, toTimer: id) }
                 return Items.response(WireFormat.timer(snapshot), for: request)
             }

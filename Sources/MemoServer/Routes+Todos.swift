@@ -33,23 +33,27 @@ extension MemoRoutes {
                     let todo = try workspace.todoStore().add(new)
                     return (todo, try todoDocument(todo, workspace, services))
                 }
-                var response = Items.response(serialized: answer, for: request, status: 201)
+                var response = Items.response(serialized: answer, rev: todo.rev, for: request, status: 201)
                 response.headers.set("Location", "/api/v1/todos/\(todo.id)")
                 return response
             }
         }
         router.route(.get, "/api/v1/todos/{id}") { request in
-            let id = try request.itemID(todoWord)
-            let document = try services.read { try todoDocument($0.todoStore().todo(id: id), $0, services) }
-            return Items.response(serialized: document, for: request)
+            let id = try request.itemID(.todo, services)
+            let (todo, document) = try services.read { workspace -> (Todo, [UInt8]) in
+                let todo = try workspace.todoStore().todo(id: id)
+                return (todo, try todoDocument(todo, workspace, services))
+            }
+            return Items.response(serialized: document, rev: todo.rev, for: request)
         }
         router.collect(.patch, "/api/v1/todos/{id}", bodyLimit: JSONBody.limit) { request, body in
-            let id = try request.itemID(todoWord)
+            let id = try request.itemID(.todo, services)
             let (edits, newTags) = try todoChanges(body, now: services.clock.now())
-            let document = try services.write { workspace -> [UInt8] in
+            let (todo, document) = try services.write { workspace -> (Todo, [UInt8]) in
                 let store = try workspace.todoStore()
                 let current = try store.todo(id: id)
-                try Items.checkPrecondition(request, currentSerialized: todoDocument(current, workspace, services))
+                try Items.checkPrecondition(request, rev: current.rev,
+                                            currentSerialized: todoDocument(current, workspace, services))
                 var changes = edits
                 if let newTags {
                     // A whole new list: every tag there now goes, the new ones come in
@@ -57,28 +61,37 @@ extension MemoRoutes {
                     changes.removedTags = current.tags
                     changes.addedTags = newTags
                 }
-                return try todoDocument(store.edit(id: id, changes), workspace, services)
+                let todo = try store.edit(id: id, changes)
+                return (todo, try todoDocument(todo, workspace, services))
             }
-            return Items.response(serialized: document, for: request)
+            return Items.response(serialized: document, rev: todo.rev, for: request)
         }
         router.route(.delete, "/api/v1/todos/{id}") { request in
-            let id = try request.itemID(todoWord)
+            let id = try request.itemID(.todo, services)
             let removed = try services.write { workspace -> [Todo] in
                 let store = try workspace.todoStore()
-                try Items.checkPrecondition(request, currentSerialized: todoDocument(store.todo(id: id), workspace, services))
+                let current = try store.todo(id: id)
+                try Items.checkPrecondition(request, rev: current.rev,
+                                            currentSerialized: todoDocument(current, workspace, services))
                 return try store.remove(ids: [id])
             }
             return .json(WireFormat.removed(removed.map(encoder(services).json)))
         }
         router.route(.post, "/api/v1/todos/{id}/done") { request in
-            let id = try request.itemID(todoWord)
-            let document = try services.write { try todoDocument($0.todoStore().markDone(ids: [id])[0], $0, services) }
-            return Items.response(serialized: document, for: request)
+            let id = try request.itemID(.todo, services)
+            let (todo, document) = try services.write { workspace -> (Todo, [UInt8]) in
+                let todo = try workspace.todoStore().markDone(ids: [id])[0]
+                return (todo, try todoDocument(todo, workspace, services))
+            }
+            return Items.response(serialized: document, rev: todo.rev, for: request)
         }
         router.route(.post, "/api/v1/todos/{id}/undo") { request in
-            let id = try request.itemID(todoWord)
-            let document = try services.write { try todoDocument($0.todoStore().reopen(ids: [id])[0], $0, services) }
-            return Items.response(serialized: document, for: request)
+            let id = try request.itemID(.todo, services)
+            let (todo, document) = try services.write { workspace -> (Todo, [UInt8]) in
+                let todo = try workspace.todoStore().reopen(ids: [id])[0]
+                return (todo, try todoDocument(todo, workspace, services))
+            }
+            return Items.response(serialized: document, rev: todo.rev, for: request)
         }
     }
 

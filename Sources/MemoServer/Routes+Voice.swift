@@ -27,14 +27,14 @@ extension MemoRoutes {
             }
         }
         router.route(.get, "/api/v1/voice/{id}") { request in
-            let id = try request.itemID(voiceWord)
+            let id = try request.itemID(.voice, services)
             return try services.read { workspace in
                 let store = try workspace.voiceStore()
                 return Items.response(WireFormat.voiceMemo(try store.memo(id: id), in: store), for: request)
             }
         }
         router.collect(.patch, "/api/v1/voice/{id}", bodyLimit: JSONBody.limit) { request, body in
-            let id = try request.itemID(voiceWord)
+            let id = try request.itemID(.voice, services)
             let document = try JSONBody.object(body, allowedKeys: JSONBody.tagKeys.union(["title"]))
             let title = try document.optionalString("title")
             // The note tags' rules, as the command line's `voice edit` cleans them.
@@ -51,7 +51,7 @@ extension MemoRoutes {
             }
         }
         router.route(.delete, "/api/v1/voice/{id}") { request in
-            let id = try request.itemID(voiceWord)
+            let id = try request.itemID(.voice, services)
             return try services.write { workspace in
                 let store = try workspace.voiceStore()
                 try Items.checkPrecondition(request, current: WireFormat.voiceMemo(store.memo(id: id), in: store))
@@ -60,7 +60,7 @@ extension MemoRoutes {
             }
         }
         router.route(.get, "/api/v1/voice/{id}/audio") { request in
-            let id = try request.itemID(voiceWord)
+            let id = try request.itemID(.voice, services)
             let (memo, path) = try services.read { workspace -> (VoiceMemo, String) in
                 let store = try workspace.voiceStore()
                 let memo = try store.memo(id: id)
@@ -75,7 +75,7 @@ extension MemoRoutes {
             return response
         }
         router.route(.get, "/api/v1/voice/{id}/peaks") { request in
-            let id = try request.itemID(voiceWord)
+            let id = try request.itemID(.voice, services)
             let width = try request.queryInt("width", in: 1...10_000_000)
             let document = try services.read { workspace -> PeaksDocument in
                 let store = try workspace.voiceStore()
@@ -87,7 +87,7 @@ extension MemoRoutes {
             return .bytes(Array(document.jsonText.utf8), contentType: "application/json")
         }
         router.route(.get, "/api/v1/voice/{id}/waveform.svg") { request in
-            let id = try request.itemID(voiceWord)
+            let id = try request.itemID(.voice, services)
             let width = try request.queryInt("width", in: WaveformPicture.widths) ?? 1200
             let height = try request.queryInt("height", in: WaveformPicture.heights) ?? 200
             let svg = try services.read { try $0.voiceStore().waveformPicture(id: id, width: width, height: height) }
@@ -97,7 +97,7 @@ extension MemoRoutes {
             return response
         }
         router.collect(.post, "/api/v1/voice/{id}/trim", bodyLimit: JSONBody.limit) { request, body in
-            let id = try request.itemID(voiceWord)
+            let id = try request.itemID(.voice, services)
             let document = try JSONBody.object(body, allowedKeys: ["start", "end"])
             let start = try document.double("start")
             let end = try document.double("end")

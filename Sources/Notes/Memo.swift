@@ -19,6 +19,10 @@ public struct Memo: Hashable, Sendable {
     public var createdAt: Timestamp
     /// The last change of text, title, tags or pin.
     public var updatedAt: Timestamp
+    /// Its revision in this data home: the number of its latest change,
+    /// from one counter of the home, so a higher rev is a later change.
+    /// 0 for one never stored. The API's ETag.
+    public var rev: Int64 = 0
 
     /// A memo as stored; stores make these, tests and front ends may too.
     public init(id: Int64, uid: String = "", title: String? = nil, text: String, tags: [String] = [],
@@ -53,6 +57,8 @@ public struct MemoSummary: Hashable, Sendable {
     public var createdAt: Timestamp
     /// The last change.
     public var updatedAt: Timestamp
+    /// The memo's revision (`Memo.rev`).
+    public var rev: Int64 = 0
 
     /// A summary from its parts.
     public init(id: Int64, uid: String = "", title: String?, preview: String, tags: [String], isPinned: Bool,
@@ -71,6 +77,7 @@ public struct MemoSummary: Hashable, Sendable {
     public init(_ memo: Memo) {
         self.init(id: memo.id, uid: memo.uid, title: memo.title, preview: MemoSummary.preview(of: memo.text), tags: memo.tags,
                   isPinned: memo.isPinned, createdAt: memo.createdAt, updatedAt: memo.updatedAt)
+        rev = memo.rev
     }
 
     /// Characters of text a preview keeps.

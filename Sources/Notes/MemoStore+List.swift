@@ -79,18 +79,20 @@ extension MemoStore {
         }
         // The preview needs the first line only; substr keeps a 1 MB memo from
         // being read whole for it (a first line longer than this is cut anyway).
-        var sql = "SELECT id, title, substr(text, 1, 400), tags, is_pinned, created_at, updated_at, uid FROM memos"
+        var sql = "SELECT id, title, substr(text, 1, 400), tags, is_pinned, created_at, updated_at, uid, rev FROM memos"
             + selection + " ORDER BY " + MemoStore.order(query)
         if let limit = query.limit {
             sql += " LIMIT ?"
             arguments.append(.integer(Int64(max(0, limit))))
         }
         try connection.forEachRow(sql, arguments: arguments) { row in
-            try body(MemoSummary(id: row.int64(0), uid: row.string(7), title: row.optionalString(1),
-                                 preview: MemoSummary.preview(of: row.string(2)), tags: TagColumn.split(row.string(3)),
-                                 isPinned: row.bool(4),
-                                 createdAt: Timestamp(secondsSince1970: row.double(5)),
-                                 updatedAt: Timestamp(secondsSince1970: row.double(6))))
+            var summary = MemoSummary(id: row.int64(0), uid: row.string(7), title: row.optionalString(1),
+                                      preview: MemoSummary.preview(of: row.string(2)), tags: TagColumn.split(row.string(3)),
+                                      isPinned: row.bool(4),
+                                      createdAt: Timestamp(secondsSince1970: row.double(5)),
+                                      updatedAt: Timestamp(secondsSince1970: row.double(6)))
+            summary.rev = row.int64(8)
+            try body(summary)
             return true
         }
     }

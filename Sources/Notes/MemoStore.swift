@@ -44,18 +44,23 @@ public final class MemoStore {
             for tag in tags {
                 try connection.execute("INSERT INTO memo_tags (memo_id, tag) VALUES (?, ?)", id, tag)
             }
-            return Memo(id: id, uid: uid, title: title, text: new.text, tags: tags, isPinned: new.isPinned,
-                        createdAt: now, updatedAt: now)
+            var memo = Memo(id: id, uid: uid, title: title, text: new.text, tags: tags, isPinned: new.isPinned,
+                            createdAt: now, updatedAt: now)
+            memo.rev = try connection.revision(of: "memos", id: id)
+            return memo
         }
     }
 
     /// The memo with `id`, whole, or a not-found error.
     public func memo(id: Int64) throws -> Memo {
-        let sql = "SELECT id, title, text, tags, is_pinned, created_at, updated_at, uid FROM memos WHERE id = ?"
+        let sql = "SELECT id, title, text, tags, is_pinned, created_at, updated_at, uid, rev FROM memos WHERE id = ?"
         guard let memo = try connection.queryFirst(sql, id, map: { row in
-            Memo(id: row.int64(0), uid: row.string(7), title: row.optionalString(1), text: row.string(2),
-                 tags: TagColumn.split(row.string(3)), isPinned: row.bool(4), createdAt: Timestamp(secondsSince1970: row.double(5)),
-                 updatedAt: Timestamp(secondsSince1970: row.double(6)))
+            var memo = Memo(id: row.int64(0), uid: row.string(7), title: row.optionalString(1), text: row.string(2),
+                            tags: TagColumn.split(row.string(3)), isPinned: row.bool(4),
+                            createdAt: Timestamp(secondsSince1970: row.double(5)),
+                            updatedAt: Timestamp(secondsSince1970: row.double(6)))
+            memo.rev = row.int64(8)
+            return memo
         }) else { throw MemoError.notFound(.memo, ids: [id]) }
         return memo
     }
@@ -88,6 +93,7 @@ public final class MemoStore {
                 memo.tags = newTags
                 try replaceTags(of: id, with: newTags)
             }
+            memo.rev = try connection.revision(of: "memos", id: id)
             return memo
         }
     }
@@ -103,6 +109,7 @@ public final class MemoStore {
                 try connection.execute("UPDATE memos SET is_pinned = ?, updated_at = ? WHERE id = ?",
                                        isPinned, now.secondsSince1970, id)
             }
+            memo.rev = try connection.revision(of: "memos", id: id)
             return memo
         }
     }

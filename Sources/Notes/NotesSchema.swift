@@ -135,6 +135,9 @@ public enum NotesSchema {
             ALTER TABLE todos ADD COLUMN repeat_from TEXT CHECK (repeat_from IN ('due', 'done'));
             ALTER TABLE todos ADD COLUMN repeat_day INTEGER CHECK (repeat_day BETWEEN 1 AND 31);
             """),
+        // Each item's revision (see `Migration(_:addingRevisionTo:)`).
+        Migration("notes.12-todo-revisions", addingRevisionTo: "todos"),
+        Migration("notes.13-memo-revisions", addingRevisionTo: "memos"),
     ]
 }
 

@@ -78,6 +78,10 @@ public struct Todo: Hashable, Sendable {
     public var repeatRule: RepeatRule?
     /// When `memoapp remind` tells about it besides its due time; nil for none.
     public var remindAt: Timestamp?
+    /// Its revision in this data home: the number of its latest change,
+    /// from one counter of the home, so a higher rev is a later change.
+    /// 0 for one never stored. The API's ETag.
+    public var rev: Int64 = 0
 
     /// A to-do as stored; stores make these, tests and front ends may too.
     public init(id: Int64, uid: String = "", title: String, note: String? = nil, priority: Priority? = nil,

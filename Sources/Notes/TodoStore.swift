@@ -50,9 +50,11 @@ public final class TodoStore {
             for tag in tags {
                 try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", id, tag)
             }
-            return Todo(id: id, uid: uid, title: new.title, note: TodoStore.storedNote(new.note),
-                        priority: new.priority, tags: tags, due: new.due, createdAt: now, updatedAt: now,
-                        repeatRule: repeatRule, remindAt: new.remindAt)
+            var todo = Todo(id: id, uid: uid, title: new.title, note: TodoStore.storedNote(new.note),
+                            priority: new.priority, tags: tags, due: new.due, createdAt: now, updatedAt: now,
+                            repeatRule: repeatRule, remindAt: new.remindAt)
+            todo.rev = try connection.revision(of: "todos", id: id)
+            return todo
         }
     }
 
@@ -148,6 +150,7 @@ public final class TodoStore {
             for tag in tags {
                 try connection.execute("INSERT INTO todo_tags (todo_id, tag) VALUES (?, ?)", id, tag)
             }
+            todo.rev = try connection.revision(of: "todos", id: id)
             return todo
         }
     }
@@ -178,11 +181,11 @@ public final class TodoStore {
 
     static let selectSQL = """
         SELECT id, title, note, priority, due_at, due_has_time, tags, created_at, updated_at, done_at, uid, remind_at,
-            repeat_every, repeat_unit, repeat_from, repeat_day FROM todos
+            repeat_every, repeat_unit, repeat_from, repeat_day, rev FROM todos
         """
 
     static func todo(_ row: Row) -> Todo {
-        Todo(id: row.int64(0), uid: row.string(10), title: row.string(1), note: row.optionalString(2),
+        var todo = Todo(id: row.int64(0), uid: row.string(10), title: row.string(1), note: row.optionalString(2),
              priority: row.optionalInt(3).flatMap(Priority.init(rawValue:)),
              tags: TagColumn.split(row.string(6)),
              due: row.optionalDouble(4).map { Due(instant: Timestamp(secondsSince1970: $0), hasTime: row.bool(5)) },
@@ -191,6 +194,8 @@ public final class TodoStore {
              doneAt: row.optionalDouble(9).map(Timestamp.init(secondsSince1970:)),
              repeatRule: storedRule(row, firstColumn: 12),
              remindAt: row.optionalDouble(11).map(Timestamp.init(secondsSince1970:)))
+        todo.rev = row.int64(16)
+        return todo
     }
 
     /// An empty note is no note.

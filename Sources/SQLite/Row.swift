@@ -9,6 +9,11 @@ public struct Row {
 
     public var columnCount: Int { statement.columnCount }
 
+    /// The name of column `column` (from 0), as the statement gives it.
+    public func columnName(_ column: Int) -> String {
+        String(cString: sqlite3_column_name(handle, Int32(column)))
+    }
+
     // MARK: By index
 
     public func isNull(_ column: Int) -> Bool {

@@ -117,6 +117,10 @@ public struct TimerRecord: Equatable, Sendable {
     /// When the user first saw it ended (`timer list`, `timer status`,
     /// `timer dismiss`); nil until then.
     public var seenAt: Timestamp?
+    /// Its revision in this data home: the number of its latest change
+    /// (state, lap, link), from one counter of the home, so a higher rev is
+    /// a later change; time passing changes nothing. 0 for one never stored.
+    public var rev: Int64 = 0
 
     public init(id: Int64, uid: String = "", kind: TimerKind, label: String?, duration: Double?, state: TimerState,
                 createdAt: Timestamp, endedAt: Timestamp?, spans: [RunSpan], laps: [Lap], todoID: Int64? = nil,

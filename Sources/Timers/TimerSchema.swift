@@ -66,5 +66,8 @@ extension TimerStore {
             -- was; they must not all come back to the main screen at once.
             UPDATE timers SET seen_at = ended_at WHERE ended_at IS NOT NULL;
             """),
+        // The timer's revision (see `Migration(_:addingRevisionTo:)`): its
+        // laps and spans are parts of it and count as its changes.
+        Migration("timers.5-revisions", addingRevisionTo: "timers"),
     ]
 }

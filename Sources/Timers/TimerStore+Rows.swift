@@ -13,11 +13,11 @@ extension TimerStore {
     /// `load(id:)` on any connection (the archive reads timers without a clock).
     static func load(id: Int64, from connection: Connection) throws -> TimerRecord {
         let row = try connection.queryFirst(
-            "SELECT kind, label, duration, state, created_at, ended_at, uid, todo_id, seen_at FROM timers WHERE id = ?", id
+            "SELECT kind, label, duration, state, created_at, ended_at, uid, todo_id, seen_at, rev FROM timers WHERE id = ?", id
         ) { row in
             (kind: row.string(0), label: row.optionalString(1), duration: row.optionalDouble(2),
              state: row.string(3), createdAt: row.double(4), endedAt: row.optionalDouble(5), uid: row.string(6),
-             todoID: row.isNull(7) ? nil : row.int64(7), seenAt: row.optionalDouble(8))
+             todoID: row.isNull(7) ? nil : row.int64(7), seenAt: row.optionalDouble(8), rev: row.int64(9))
         }
         guard let row else {
             throw MemoError(.notFound, en: "No timer with id \(id).", ko: "\(id)번 타이머가 없습니다.")
@@ -41,11 +41,12 @@ extension TimerStore {
             Lap(number: row.int(0), elapsed: row.double(1), isEstimated: row.bool(2),
                 recordedAt: Timestamp(secondsSince1970: row.double(3)))
         }
-        let timer = TimerRecord(id: id, uid: row.uid, kind: kind, label: row.label, duration: row.duration, state: state,
+        var timer = TimerRecord(id: id, uid: row.uid, kind: kind, label: row.label, duration: row.duration, state: state,
                                 createdAt: Timestamp(secondsSince1970: row.createdAt),
                                 endedAt: row.endedAt.map { Timestamp(secondsSince1970: $0) },
                                 spans: spans, laps: laps, todoID: row.todoID,
                                 seenAt: row.seenAt.map(Timestamp.init(secondsSince1970:)))
+        timer.rev = row.rev
         let problems = timer.consistencyProblems
         guard problems.isEmpty else { throw damaged(id, problems.joined(separator: "; ")) }
         return timer

@@ -35,6 +35,7 @@ public final class TimerStore {
             timer.uid = uid
             timer.todoID = todoID
             timer.id = try insert(timer)
+            timer.rev = try connection.revision(of: "timers", id: timer.id)
             return TimerSnapshot(timer: timer, reading: now)
         }
     }
@@ -109,8 +110,9 @@ public final class TimerStore {
         try connection.writeTransaction {
             let now = clock.reading()
             let stored = try load(id: id)
-            let changed = try stored.applying(action, at: now)
+            var changed = try stored.applying(action, at: now)
             try save(changed, replacing: stored)
+            changed.rev = try connection.revision(of: "timers", id: id)
             return TimerSnapshot(timer: changed, reading: now)
         }
     }
@@ -133,8 +135,11 @@ public final class TimerStore {
             let now = clock.reading()
             return try ids.map { id in
                 let stored = try load(id: id)
-                let settled = stored.settled(at: now)
-                if settled != stored { try save(settled, replacing: stored) }
+                var settled = stored.settled(at: now)
+                if settled != stored {
+                    try save(settled, replacing: stored)
+                    settled.rev = try connection.revision(of: "timers", id: id)
+                }
                 return TimerSnapshot(timer: settled, reading: now)
             }
         }

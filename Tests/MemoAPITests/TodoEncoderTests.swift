@@ -48,13 +48,15 @@ final class TodoEncoderTests: XCTestCase {
                         tags: ["home", "가게"], due: Due(instant: Timestamp(secondsSince1970: 1_795_964_399), hasTime: false),
                         createdAt: Timestamp(secondsSince1970: 1_795_900_000.5),
                         updatedAt: Timestamp(secondsSince1970: 1_795_900_001.75))
-        let expected = #"{"id":7,"uid":"0b6f5e7c-52a4-4c4e-9d0b-6a1f2c3d4e5f","title":"Buy \"milk\"","note":null,"#
+        var revised = todo
+        revised.rev = 42
+        let expected = #"{"id":7,"uid":"0b6f5e7c-52a4-4c4e-9d0b-6a1f2c3d4e5f","rev":42,"title":"Buy \"milk\"","note":null,"#
             + #""priority":"high","tags":["home","가게"],"due_at":"2026-11-29T14:59:59.000Z","due_local":"2026-11-29","#
             + #""due_has_time":false,"remind_at":null,"is_done":false,"is_overdue":false,"is_due_today":true,"#
             + #""done_at":null,"created_at":"2026-11-28T21:06:40.500Z","updated_at":"2026-11-28T21:06:41.750Z","#
             + #""repeat":null}"#
-        XCTAssertEqual(String(decoding: encoder.serialized([todo]), as: UTF8.self), "[" + expected + "]")
-        XCTAssertEqual(encoder.json(todo).serialized, expected)
+        XCTAssertEqual(String(decoding: encoder.serialized([revised]), as: UTF8.self), "[" + expected + "]")
+        XCTAssertEqual(encoder.json(revised).serialized, expected)
     }
 
     // MARK: - Support
@@ -65,6 +67,7 @@ final class TodoEncoderTests: XCTestCase {
         .object([
             ("id", .int(todo.id)),
             ("uid", .uid(todo.uid)),
+            ("rev", .int(todo.rev)),
             ("title", .string(todo.title)),
             ("note", .optional(todo.note)),
             ("priority", .optional(todo.priority?.name)),

@@ -120,6 +120,8 @@ public enum ChangeLog {
             throw error
         }
         try connection.execute("DELETE FROM item_changes_paused")
+        // The triggers gave the rows it wrote no revision while paused.
+        if try Revisions.liveIn(connection) { try Revisions.assignMissing(in: connection) }
         try noteEverythingChanged(in: connection)
         return result
     }

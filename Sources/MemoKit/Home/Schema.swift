@@ -24,6 +24,9 @@ public enum Schema {
         // After every table it logs exists; it adds triggers to other
         // modules' tables, as the undo history does.
         migrator.register(ChangeLog.migrations)
+        // After the change log, whose pause its bumps obey, and remaking
+        // the undo triggers that carry them.
+        migrator.register(Revisions.migrations)
         return migrator
     }()
 }

@@ -40,6 +40,10 @@ public struct VoiceMemo: Equatable, Sendable {
     public let updatedAt: Timestamp?
     /// Its tags, sorted.
     public let tags: [String]
+    /// Its revision in this data home: the number of its latest change
+    /// (title, tags, trim), from one counter of the home, so a higher rev
+    /// is a later change. 0 for one never stored. The API's ETag.
+    public var rev: Int64 = 0
 
     /// Seconds.
     public var duration: Double { Double(frames) / Double(sampleRate) }

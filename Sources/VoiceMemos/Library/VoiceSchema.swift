@@ -39,5 +39,8 @@ extension VoiceStore {
         // Identities that survive export and import (see `Migration(_:addingUIDTo:)`).
         Migration("voice.2-uids", addingUIDTo: "voice_memos"),
         Migration("voice.3-uid-trigger-dropped", droppingUIDTriggerOf: "voice_memos"),
+        // The voice memo's revision (see `Migration(_:addingRevisionTo:)`):
+        // a change of its tags counts as its change.
+        Migration("voice.4-revisions", addingRevisionTo: "voice_memos"),
     ]
 }

@@ -149,16 +149,18 @@ public final class VoiceStore {
 
     static let columns = """
         id, title, original_name, file_name, container, encoding, format_code, sample_rate, channels, \
-        frames, size, peak_level, checksum, imported_at, updated_at, uid
+        frames, size, peak_level, checksum, imported_at, updated_at, uid, rev
         """
 
     static func memo(from row: Row) -> VoiceMemo {
-        VoiceMemo(id: row.int64(0), uid: row.string(15), title: row.string(1), originalName: row.string(2), fileName: row.string(3),
+        var memo = VoiceMemo(id: row.int64(0), uid: row.string(15), title: row.string(1), originalName: row.string(2), fileName: row.string(3),
                   container: row.string(4), encoding: row.string(5), formatCode: Int32(truncatingIfNeeded: row.int64(6)),
                   sampleRate: row.int(7), channels: row.int(8), frames: row.int64(9), size: row.int64(10),
                   peakLevel: row.double(11), checksum: row.string(12),
                   importedAt: Timestamp(secondsSince1970: row.double(13)),
                   updatedAt: row.optionalDouble(14).map { Timestamp(secondsSince1970: $0) }, tags: [])
+        memo.rev = row.int64(16)
+        return memo
     }
 
     static func notFound(_ id: Int64) -> MemoError {
@@ -182,6 +184,7 @@ public final class VoiceStore {
     }
 
     func withTags(_ memo: VoiceMemo) throws -> VoiceMemo {
+        let rev = memo.rev
         var memo = memo
         memo = VoiceMemo(id: memo.id, uid: memo.uid, title: memo.title, originalName: memo.originalName, fileName: memo.fileName,
                          container: memo.container, encoding: memo.encoding, formatCode: memo.formatCode,
@@ -190,6 +193,7 @@ public final class VoiceStore {
                          updatedAt: memo.updatedAt,
                          tags: try connection.query("SELECT tag FROM voice_memo_tags WHERE memo_id = ? ORDER BY tag",
                                                     memo.id) { $0.string(0) })
+        memo.rev = rev
         return memo
     }
 
