@@ -52,7 +52,7 @@ enum Access {
             "Access-Control-Allow-Origin": allowed,
             "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE",
             "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Last-Event-ID",
-            "Access-Control-Expose-Headers": "ETag, Location, Link, Retry-After",
+            "Access-Control-Expose-Headers": "ETag, Location, Link, Retry-After, Undo-Step",
             "Access-Control-Max-Age": "600",
             "Vary": "Origin",
         ])

@@ -10,7 +10,14 @@ public enum MemoRoutes {
     static func make(_ services: ServerServices, feed: ChangeFeed, extraRoutes: (inout Router) -> Void = { _ in }) -> Router {
         var router = Router()
         router.beforeEach = Access.hook(services)
-        router.around = { body in try services.withRequestReads(body) }
+        router.around = { body in
+            try services.withRequestReads {
+                guard var response = try body() else { return nil }
+                // The step a client undoes its own change by (`POST /api/v1/undo/{step}`).
+                if let step = RequestReads.current?.undoStep { response.headers.set("Undo-Step", String(step)) }
+                return response
+            }
+        }
         addHealth(to: &router)
         addSession(to: &router, services)
         addOnboarding(to: &router, services)
@@ -20,6 +27,7 @@ public enum MemoRoutes {
         addTimers(to: &router, services)
         addVoice(to: &router, services)
         addTransfer(to: &router, services)
+        addUndo(to: &router, services)
         addEvents(to: &router, feed)
         addOpenAPI(to: &router)
         WebApp.addRoutes(to: &router)

@@ -42,7 +42,7 @@ public final class MemoServer: @unchecked Sendable {
             // Exact, never reflected: every response names the one origin
             // (a browser compares it with its page's; no other page matches).
             configuration.defaultHeaders.set("Access-Control-Allow-Origin", allowedOrigin)
-            configuration.defaultHeaders.set("Access-Control-Expose-Headers", "ETag, Location, Link, Retry-After")
+            configuration.defaultHeaders.set("Access-Control-Expose-Headers", "ETag, Location, Link, Retry-After, Undo-Step")
             configuration.defaultHeaders.set("Vary", "Origin")
         }
         configuration.errorResponse = { error, request in

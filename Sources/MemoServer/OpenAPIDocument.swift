@@ -75,6 +75,12 @@ enum OpenAPIDocument {
         Operation(method: "get", path: "/api/v1/export", summary: "The export document", success: 200),
         Operation(method: "post", path: "/api/v1/import", summary: "Import an export document", success: 200, body: .json),
         Operation(method: "get", path: "/api/v1/doctor", summary: "Examine the data home", success: 200),
+        Operation(method: "get", path: "/api/v1/undo", summary: "The undo history, newest first, each step with its origin",
+                  success: 200),
+        Operation(method: "post", path: "/api/v1/undo", summary: "Revert the newest change, whoever made it", success: 200),
+        Operation(method: "post", path: "/api/v1/undo/{id}",
+                  summary: "Revert one step when no later step touched its items (409 naming the one that did)",
+                  success: 200),
     ]
 
     static let json: JSON = {

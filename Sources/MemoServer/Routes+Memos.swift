@@ -23,7 +23,7 @@ extension MemoRoutes {
                 let new = NewMemo(text: try document.string("text"), title: try document.optionalString("title"),
                                   tags: try Tags.normalized(document.strings("tags")),
                                   isPinned: try document.optionalBool("pinned") ?? false)
-                let memo = try services.write { try $0.memoStore().add(new) }
+                let memo = try services.apply(AddMemo(new), for: request)
                 var response = Items.response(WireFormat.memo(memo), for: request, status: 201)
                 response.headers.set("Location", "/api/v1/memos/\(memo.id)")
                 return response
@@ -45,29 +45,34 @@ extension MemoRoutes {
                 throw MemoError(.usage, en: "nothing to change: give text, title, tags, add_tags or remove_tags",
                                 ko: "바꿀 것이 없습니다: text, title, tags, add_tags, remove_tags 중 하나 이상을 주세요")
             }
-            let memo = try services.write { workspace -> Memo in
-                let store = try workspace.memoStore()
-                try Items.checkPrecondition(request, current: WireFormat.memo(store.memo(id: id)))
-                return try store.edit(id: id, text: text, title: title, tags: tags)
+            let memo = try services.apply(EditMemo(id: id, text: text, title: title, tags: tags), for: request) {
+                try checkMemoPrecondition(request, id: id, $0)
             }
             return Items.response(WireFormat.memo(memo), for: request)
         }
         router.route(.delete, "/api/v1/memos/{id}") { request in
             let id = try request.itemID(.memo, services)
-            let removed = try services.write { workspace -> [Memo] in
-                let store = try workspace.memoStore()
-                try Items.checkPrecondition(request, current: WireFormat.memo(store.memo(id: id)))
-                return try store.remove(ids: [id])
+            let removed = try services.apply(RemoveMemos(ids: [id]), for: request) {
+                try checkMemoPrecondition(request, id: id, $0)
             }
             return .json(WireFormat.removed(removed.map(WireFormat.memo)))
         }
         for (name, isPinned) in [("pin", true), ("unpin", false)] {
             router.route(.post, "/api/v1/memos/{id}/\(name)") { request in
                 let id = try request.itemID(.memo, services)
-                let memo = try services.write { try $0.memoStore().setPinned(isPinned, id: id) }
+                let memo = try services.apply(PinMemo(id: id, isPinned: isPinned), for: request) {
+                    try checkMemoPrecondition(request, id: id, $0)
+                }
                 return Items.response(WireFormat.memo(memo), for: request)
             }
         }
+    }
+
+    /// Refuses a change whose `If-Match` names another revision of memo
+    /// `id` than the stored one (412 with the current memo).
+    static func checkMemoPrecondition(_ request: Request, id: Int64, _ workspace: Workspace) throws {
+        guard request.headers["If-Match"] != nil else { return }
+        try Items.checkPrecondition(request, current: WireFormat.memo(workspace.memoStore().memo(id: id)))
     }
 
     static func addSearch(to router: inout Router, _ services: ServerServices) {

@@ -22,9 +22,8 @@ extension MemoRoutes {
                 let duration = try timerDuration(document)
                 let label = try TimerRecord.label(from: document.optionalString("label"))
                 let todoID = try document.member("todo_id") == nil ? nil : try document.int("todo_id", in: 1...Int64.max)
-                let snapshot = try services.write {
-                    try TimeTracking.startTimer(in: $0, duration: duration, label: label, todoID: todoID)
-                }
+                let snapshot = try services.apply(StartTimer(duration: duration, label: label, todoID: todoID),
+                                                  for: request)
                 var response = Items.response(WireFormat.timer(snapshot), for: request, status: 201)
                 response.headers.set("Location", "/api/v1/timers/\(snapshot.timer.id)")
                 return response
@@ -39,26 +38,35 @@ extension MemoRoutes {
         // countdown (as `timer dismiss ID` does on the command line).
         router.route(.post, "/api/v1/timers/{id}/dismiss") { request in
             let id = try request.itemID(.timer, services)
-            let snapshot = try services.write { workspace -> TimerSnapshot in
-                let store = try workspace.timerStore()
-                try TimerStore.checkDismissible(try store.snapshot(ofTimer: id))
-                try store.markSeen(ids: [id])
-                return try store.snapshot(ofTimer: id)
-            }
+            let snapshot = try services.apply(DismissTimers(ids: [id]), for: request, before: { workspace in
+                try TimerStore.checkDismissible(try workspace.timerStore().snapshot(ofTimer: id))
+                try checkTimerPrecondition(request, id: id, workspace)
+            }, answer: { _, workspace in try workspace.timerStore().snapshot(ofTimer: id) })
             return Items.response(WireFormat.timer(snapshot), for: request)
         }
         router.route(.delete, "/api/v1/timers/{id}") { request in
             let id = try request.itemID(.timer, services)
-            let snapshot = try services.write { try $0.timerStore().apply(.cancel, toTimer: id) }
+            let snapshot = try services.apply(ActOnTimer(.cancel, id: id), for: request) {
+                try checkTimerPrecondition(request, id: id, $0)
+            }
             return Items.response(WireFormat.timer(snapshot), for: request)
         }
         for action in [TimerAction.pause, .resume, .lap, .stop] {
             router.route(.post, "/api/v1/timers/{id}/\(action.rawValue)") { request in
                 let id = try request.itemID(.timer, services)
-                let snapshot = try services.write { try $0.timerStore().apply(action, toTimer: id) }
+                let snapshot = try services.apply(ActOnTimer(action, id: id), for: request) {
+                    try checkTimerPrecondition(request, id: id, $0)
+                }
                 return Items.response(WireFormat.timer(snapshot), for: request)
             }
         }
+    }
+
+    /// Refuses a change whose `If-Match` names another revision of timer
+    /// `id` than the stored one (412 with the current timer).
+    static func checkTimerPrecondition(_ request: Request, id: Int64, _ workspace: Workspace) throws {
+        guard request.headers["If-Match"] != nil else { return }
+        try Items.checkPrecondition(request, current: WireFormat.timer(workspace.timerStore().snapshot(ofTimer: id)))
     }
 
     /// `duration`: seconds as a number, the command line's words (`25m`), or

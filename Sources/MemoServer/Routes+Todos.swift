@@ -29,9 +29,8 @@ extension MemoRoutes {
                                   },
                                   repeatRule: try repeatRule(document),
                                   remindAt: try document.optionalString("remind").map { try reminderMoment($0, now: now) })
-                let (todo, answer) = try services.write { workspace -> (Todo, [UInt8]) in
-                    let todo = try workspace.todoStore().add(new)
-                    return (todo, try todoDocument(todo, workspace, services))
+                let (todo, answer) = try services.apply(AddTodo(new), for: request) { todo, workspace in
+                    (todo, try todoDocument(todo, workspace, services))
                 }
                 var response = Items.response(serialized: answer, rev: todo.rev, for: request, status: 201)
                 response.headers.set("Location", "/api/v1/todos/\(todo.id)")
@@ -49,54 +48,48 @@ extension MemoRoutes {
         router.collect(.patch, "/api/v1/todos/{id}", bodyLimit: JSONBody.limit) { request, body in
             let id = try request.itemID(.todo, services)
             let (edits, newTags) = try todoChanges(body, now: services.clock.now())
-            let (todo, document) = try services.write { workspace -> (Todo, [UInt8]) in
-                let store = try workspace.todoStore()
-                let current = try store.todo(id: id)
-                try Items.checkPrecondition(request, rev: current.rev,
-                                            currentSerialized: todoDocument(current, workspace, services))
-                var changes = edits
-                if let newTags {
-                    // A whole new list: every tag there now goes, the new ones come in
-                    // their order, read in the same transaction as the change.
-                    changes.removedTags = current.tags
-                    changes.addedTags = newTags
-                }
-                let todo = try store.edit(id: id, changes)
-                return (todo, try todoDocument(todo, workspace, services))
-            }
+            // A whole new list of tags is taken as such by the change: every
+            // tag there now goes, the new ones come in their order.
+            let change = EditTodo(id: id, edits, tags: TagChanges(replacement: newTags))
+            let (todo, document) = try services.apply(change, for: request, before: { workspace in
+                try checkTodoPrecondition(request, id: id, workspace, services)
+            }, answer: { todo, workspace in (todo, try todoDocument(todo, workspace, services)) })
             return Items.response(serialized: document, rev: todo.rev, for: request)
         }
         router.route(.delete, "/api/v1/todos/{id}") { request in
             let id = try request.itemID(.todo, services)
-            let removed = try services.write { workspace -> [Todo] in
-                let store = try workspace.todoStore()
-                let current = try store.todo(id: id)
-                try Items.checkPrecondition(request, rev: current.rev,
-                                            currentSerialized: todoDocument(current, workspace, services))
-                return try store.remove(ids: [id])
+            let removed = try services.apply(RemoveTodos(ids: [id]), for: request) { workspace in
+                try checkTodoPrecondition(request, id: id, workspace, services)
             }
             return .json(WireFormat.removed(removed.map(encoder(services).json)))
         }
         router.route(.post, "/api/v1/todos/{id}/done") { request in
             let id = try request.itemID(.todo, services)
-            let (todo, document) = try services.write { workspace -> (Todo, [UInt8]) in
-                let todo = try workspace.todoStore().markDone(ids: [id])[0]
-                return (todo, try todoDocument(todo, workspace, services))
-            }
+            let (todo, document) = try services.apply(FinishTodos(ids: [id]), for: request, before: { workspace in
+                try checkTodoPrecondition(request, id: id, workspace, services)
+            }, answer: { finished, workspace in (finished.done[0], try todoDocument(finished.done[0], workspace, services)) })
             return Items.response(serialized: document, rev: todo.rev, for: request)
         }
         router.route(.post, "/api/v1/todos/{id}/undo") { request in
             let id = try request.itemID(.todo, services)
-            let (todo, document) = try services.write { workspace -> (Todo, [UInt8]) in
-                let todo = try workspace.todoStore().reopen(ids: [id])[0]
-                return (todo, try todoDocument(todo, workspace, services))
-            }
+            let (todo, document) = try services.apply(ReopenTodos(ids: [id]), for: request, before: { workspace in
+                try checkTodoPrecondition(request, id: id, workspace, services)
+            }, answer: { reopened, workspace in (reopened[0], try todoDocument(reopened[0], workspace, services)) })
             return Items.response(serialized: document, rev: todo.rev, for: request)
         }
     }
 
-    /// One to-do as every single-item answer gives it and every `If-Match`
-    /// is compared with: in full, with `time_spent_seconds` (lists leave it
+    /// Refuses a change whose `If-Match` names another revision of to-do
+    /// `id` than the stored one (412 with the current to-do).
+    static func checkTodoPrecondition(_ request: Request, id: Int64, _ workspace: Workspace,
+                                      _ services: ServerServices) throws {
+        guard request.headers["If-Match"] != nil else { return }
+        let current = try workspace.todoStore().todo(id: id)
+        try Items.checkPrecondition(request, rev: current.rev, currentSerialized: todoDocument(current, workspace, services))
+    }
+
+    /// One to-do as every single-item answer gives it and a stale `If-Match`
+    /// is answered with: in full, with `time_spent_seconds` (lists leave it
     /// out), serialized (`WireFormat.TodoEncoder.detail`'s bytes).
     static func todoDocument(_ todo: Todo, _ workspace: Workspace, _ services: ServerServices) throws -> [UInt8] {
         encoder(services).serializedDetail(todo, timeSpent: try TimeTracking.timeSpent(onTodo: todo.id, in: workspace).spent.seconds)

@@ -43,19 +43,19 @@ extension MemoRoutes {
                 throw MemoError(.usage, en: "nothing to change: give title, tags, add_tags or remove_tags",
                                 ko: "바꿀 것이 없습니다: title, tags, add_tags, remove_tags 중 하나 이상을 주세요")
             }
-            return try services.write { workspace in
-                let store = try workspace.voiceStore()
-                try Items.checkPrecondition(request, current: WireFormat.voiceMemo(store.memo(id: id), in: store))
-                return Items.response(WireFormat.voiceMemo(try store.edit(id: id, title: title, tags: tags), in: store),
-                                      for: request)
-            }
+            return try services.apply(EditVoiceMemo(id: id, title: title, tags: tags), for: request, before: { workspace in
+                try checkVoicePrecondition(request, id: id, workspace)
+            }, answer: { memo, workspace in
+                Items.response(WireFormat.voiceMemo(memo, in: try workspace.voiceStore()), for: request)
+            })
         }
         router.route(.delete, "/api/v1/voice/{id}") { request in
             let id = try request.itemID(.voice, services)
             return try services.write { workspace in
+                try checkVoicePrecondition(request, id: id, workspace)
                 let store = try workspace.voiceStore()
-                try Items.checkPrecondition(request, current: WireFormat.voiceMemo(store.memo(id: id), in: store))
-                let removed = try store.remove(ids: [id])
+                let (removed, step) = try workspace.applyNamingStep(RemoveVoiceMemos(ids: [id]), origin: request.changeOrigin)
+                RequestReads.current?.undoStep = step
                 return .json(WireFormat.removed(removed.map { WireFormat.voiceMemo($0, in: store) }))
             }
         }
@@ -102,11 +102,22 @@ extension MemoRoutes {
             let start = try document.double("start")
             let end = try document.double("end")
             // Its own connection, as an upload: the audio is rewritten before the commit.
-            let store = try dedicatedWorkspace(services).voiceStore()
-            let memo = try store.trim(id: id, start: start, end: end)
+            let workspace = try dedicatedWorkspace(services)
+            try checkVoicePrecondition(request, id: id, workspace)
+            let (memo, step) = try workspace.applyNamingStep(TrimVoiceMemo(id: id, start: start, end: end),
+                                                             origin: request.changeOrigin)
+            RequestReads.current?.undoStep = step
             services.afterCommit?()
-            return Items.response(WireFormat.voiceMemo(memo, in: store), for: request)
+            return Items.response(WireFormat.voiceMemo(memo, in: try workspace.voiceStore()), for: request)
         }
+    }
+
+    /// Refuses a change whose `If-Match` names another revision of voice
+    /// memo `id` than the stored one (412 with the current memo).
+    static func checkVoicePrecondition(_ request: Request, id: Int64, _ workspace: Workspace) throws {
+        guard request.headers["If-Match"] != nil else { return }
+        let store = try workspace.voiceStore()
+        try Items.checkPrecondition(request, current: WireFormat.voiceMemo(store.memo(id: id), in: store))
     }
 
     /// The media type of a stored container.

@@ -92,9 +92,12 @@ final class ServerServices: @unchecked Sendable {
 }
 
 /// The read transaction one request's work shares (`withRequestReads`),
-/// known to the thread doing that work.
+/// known to the thread doing that work; and the undo step its change
+/// recorded, which the answer names (`Undo-Step`).
 final class RequestReads {
     private var held: ReaderLease?
+    /// The undo history's step of the change the request made, if any.
+    var undoStep: Int64?
 
     /// The lease, taken at the first read (a route that reads nothing takes none).
     func lease(from pool: DatabasePool) throws -> ReaderLease {

@@ -1,6 +1,6 @@
 /// One value as SQLite stores it. Values reach SQL only through these, bound
 /// to placeholders; never by splicing text into a statement.
-public enum SQLiteValue: Equatable, Sendable {
+public enum SQLiteValue: Hashable, Sendable {
     case integer(Int64)
     case real(Double)
     case text(String)

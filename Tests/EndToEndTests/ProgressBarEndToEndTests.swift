@@ -3,8 +3,9 @@ import TestSupport
 import XCTest
 
 /// The progress bar on a real terminal (tmux) of 40 and 120 columns: shown
-/// during an import long enough to need it (20,000 to-dos: seconds, not a
-/// race), within the width, in the invocation's language, and gone without
+/// during an import long enough to need it (100,000 to-dos: several seconds
+/// on a debug build, where 20,000 had come to take less than the second
+/// before the bar shows), within the width, in the invocation's language, and gone without
 /// a trace, cursor shown, when the import ends or is stopped by Ctrl-C.
 /// Piped, nothing of it is written.
 final class ProgressBarEndToEndTests: XCTestCase {
@@ -12,7 +13,7 @@ final class ProgressBarEndToEndTests: XCTestCase {
     var session: TmuxSession?
     /// An export of `itemCount` to-dos.
     var document: String!
-    static let itemCount = 20_000
+    static let itemCount = 100_000
 
     override func setUpWithError() throws {
         try XCTSkipUnless(TmuxSession.isAvailable, "tmux is not installed (scripts/test installs it)")

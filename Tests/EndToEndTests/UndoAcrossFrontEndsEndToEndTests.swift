@@ -2,10 +2,10 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `memoapp undo` beside the HTTP API on one data home: a change the API made
-/// after a terminal command is not overwritten by undoing that command.
+/// `memoapp undo` beside the HTTP API on one data home: one history, the
+/// API's changes steps in it like the terminal's, undone newest first.
 final class UndoAcrossFrontEndsEndToEndTests: XCTestCase {
-    func testUndoRefusesToOverwriteAnEditMadeOverHTTPSince() throws {
+    func testAnEditMadeOverHTTPIsAStepOfTheSameHistoryAndIsUndoneFirst() throws {
         let directory = TemporaryDirectory()
         let memoapp = Memoapp(home: directory.appending("home"))
         memoapp.onboard()
@@ -19,13 +19,13 @@ final class UndoAcrossFrontEndsEndToEndTests: XCTestCase {
         XCTAssertEqual(patched.status, 200, patched.text)
         XCTAssertEqual(serving.stop(signal: SIGTERM), 0)
 
-        let undone = memoapp.run("--json", "undo")
-        XCTAssertEqual(undone.errorCode, "invalid_state", undone.stdout + undone.stderr)
-        XCTAssertEqual(memoapp.run("undo").status, 5, "invalid_state's exit code")
-        let human = memoapp.run("undo").stderr
-        XCTAssertTrue(human.contains("todo edit 1 --title 'terminal title'") && human.contains("changed since"), human)
-        XCTAssertEqual(memoapp.run("--json", "todo", "show", "1").object()["title"] as? String, "phone title",
-                       "the phone's edit stays")
-        XCTAssertEqual(memoapp.run("--json", "undo", "--list").array().count, 2, "both steps still there")
+        let steps = memoapp.run("--json", "undo", "--list").array()
+        XCTAssertEqual(steps.map { $0["origin"] as? String }, ["api", "cli", "cli"])
+        // The newest step is the phone's, whoever undoes: the terminal's
+        // undo reverts it (and says whose it was), not its own older edit.
+        XCTAssertEqual(memoapp.run("undo").stdout, "Undid: todo edit 1 (API)\n")
+        XCTAssertEqual(memoapp.run("--json", "todo", "show", "1").object()["title"] as? String, "terminal title")
+        XCTAssertEqual(memoapp.run("undo").stdout, "Undid: todo edit 1 --title 'terminal title'\n")
+        XCTAssertEqual(memoapp.run("--json", "todo", "show", "1").object()["title"] as? String, "회의 준비")
     }
 }

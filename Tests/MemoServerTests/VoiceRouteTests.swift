@@ -67,7 +67,9 @@ final class VoiceRouteTests: XCTestCase {
         XCTAssertEqual(server.curl("GET", "/api/v1/voice").array.count, 1)
         XCTAssertEqual(server.curl("DELETE", "/api/v1/voice/1").status, 200)
         XCTAssertEqual(server.curl("GET", "/api/v1/voice/1/audio").status, 404)
-        XCTAssertEqual(libraryFiles(server), [])
+        XCTAssertEqual(libraryFiles(server), [".undo"], "the audio left the library, kept aside for an undo")
+        XCTAssertEqual(server.curl("POST", "/api/v1/undo").status, 200)
+        XCTAssertEqual(server.curl("GET", "/api/v1/voice/1/audio").status, 200, "the removal undone, audio and all")
     }
 
     func testTheVoiceListPagesByCursor() throws {

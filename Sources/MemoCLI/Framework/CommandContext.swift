@@ -58,10 +58,11 @@ public final class CommandContext {
         _ = try workspaceChoice.get()
     }
 
-    /// Runs `body`, the writes of this command, as one step of the undo
-    /// history (in one transaction with it).
-    public func recordingUndo<T>(_ body: () throws -> T) throws -> T {
-        try workspace.undoHistory().record(undoDescription, body)
+    /// Applies `change` through MemoKit's one door, as one step of the undo
+    /// history named by the command line as typed.
+    @discardableResult
+    public func apply<Change: ItemChange>(_ change: Change) throws -> Change.Outcome {
+        try workspace.apply(change, origin: .cli, describedAs: undoDescription)
     }
 
     // MARK: Text

@@ -100,6 +100,11 @@ public enum Revisions {
     /// unique since ids are, then moves the counter past them.
     static func assignMissing(in connection: Connection) throws {
         for table in itemTables {
+            // A damaged database may lack a table (doctor's reference schema
+            // is made the same way): it has no rows to number.
+            guard try connection.queryFirst(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", table, map: { _ in true }) == true
+            else { continue }
             guard let highest = try connection.queryFirst("SELECT max(id) FROM \(table) WHERE rev = 0", map: {
                 $0.isNull(0) ? nil : $0.int64(0)
             }) ?? nil else { continue }

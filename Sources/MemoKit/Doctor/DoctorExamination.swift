@@ -42,11 +42,12 @@ public enum DoctorExamination {
         add(foreignKeys(of: database, home: home))
         add(migrations(of: database))
         add(schema(of: database, home: home))
-        add(storedValues(of: database, home: home))
+        let migrated = database.readableByStores()
+        add(storedValues(of: migrated, home: home))
         let (audioCheck, isAudioLibraryAvailable) = audioLibrary()
         add(audioCheck)
         let before = Int64(report.checks.count) * progressUnitsPerCheck
-        let (voiceCheck, temporaries) = voiceLibrary(of: database, home: home,
+        let (voiceCheck, temporaries) = voiceLibrary(of: migrated, home: home,
                                                      isAudioLibraryAvailable: isAudioLibraryAvailable) { done, count in
             guard count > 0 else { return }
             progress?(before + Int64(done) * progressUnitsPerCheck / Int64(count), total)
@@ -89,6 +90,21 @@ public enum DoctorExamination {
         /// Why a check that needs the database was not run.
         var skipReason: Localized {
             unavailable ?? Localized(en: "the database did not open", ko: "데이터베이스가 열리지 않았습니다")
+        }
+
+        /// This sight for the checks that read items through the stores,
+        /// which read every migration's columns: a database an older
+        /// memoapp left is skipped by them, saying so. Its migrations are
+        /// applied by the next command, not by doctor, which changes nothing.
+        func readableByStores() -> DatabaseSight {
+            guard let connection, let applied = try? Set(Schema.migrator.appliedNames(in: connection)),
+                  Schema.migrator.migrations.contains(where: { !applied.contains($0.name) }) else { return self }
+            var sight = self
+            sight.connection = nil
+            sight.unavailable = Localized(
+                en: "the database is an older memoapp's; any command brings it up to date (see migrations)",
+                ko: "이전 memoapp의 데이터베이스입니다. 아무 명령이나 실행하면 최신으로 바뀝니다 (마이그레이션 참고)")
+            return sight
         }
 
         mutating func markUnusable() {

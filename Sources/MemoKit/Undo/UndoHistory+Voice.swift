@@ -19,8 +19,9 @@ extension UndoHistory {
 
     /// Removes voice memos as one step, keeping their audio for an undo.
     @discardableResult
-    public func removeVoiceMemos(ids: [Int64], in store: VoiceStore, description: String) throws -> [VoiceMemo] {
-        try record(description) {
+    public func removeVoiceMemos(ids: [Int64], in store: VoiceStore, description: String,
+                                 origin: ChangeOrigin = .cli) throws -> [VoiceMemo] {
+        try record(description, origin: origin) {
             // Every id first: an unknown one changes nothing and keeps nothing.
             let memos = try Set(ids).map { try store.memo(id: $0) }
             for memo in memos { try keepAudio(named: memo.fileName) }
@@ -30,8 +31,9 @@ extension UndoHistory {
 
     /// Trims a voice memo as one step, keeping the audio the trim replaces.
     public func trimVoiceMemo(id: Int64, start: Double, end: Double, in store: VoiceStore,
-                              description: String, progress: ((Int64, Int64) -> Void)? = nil) throws -> VoiceMemo {
-        try record(description) {
+                              description: String, origin: ChangeOrigin = .cli,
+                              progress: ((Int64, Int64) -> Void)? = nil) throws -> VoiceMemo {
+        try record(description, origin: origin) {
             let kept = try keepAudio(named: try store.memo(id: id).fileName)
             do {
                 return try store.trim(id: id, start: start, end: end, progress: progress)

@@ -5,11 +5,24 @@ import MemoCore
 import SQLite
 
 /// One change that can be undone: what the user did (the front end's words
-/// for it, such as the command line) and when.
+/// for it, such as the command line), where, and when.
 public struct UndoStep: Equatable, Sendable {
     public let id: Int64
     public let description: String
     public let createdAt: Timestamp
+    /// The front end that made it.
+    public let origin: ChangeOrigin
+}
+
+/// The front end a change came through: every one shares the data home's
+/// one undo history, and `memoapp undo` says whose change it reverted.
+public enum ChangeOrigin: String, CaseIterable, Sendable {
+    /// A `memoapp` command.
+    case cli
+    /// The HTTP API with a token (a script, another app).
+    case api
+    /// The web page, signed in with its session.
+    case web
 }
 
 /// The undo history of one database: the last `limit` changes, newest last,
@@ -38,6 +51,8 @@ public final class UndoHistory {
     let clock: WallClock
     var hasSweptKeptFiles = false
     var recordingStep: Int64?
+    /// The step the last `record` kept; nil when it changed nothing.
+    public private(set) var lastRecordedStep: Int64?
 
     public init(connection: Connection, voiceDirectory: String, clock: WallClock = SystemWallClock(),
                 limit: Int = UndoHistory.defaultLimit) {
@@ -51,11 +66,11 @@ public final class UndoHistory {
     /// Runs `body` as one step of the history, described as `description`,
     /// in one write transaction with the step. A body that changes nothing
     /// leaves no step; the oldest steps beyond `limit` are forgotten.
-    public func record<T>(_ description: String, _ body: () throws -> T) throws -> T {
+    public func record<T>(_ description: String, origin: ChangeOrigin = .cli, _ body: () throws -> T) throws -> T {
         precondition(recordingStep == nil, "undo steps do not nest")
         return try connection.writeTransaction {
-            try connection.execute("INSERT INTO undo_steps (description, created_at) VALUES (?, ?)",
-                                   description, clock.now().secondsSince1970)
+            try connection.execute("INSERT INTO undo_steps (description, created_at, origin) VALUES (?, ?, ?)",
+                                   description, clock.now().secondsSince1970, origin.rawValue)
             let step = connection.lastInsertRowID
             try connection.execute("INSERT INTO undo_recording (step) VALUES (?)", step)
             recordingStep = step
@@ -67,6 +82,7 @@ public final class UndoHistory {
             let hasRows = try recordAfterImages(of: step)
             let hasChanges = try hasRows || connection.queryFirst(
                 "SELECT EXISTS (SELECT 1 FROM undo_files WHERE step = ?)", step) { $0.bool(0) } ?? false
+            lastRecordedStep = hasChanges ? step : nil
             if hasChanges {
                 try forgetSteps(upTo: step - Int64(limit))
             } else {
@@ -78,18 +94,29 @@ public final class UndoHistory {
 
     /// The steps an undo would revert, newest first.
     public func steps() throws -> [UndoStep] {
-        try connection.query("SELECT id, description, created_at FROM undo_steps ORDER BY id DESC") {
-            UndoStep(id: $0.int64(0), description: $0.string(1), createdAt: Timestamp(secondsSince1970: $0.double(2)))
+        try connection.query("SELECT id, description, created_at, origin FROM undo_steps ORDER BY id DESC") {
+            UndoStep(id: $0.int64(0), description: $0.string(1), createdAt: Timestamp(secondsSince1970: $0.double(2)),
+                     origin: ChangeOrigin(rawValue: $0.string(3)) ?? .cli)
         }
     }
 
-    /// Reverts the newest step and returns it; the one before it is then the
-    /// newest. Throws `invalid_state` when the history is empty, or when a
-    /// row the step changed was changed since by a write outside the history.
+    /// Reverts the newest step (or step `id`) and returns it; the one before
+    /// it is then the newest. Throws `invalid_state` when the history is
+    /// empty, when a row the step changed was changed since by a write
+    /// outside the history, or, for an older step, when a later step touched
+    /// any of its items (naming that step); `not_found` for an `id` the
+    /// history does not hold.
     @discardableResult
-    public func undo() throws -> UndoStep {
+    public func undo(step id: Int64? = nil) throws -> UndoStep {
         try connection.writeTransaction {
-            guard let step = try steps().first else { throw UndoHistory.nothingToUndo }
+            let steps = try steps()
+            guard let newest = steps.first else { throw UndoHistory.nothingToUndo }
+            var step = newest
+            if let id, id != newest.id {
+                guard let older = steps.first(where: { $0.id == id }) else { throw UndoHistory.noSuchStep(id) }
+                try checkUntouched(older, since: steps.filter { $0.id > id })
+                step = older
+            }
             try sweepKeptFiles()
             let audioBefore = try libraryNames()
             // Rows come back in the reverse of the order they changed, a parent
@@ -115,16 +142,21 @@ public final class UndoHistory {
 
     static let nothingToUndo = MemoError(.invalidState, en: "there is nothing to undo", ko: "되돌릴 것이 없습니다")
 
+    static func noSuchStep(_ id: Int64) -> MemoError {
+        MemoError(.notFound, en: "the undo history has no step \(id)", ko: "되돌리기 기록에 \(id)번 단계가 없습니다")
+    }
+
     /// The id of the step being recorded, inside `record`.
     func currentStep() -> Int64? { recordingStep }
 
     // MARK: - Private
 
     /// Forgets the steps up to id `newestForgotten`, with the audio they
-    /// kept. Step ids have no gaps (a new step takes the next one, only the
-    /// newest is undone and only the oldest forgotten), so the new step's id
-    /// less the limit leaves exactly `limit` steps, found without a query:
-    /// this runs in every recording command.
+    /// kept. A new step takes the next id and only the oldest are forgotten,
+    /// so the new step's id less the limit leaves at most `limit` steps,
+    /// found without a query: this runs in every recording command. (An
+    /// older step undone by its id leaves a gap: one fewer step is kept
+    /// until the gap leaves the history.)
     private func forgetSteps(upTo newestForgotten: Int64) throws {
         guard newestForgotten > 0 else { return }
         let keptNames = try connection.query("SELECT kept_name FROM undo_files WHERE step <= ?", newestForgotten) {

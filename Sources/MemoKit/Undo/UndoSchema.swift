@@ -49,6 +49,9 @@ enum UndoSchema {
         // notes.11 gave `todos` its repeat columns: triggers made before it
         // would log rows without them, and undoing an edit would keep the rule.
         Migration("undo.4-todo-triggers-with-repeat", remakingTriggersOf: "todos"),
+        // Which front end made each step (`ChangeOrigin`): every front end's
+        // changes share one history, and an undo says whose it reverted.
+        Migration("undo.5-step-origin", sql: "ALTER TABLE undo_steps ADD COLUMN origin TEXT NOT NULL DEFAULT 'cli';"),
     ]
 
     /// A table's stored columns, in order, with whether each is part of its

@@ -91,6 +91,17 @@ export async function getPage(path) {
   const link = /<\/api\/v1([^>]*)>;\s*rel="next"/.exec(response.headers.get('Link') || '');
   return { items, next: link ? link[1] : null };
 }
+// A change, and the undo step the server recorded for it (its `Undo-Step`
+// header): `undo(step)` reverts exactly that change later, with the item's
+// id, uid, dates, rule and reminder, whatever else changed since.
+export async function change(method, path, body, extraHeaders = {}) {
+  let step = null;
+  const item = await request(method, path, body, extraHeaders, response => { step = response.headers.get('Undo-Step'); });
+  return { item, step };
+}
+
+export const undo = step => request('POST', `/undo/${encodeURIComponent(step)}`);
+
 export const post = (path, body) => request('POST', path, body);
 export const put = (path, body) => request('PUT', path, body);
 export const del = path => request('DELETE', path);

@@ -6,7 +6,7 @@
 // not reload a list while one of its rows is an open editor, which would
 // throw the typing away; closing the editor reloads it.
 import * as api from './api.js';
-import { h, errorToast } from './dom.js';
+import { h, errorToast, toast } from './dom.js';
 import { t } from './i18n.js';
 
 // `load` for live events, skipped while `list` shows an editor; an event
@@ -21,6 +21,16 @@ export function reloadUnlessEditing(list, load) {
   };
 }
 
+// The toast after a change the server recorded as undo step `step`: its
+// Undo button reverts that step, by the API's undo history (`after` then
+// runs: reload the list).
+export function undoableToast(message, step, after) {
+  if (!step) { toast(message); return; }
+  toast(message, { label: t('undo'), run: async () => {
+    try { await api.undo(step); after(); } catch (error) { errorToast(error.message); }
+  } });
+}
+
 // The item at `path` as it is now, and the version to save against.
 export async function openForEditing(path) {
   const { item, etag } = await api.getTagged(path);
@@ -30,9 +40,10 @@ export async function openForEditing(path) {
 // Sends `body` as a PATCH of `path` if the item is still `version`. Resolves
 // true when saved; false, with the user told, when it changed meanwhile
 // (`version` then names the current one, so the next save replaces it).
-export async function saveEdit(path, body, version) {
+export async function saveEdit(path, body, version, undone = () => {}) {
   try {
-    await api.request('PATCH', path, body, version.etag ? { 'If-Match': version.etag } : {});
+    const { step } = await api.change('PATCH', path, body, version.etag ? { 'If-Match': version.etag } : {});
+    undoableToast(t('saved'), step, undone);
     return true;
   } catch (error) {
     if (error.status !== 412) throw error;

@@ -4,9 +4,9 @@
 // every match, which become <mark> elements here.
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, icon, toast, errorToast, formatLocal, splitTags } from './dom.js';
+import { h, icon, errorToast, formatLocal, splitTags } from './dom.js';
 import { t } from './i18n.js';
-import { openForEditing, saveEdit, reloadUnlessEditing } from './editing.js';
+import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
 
 // "주간 [회의]" → ["주간 ", <mark>회의</mark>]
@@ -130,7 +130,7 @@ export function mountMemos(panel) {
       event.preventDefault();
       // The whole list: the server replaces the memo's tags with it.
       const body = { text: eText.value, title: eTitle.value.trim() || null, tags: splitTags(eTags.value) };
-      saveEdit(`/memos/${id}`, body, version).then(saved => { if (saved) load(); }, error => errorToast(error.message));
+      saveEdit(`/memos/${id}`, body, version, load).then(saved => { if (saved) load(); }, error => errorToast(error.message));
     } }, eTitle, eText, eTags,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
@@ -140,15 +140,11 @@ export function mountMemos(panel) {
   }
 
   async function remove(id) {
-    let memo;
     try {
-      memo = await api.get(`/memos/${id}`);
-      await api.del(`/memos/${id}`);
+      const { step } = await api.change('DELETE', `/memos/${id}`);
       load();
-    } catch (error) { errorToast(error.message); return; }
-    toast(t('memoRemoved'), { label: t('undo'), run: () => call(() => api.post('/memos', {
-      text: memo.text, title: memo.title, tags: memo.tags, pinned: memo.is_pinned,
-    })) });
+      undoableToast(t('memoRemoved'), step, load);
+    } catch (error) { errorToast(error.message); }
   }
 
   panel.append(form, searchBox, list, pages.more, empty);

@@ -3,9 +3,9 @@
 // `todo` event, whoever made the change.
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, icon, toast, errorToast, formatLocal, splitTags } from './dom.js';
+import { h, icon, errorToast, formatLocal, splitTags } from './dom.js';
 import { t } from './i18n.js';
-import { openForEditing, saveEdit, reloadUnlessEditing } from './editing.js';
+import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
 
 const priorities = ['', 'low', 'medium', 'high'];
@@ -87,8 +87,11 @@ export function mountTodos(panel) {
   function row(todo) {
     const check = h('input', { type: 'checkbox', class: 'check', checked: todo.is_done, 'aria-label': `${t('markDone')}: ${todo.title}` });
     check.addEventListener('change', async () => {
-      try { await api.post(`/todos/${todo.id}/${check.checked ? 'done' : 'undo'}`); load(); }
-      catch (error) { check.checked = !check.checked; errorToast(error.message); }
+      try {
+        const { step } = await api.change('POST', `/todos/${todo.id}/${check.checked ? 'done' : 'undo'}`);
+        load();
+        undoableToast(check.checked ? t('todoDone') : t('todoReopened'), step, load);
+      } catch (error) { check.checked = !check.checked; errorToast(error.message); }
     });
     const meta = h('div', { class: 'meta' },
       todo.due_local ? h('span', { class: 'due' + (todo.is_overdue && !todo.is_done ? ' overdue' : ''), text: todo.due_local }) : null,
@@ -118,7 +121,7 @@ export function mountTodos(panel) {
       const removed = todo.tags.filter(x => !wanted.includes(x));
       if (added.length) body.add_tags = added;
       if (removed.length) body.remove_tags = removed;
-      try { if (await saveEdit(`/todos/${todo.id}`, body, version)) load(); } catch (error) { errorToast(error.message); }
+      try { if (await saveEdit(`/todos/${todo.id}`, body, version, load)) load(); } catch (error) { errorToast(error.message); }
     } }, eTitle, eDue, ePriority, eTags,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
@@ -127,25 +130,13 @@ export function mountTodos(panel) {
     eTitle.focus();
   }
 
+  // Undo asks the server to revert the removal's own step: the to-do comes
+  // back as it was, with its id, uid, dates, repeat rule and reminder.
   async function remove(todo) {
     try {
-      const result = await api.del(`/todos/${todo.id}`);
+      const { step } = await api.change('DELETE', `/todos/${todo.id}`);
       load();
-      const gone = (result && result.removed && result.removed[0]) || todo;
-      toast(t('todoRemoved'), { label: t('undo'), run: () => restore(gone) });
-    } catch (error) { errorToast(error.message); }
-  }
-
-  // Undo puts the to-do back as it was (a new id: the removal was real).
-  async function restore(todo) {
-    try {
-      const body = { title: todo.title, tags: todo.tags };
-      if (todo.note) body.note = todo.note;
-      if (todo.priority) body.priority = todo.priority;
-      if (todo.due_local) body.due = todo.due_local;
-      const created = await api.post('/todos', body);
-      if (todo.is_done) await api.post(`/todos/${created.id}/done`);
-      load();
+      undoableToast(t('todoRemoved'), step, load);
     } catch (error) { errorToast(error.message); }
   }
 

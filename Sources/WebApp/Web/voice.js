@@ -5,9 +5,9 @@
 // trimming to a stretch selected on the waveform.
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, icon, toast, errorToast, formatLocal, splitTags } from './dom.js';
+import { h, icon, errorToast, formatLocal, splitTags } from './dom.js';
 import { t } from './i18n.js';
-import { openForEditing, saveEdit, reloadUnlessEditing } from './editing.js';
+import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
 
 function duration(seconds) {
@@ -191,8 +191,9 @@ export function mountVoice(panel) {
     trim.addEventListener('click', async () => {
       if (!selection) return;
       try {
-        await api.post(`/voice/${memo.id}/trim`, { start: selection[0], end: selection[1] });
+        const { step } = await api.change('POST', `/voice/${memo.id}/trim`, { start: selection[0], end: selection[1] });
         load();
+        undoableToast(t('voiceTrimmed'), step, load);
       } catch (error) { errorToast(error.message); }
     });
 
@@ -218,7 +219,7 @@ export function mountVoice(panel) {
     const editor = h('form', { class: 'item editor', 'data-id': String(memo.id), onsubmit: async event => {
       event.preventDefault();
       const body = { title: field.value.trim(), tags: splitTags(tags.value) };
-      try { if (await saveEdit(`/voice/${memo.id}`, body, version)) load(); } catch (error) { errorToast(error.message); }
+      try { if (await saveEdit(`/voice/${memo.id}`, body, version, load)) load(); } catch (error) { errorToast(error.message); }
     } }, field, tags, h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
       h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));
@@ -227,7 +228,11 @@ export function mountVoice(panel) {
   }
 
   async function remove(memo) {
-    try { await api.del(`/voice/${memo.id}`); toast(t('voiceRemoved')); load(); } catch (error) { errorToast(error.message); }
+    try {
+      const { step } = await api.change('DELETE', `/voice/${memo.id}`);
+      load();
+      undoableToast(t('voiceRemoved'), step, load);
+    } catch (error) { errorToast(error.message); }
   }
 
   panel.append(form, list, pages.more, empty);

@@ -1,6 +1,7 @@
 import CommandLineKit
 import MemoAPI
 import MemoCore
+import MemoKit
 import Notes
 
 /// `memoapp memo …`: text memos, kept exactly as written.
@@ -90,7 +91,7 @@ enum MemoCommand {
         positionals: [ids],
         body: { context, arguments in
             try BulkConfirmation.removing(Set(arguments[ids]).count, Localized(en: "memos", ko: "메모"), context, arguments)
-            let memos = try context.recordingUndo { try context.memoStore().remove(ids: arguments[ids]) }
+            let memos = try context.apply(RemoveMemos(ids: arguments[ids]))
             try context.emit(json: WireFormat.removed(memos.map(WireFormat.memo)),
                          text: memos.map { context.text(en: "Removed memo #\($0.id)", ko: "메모 #\($0.id) 지움") }
                             .joined(separator: "\n"))
@@ -101,11 +102,8 @@ enum MemoCommand {
     static func runAdd(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let words = arguments[MemoCommand.words]
         let tags = try Tags.normalized(arguments[MemoCommand.tags])
-        let store = try context.memoStore()
         func add(_ text: String, title: String?) throws -> Memo {
-            try context.recordingUndo {
-                try store.add(NewMemo(text: text, title: title, tags: tags, isPinned: arguments[pinIt]))
-            }
+            try context.apply(AddMemo(NewMemo(text: text, title: title, tags: tags, isPinned: arguments[pinIt])))
         }
         let memo: Memo
         if !words.isEmpty {
@@ -165,7 +163,7 @@ enum MemoCommand {
             let current = try store.memo(id: id)
             // Saved only if no one changed the memo while the editor was open.
             let edited = try MemoTextInput.edit(current.text, context) { text -> Memo? in
-                text == current.text ? nil : try context.recordingUndo { try store.edit(id: id, text: text, madeFrom: current) }
+                text == current.text ? nil : try context.apply(EditMemo(id: id, text: text, madeFrom: current))
             }
             guard let edited else {
                 try context.emit(json: renderer.json(current),
@@ -175,7 +173,7 @@ enum MemoCommand {
             memo = edited
         } else {
             memo = try context.parsingArgument(arguments) {
-                try context.recordingUndo { try store.edit(id: id, text: arguments[newText], title: arguments[newTitle], tags: tags) }
+                try context.apply(EditMemo(id: id, text: arguments[newText], title: arguments[newTitle], tags: tags))
             }
         }
         try context.emit(json: renderer.json(memo),
@@ -184,7 +182,7 @@ enum MemoCommand {
     }
 
     static func setPinned(_ isPinned: Bool, _ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let memo = try context.recordingUndo { try context.memoStore().setPinned(isPinned, id: arguments[id]) }
+        let memo = try context.apply(PinMemo(id: arguments[id], isPinned: isPinned))
         let renderer = MemoRenderer(context: context)
         let verb = isPinned ? context.text(en: "Pinned ", ko: "고정: ") : context.text(en: "Unpinned ", ko: "고정 풀기: ")
         try context.emit(json: renderer.json(memo), text: verb + renderer.line(renderer.summary(of: memo), idWidth: 0))

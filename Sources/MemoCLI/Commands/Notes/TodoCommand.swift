@@ -118,7 +118,7 @@ enum TodoCommand {
             // Which were done already, to say so rather than "Done" again.
             let store = try context.todoStore()
             let alreadyDone = Set(arguments[ids].filter { (try? store.todo(id: $0))?.isDone ?? false })
-            let (todos, next) = try context.recordingUndo { try store.finish(ids: arguments[ids]) }
+            let (todos, next) = try context.apply(FinishTodos(ids: arguments[ids]))
             let renderer = TodoRenderer(context)
             let width = String((todos + next).map(\.id).max() ?? 0).count
             var lines: [TerminalText] = todos.map { todo in
@@ -135,7 +135,7 @@ enum TodoCommand {
         "undo", abstract: Localized(en: "reopen done to-dos", ko: "완료한 할 일 되돌리기"),
         positionals: [ids],
         body: { context, arguments in
-            let todos = try context.recordingUndo { try context.todoStore().reopen(ids: arguments[ids]) }
+            let todos = try context.apply(ReopenTodos(ids: arguments[ids]))
             try report(todos, context, en: "Reopened", ko: "다시 열기")
         })
 
@@ -154,7 +154,7 @@ enum TodoCommand {
         positionals: [removedIDs],
         body: { context, arguments in
             try BulkConfirmation.removing(Set(arguments[removedIDs]).count, todoNoun, context, arguments)
-            let todos = try context.recordingUndo { try context.todoStore().remove(ids: arguments[removedIDs]) }
+            let todos = try context.apply(RemoveTodos(ids: arguments[removedIDs]))
             try report(todos, context, en: "Removed", ko: "지움", isRemoval: true)
         })
 
@@ -165,7 +165,7 @@ enum TodoCommand {
             var doneOnes = TodoQuery()
             doneOnes.status = .done
             try BulkConfirmation.removing(try context.todoStore().todos(matching: doneOnes).count, Localized(en: "done to-dos", ko: "완료한 할 일"), context, arguments)
-            let removed = try context.recordingUndo { try context.todoStore().clearDone() }
+            let removed = try context.apply(ClearDoneTodos())
             let count = removed.count
             try context.emit(json: WireFormat.removed(removed.map(TodoRenderer(context).json)),
                          text: context.text(en: count == 1 ? "Removed 1 done to-do." : "Removed \(count) done to-dos.",
@@ -187,7 +187,7 @@ enum TodoCommand {
                     repeatRule: try repeatRule(arguments),
                     remindAt: try arguments[remind].map { try reminderMoment($0, now: now, context) })
         }
-        let todo = try context.parsingArgument(arguments) { try context.recordingUndo { try context.todoStore().add(new) } }
+        let todo = try context.parsingArgument(arguments) { try context.apply(AddTodo(new)) }
         let renderer = TodoRenderer(context)
         try context.emit(json: renderer.json(todo),
                      text: context.text(en: "Added to-do ", ko: "할 일 추가: ") + renderer.line(todo, idWidth: 0))
@@ -259,7 +259,7 @@ enum TodoCommand {
                                        ko: "바꿀 것이 없습니다: 옵션을 하나 이상 주세요"), path: arguments.path)
         }
         let todo = try context.parsingArgument(arguments) {
-            try context.recordingUndo { try context.todoStore().edit(id: arguments[id], changes) }
+            try context.apply(EditTodo(id: arguments[id], changes))
         }
         let renderer = TodoRenderer(context)
         try context.emit(json: renderer.json(todo),

@@ -83,9 +83,7 @@ enum TimerCommand {
         }
         let label = arguments[TimerCommand.label] ?? nil
         let todoID = arguments[TimerCommand.todo].map(Int64.init)
-        let snapshot = try context.recordingUndo {
-            try TimeTracking.startTimer(in: context.workspace, duration: duration, label: label, todoID: todoID)
-        }
+        let snapshot = try context.apply(StartTimer(duration: duration, label: label, todoID: todoID))
         let timer = snapshot.timer
         var text: TerminalText
         if let duration, let end = snapshot.endTime {
@@ -125,7 +123,7 @@ enum TimerCommand {
 
     static func act(_ action: TimerAction, _ context: CommandContext, _ arguments: ParsedArguments) throws {
         let id = try arguments[TimerCommand.optionalID] ?? onlyTimer(accepting: action, context, arguments)
-        let snapshot = try context.recordingUndo { try store(context).apply(action, toTimer: id) }
+        let snapshot = try context.apply(ActOnTimer(action, id: id))
         try context.emit(json: WireFormat.timer(snapshot), text: TimerStatusText.confirmation(action, snapshot, context))
     }
 
@@ -141,7 +139,7 @@ enum TimerCommand {
         default:
             throw UsageError(Localized(en: "give a timer's ID or --all", ko: "타이머 ID나 --all을 주세요"), path: arguments.path)
         }
-        let count = try store.markSeen(ids: ids)
+        let count = try context.apply(DismissTimers(ids: ids))
         try context.emit(json: .object([("dismissed", .int(Int64(count)))]),
                          text: context.text(en: count == 1 ? "Dismissed 1 timer." : "Dismissed \(count) timers.",
                                             ko: "타이머 \(count)개를 치웠습니다."))

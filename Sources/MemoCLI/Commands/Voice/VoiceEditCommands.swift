@@ -79,9 +79,9 @@ enum VoiceEditCommands {
                         let bar = ProgressBar(context: context, label: context.text(en: "trimming", ko: "자르는 중"),
                                               descriptor: realError)
                         return try bar.showing {
-                            try context.workspace.undoHistory().trimVoiceMemo(
-                                id: arguments[VoiceCommand.id], start: start, end: end, in: store,
-                                description: context.undoDescription, progress: bar.update)
+                            try context.workspace.apply(TrimVoiceMemo(id: arguments[VoiceCommand.id], start: start, end: end),
+                                                        origin: .cli, describedAs: context.undoDescription,
+                                                        progress: bar.update)
                         }
                     }
                     try context.emit(json: VoiceCommand.json(memo, store: store),
@@ -94,9 +94,7 @@ enum VoiceEditCommands {
                 positionals: [VoiceCommand.id, newTitle],
                 body: { context, arguments in
                     let store = try VoiceCommand.store(context)
-                    let memo = try context.recordingUndo {
-                        try store.rename(id: arguments[VoiceCommand.id], title: arguments[newTitle])
-                    }
+                    let memo = try context.apply(EditVoiceMemo(id: arguments[VoiceCommand.id], title: arguments[newTitle]))
                     try context.emit(json: VoiceCommand.json(memo, store: store),
                                  text: context.text(en: "Renamed: ", ko: "제목을 바꿨습니다: ") + VoiceCommand.line(memo, context, idWidth: 0))
                 })
@@ -119,9 +117,8 @@ enum VoiceEditCommands {
                         // Voice tags are cleaned by the note tags' rules first, so that
                         // `--untag '#work'` finds `work` as `todo edit` does.
                         let cleaned = try tags.cleaned(by: Tags.normalized(_:))
-                        return try context.recordingUndo {
-                            try store.edit(id: arguments[VoiceCommand.id], title: arguments[editedTitle], tags: cleaned)
-                        }
+                        return try context.apply(EditVoiceMemo(id: arguments[VoiceCommand.id], title: arguments[editedTitle],
+                                                               tags: cleaned))
                     }
                     try context.emit(json: VoiceCommand.json(memo, store: store),
                                  text: context.text(en: "Changed: ", ko: "고침: ") + VoiceCommand.line(memo, context, idWidth: 0))
@@ -136,8 +133,8 @@ enum VoiceEditCommands {
                     try BulkConfirmation.removing(Set(arguments[VoiceCommand.ids]).count,
                                                   Localized(en: "voice memos", ko: "음성 메모"), context, arguments)
                     let store = try VoiceCommand.store(context)
-                    let removed = try context.workspace.undoHistory().removeVoiceMemos(
-                        ids: arguments[VoiceCommand.ids], in: store, description: context.undoDescription)
+                    let removed = try context.workspace.apply(RemoveVoiceMemos(ids: arguments[VoiceCommand.ids]), origin: .cli,
+                                                              describedAs: context.undoDescription)
                     try context.emit(json: WireFormat.removed(removed.map { VoiceCommand.json($0, store: store) }),
                                  text: removed.map { memo in
                                      context.text(en: "Removed voice memo \(memo.id) “\(line: memo.title)”",
