@@ -70,7 +70,8 @@ enum Access {
         guard let allowed = services.loopbackHosts.current else {
             throw HTTPError(status: 503, en: "the server is starting; try again", ko: "서버가 시작하는 중입니다. 다시 시도하세요")
         }
-        guard allowed.contains((request.headers["Host"] ?? "").lowercased()) else {
+        // `host` is an absolute-form target's authority when there is one.
+        guard allowed.contains((request.host ?? "").lowercased()) else {
             throw HTTPError(status: 421, en: "this server answers only to localhost, 127.0.0.1 or [::1] with its port",
                             ko: "이 서버는 포트와 함께 localhost, 127.0.0.1, [::1]로만 응답합니다")
         }
