@@ -46,8 +46,10 @@ enum Access {
     /// carries none). Credentials (the cookie) are never allowed across
     /// origins, so another origin's page can use a Bearer token only.
     static func corsPreflight(_ request: Request, _ services: ServerServices) -> Response? {
+        // Scheme and host compare without regard to case; the allowed
+        // origin was lower-cased when it was read (`MemoServer.normalizedOrigin`).
         guard request.method == .options, let allowed = services.allowedOrigin,
-              request.headers["Origin"] == allowed else { return nil }
+              request.headers["Origin"]?.lowercased() == allowed else { return nil }
         return Response(status: 204, headers: [
             "Access-Control-Allow-Origin": allowed,
             "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE",
@@ -60,8 +62,8 @@ enum Access {
 
     // MARK: - Host
 
-    /// On a loopback address, only `localhost`, `127.0.0.1` or `[::1]` with
-    /// the server's port may be named: a page on another site whose name
+    /// On a loopback address, only `localhost`, `127.0.0.1`, `[::1]` or the
+    /// address the server is bound to, with the server's port, may be named: a page on another site whose name
     /// resolves to 127.0.0.1 (DNS rebinding) names its own host, and gets 421.
     static func checkHost(_ request: Request, _ services: ServerServices) throws {
         guard services.isLoopback else { return }
@@ -81,6 +83,19 @@ enum Access {
     static func loopbackHosts(port: UInt16) -> [String] {
         let names = ["localhost", "127.0.0.1", "[::1]"]
         return names.map { "\($0):\(port)" } + (port == 80 ? names : [])
+    }
+
+    /// What `checkHost` accepts for a server bound to `address`: the usual
+    /// names, and the address itself (`--listen 127.0.0.2:8765` prints
+    /// `http://127.0.0.2:8765`, which must not be refused).
+    static func loopbackHosts(boundTo address: ListenAddress) -> [String] {
+        var hosts = loopbackHosts(port: address.port)
+        let own = address.family == .ipv6 ? "[\(address.host)]" : address.host
+        if !hosts.contains("\(own):\(address.port)") {
+            hosts.append("\(own):\(address.port)")
+            if address.port == 80 { hosts.append(own) }
+        }
+        return hosts
     }
 
     // MARK: - Credentials

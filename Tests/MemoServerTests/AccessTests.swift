@@ -214,6 +214,27 @@ final class AccessTests: XCTestCase {
         }
     }
 
+    func testTheLoopbackHostsIncludeTheAddressTheServerIsBoundTo() throws {
+        XCTAssertEqual(Access.loopbackHosts(boundTo: try ListenAddress(parsing: "127.0.0.1:8765")),
+                       Access.loopbackHosts(port: 8765))
+        XCTAssertEqual(Access.loopbackHosts(boundTo: try ListenAddress(parsing: "127.0.0.2:8765")),
+                       Access.loopbackHosts(port: 8765) + ["127.0.0.2:8765"])
+        XCTAssertEqual(Access.loopbackHosts(boundTo: try ListenAddress(parsing: "127.1.2.3:80")),
+                       Access.loopbackHosts(port: 80) + ["127.1.2.3:80", "127.1.2.3"])
+        XCTAssertEqual(Access.loopbackHosts(boundTo: try ListenAddress(parsing: "[::1]:8765")), Access.loopbackHosts(port: 8765))
+    }
+
+    func testAnAllowedOriginIsWrittenAsABrowserSendsIt() throws {
+        XCTAssertEqual(try MemoServer.normalizedOrigin("HTTPS://App.EXAMPLE"), "https://app.example")
+        XCTAssertEqual(try MemoServer.normalizedOrigin("https://app.example:443"), "https://app.example")
+        XCTAssertEqual(try MemoServer.normalizedOrigin("HTTP://127.0.0.1:80"), "http://127.0.0.1")
+        XCTAssertEqual(try MemoServer.normalizedOrigin("http://app.example:8443"), "http://app.example:8443")
+        XCTAssertEqual(try MemoServer.normalizedOrigin("https://app.example:4430"), "https://app.example:4430")
+        for bad in ["null", "*", "HTTPS://", "ftp://x", "https://x/path", "https://x y", "https://ü.example"] {
+            XCTAssertThrowsError(try MemoServer.normalizedOrigin(bad), bad)
+        }
+    }
+
     func testTheLoopbackHostsNameThePortAndStandAloneOnlyOnPort80() {
         XCTAssertEqual(Access.loopbackHosts(port: 8765), ["localhost:8765", "127.0.0.1:8765", "[::1]:8765"])
         XCTAssertEqual(Access.loopbackHosts(port: 80), ["localhost:80", "127.0.0.1:80", "[::1]:80",
