@@ -46,10 +46,11 @@ export function connect(to = '/api/v1/events') {
     document.body.classList.add('offline');
     emit('disconnected', t('reconnecting'));
     if (source.readyState === EventSource.CLOSED) {
-      // EventSource never says why it was refused: ask once, so that a
-      // session that has ended (401) brings the sign-in screen (api.js
-      // announces it) instead of an "offline" that never ends.
-      get('/session').catch(() => {});
+      // EventSource never says why it was refused: ask once (a small route
+      // that needs the session), so that a session that has ended (401)
+      // brings the sign-in screen (api.js announces it) instead of an
+      // "offline" that never ends.
+      get('/onboarding').catch(() => {});
       source = null;
       clearTimeout(retryTimer);
       retryTimer = setTimeout(() => connect(path), delay);
