@@ -33,8 +33,8 @@ enum TokenCommand {
                                                                ko: "토큰 이름 (영문자, 숫자, - _ .)"))
 
     static let url = OptionKey<String>("url", "URL", help: Localized(
-        en: "the server's URL (default: that of the memoapp serve running on this data home, else http://127.0.0.1:8765)",
-        ko: "서버 URL (기본: 이 데이터 폴더에서 실행 중인 memoapp serve의 URL, 없으면 http://127.0.0.1:8765)"))
+        en: "the server's URL (default: the serve running on this home, else http://127.0.0.1:8765)",
+        ko: "서버 URL (기본: 이 폴더에서 실행 중인 serve, 없으면 http://127.0.0.1:8765)"))
 
     static func link(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let code = try WebSessions(connection: context.workspace.database()).createCode(at: context.clock.now())
