@@ -22,6 +22,9 @@ public struct Request: Sendable {
     public let remoteAddress: String
     /// `HTTP/1.1` or `HTTP/1.0`.
     public let httpVersion: String
+    /// The authority of an absolute-form target (`http://127.0.0.1:8765/…`),
+    /// nil for the usual origin-form (`/…`).
+    public let targetAuthority: String?
     /// The pattern of the route that matched, e.g. `/api/v1/todos/{id}`; nil
     /// when none did (the `beforeEach` hook still sees such requests).
     public internal(set) var routePattern: String?
@@ -29,7 +32,7 @@ public struct Request: Sendable {
     public internal(set) var parameters: [String: String] = [:]
 
     public init(method: Method, target: String, path: [String], query: [QueryItem] = [], headers: Headers = [:],
-                remoteAddress: String = "", httpVersion: String = "HTTP/1.1") {
+                remoteAddress: String = "", httpVersion: String = "HTTP/1.1", targetAuthority: String? = nil) {
         self.method = method
         self.target = target
         self.path = path
@@ -37,6 +40,15 @@ public struct Request: Sendable {
         self.headers = headers
         self.remoteAddress = remoteAddress
         self.httpVersion = httpVersion
+        self.targetAuthority = targetAuthority
+    }
+
+    /// The host and port the client means to reach: an absolute-form
+    /// target's authority, else its `Host` field (RFC 9112 section 3.2.2:
+    /// the target wins, the field is ignored). A check of the host must
+    /// read this, never the field alone.
+    public var host: String? {
+        targetAuthority ?? headers["Host"]
     }
 
     /// The first value of the query item `name`, or nil.
@@ -51,7 +63,7 @@ public struct Request: Sendable {
 
     /// The body's length as the head declares it: its Content-Length, unless
     /// the body is chunked (then the length is known only at its end, and a
-    /// Content-Length beside it means nothing). libmicrohttpd delivers
+    /// Content-Length beside it is refused). libmicrohttpd delivers
     /// exactly this many bytes or reports the body cut off.
     public var declaredBodyLength: UInt64? {
         headers.contains("Transfer-Encoding") ? nil : ServerCore.contentLength(headers)

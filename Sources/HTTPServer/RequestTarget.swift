@@ -51,6 +51,34 @@ enum RequestTarget {
         return segments
     }
 
+    /// An absolute-form target (`http://host:port/path`, RFC 9112 section
+    /// 3.2.2: what a client that thinks it talks to a proxy sends) split into
+    /// its authority and its path (`/` when it has none); nil for a target of
+    /// any other form. The authority takes the `Host` field's place (the
+    /// RFC has the server ignore that field then), so it is checked as
+    /// strictly: a 400 when it is empty, holds userinfo (`user@`, which an
+    /// http URI must not carry) or anything but visible ASCII.
+    static func absoluteForm<Bytes: Collection>(_ raw: Bytes) throws(HTTPError) -> (authority: String, path: [UInt8])?
+    where Bytes.Element == UInt8 {
+        let text = raw.prefix(8).map { $0 | 0x20 }  // ASCII letters lower-cased; "/" and ":" unchanged
+        let schemeLength: Int
+        if text.starts(with: Array("https://".utf8)) {
+            schemeLength = 8
+        } else if text.starts(with: Array("http://".utf8)) {
+            schemeLength = 7
+        } else {
+            return nil
+        }
+        let rest = raw.dropFirst(schemeLength)
+        let authority = rest.prefix { $0 != UInt8(ascii: "/") }
+        guard !authority.isEmpty, authority.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "@") }) else {
+            throw badTarget(en: "an absolute-form target needs a host without userinfo",
+                            ko: "절대 형식 요청 대상에는 사용자 정보 없는 호스트가 있어야 합니다")
+        }
+        let path = Array(rest.dropFirst(authority.count))
+        return (String(decoding: authority, as: UTF8.self), path.isEmpty ? [UInt8(ascii: "/")] : path)
+    }
+
     /// A query name or value: percent escapes decoded (libmicrohttpd has
     /// already turned `+` into a space, as forms encode it); fails with a 400
     /// on a malformed escape, bytes that are not UTF-8, or a NUL.

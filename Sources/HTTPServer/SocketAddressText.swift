@@ -14,7 +14,14 @@ enum SocketAddressText {
         case AF_INET6:
             return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
                 var host = ipv6.pointee.sin6_addr
-                return "[\(text(AF_INET6, &host))]:\(UInt16(bigEndian: ipv6.pointee.sin6_port))"
+                let port = UInt16(bigEndian: ipv6.pointee.sin6_port)
+                // An IPv4 client of a `[::]` server arrives as ::ffff:a.b.c.d: told as the IPv4 address it is.
+                let mapped = withUnsafeBytes(of: &host) { bytes -> String? in
+                    guard bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF else { return nil }
+                    return "\(bytes[12]).\(bytes[13]).\(bytes[14]).\(bytes[15])"
+                }
+                if let mapped { return "\(mapped):\(port)" }
+                return "[\(text(AF_INET6, &host))]:\(port)"
             }
         default:
             return ""

@@ -46,8 +46,10 @@ enum Access {
     /// carries none). Credentials (the cookie) are never allowed across
     /// origins, so another origin's page can use a Bearer token only.
     static func corsPreflight(_ request: Request, _ services: ServerServices) -> Response? {
+        // Scheme and host compare without regard to case; the allowed
+        // origin was lower-cased when it was read (`MemoServer.normalizedOrigin`).
         guard request.method == .options, let allowed = services.allowedOrigin,
-              request.headers["Origin"] == allowed else { return nil }
+              request.headers["Origin"]?.lowercased() == allowed else { return nil }
         return Response(status: 204, headers: [
             "Access-Control-Allow-Origin": allowed,
             "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE",
@@ -60,8 +62,8 @@ enum Access {
 
     // MARK: - Host
 
-    /// On a loopback address, only `localhost`, `127.0.0.1` or `[::1]` with
-    /// the server's port may be named: a page on another site whose name
+    /// On a loopback address, only `localhost`, `127.0.0.1`, `[::1]` or the
+    /// address the server is bound to, with the server's port, may be named: a page on another site whose name
     /// resolves to 127.0.0.1 (DNS rebinding) names its own host, and gets 421.
     static func checkHost(_ request: Request, _ services: ServerServices) throws {
         guard services.isLoopback else { return }
@@ -70,7 +72,8 @@ enum Access {
         guard let allowed = services.loopbackHosts.current else {
             throw HTTPError(status: 503, en: "the server is starting; try again", ko: "서버가 시작하는 중입니다. 다시 시도하세요")
         }
-        guard allowed.contains((request.headers["Host"] ?? "").lowercased()) else {
+        // `host` is an absolute-form target's authority when there is one.
+        guard allowed.contains((request.host ?? "").lowercased()) else {
             throw HTTPError(status: 421, en: "this server answers only to localhost, 127.0.0.1 or [::1] with its port",
                             ko: "이 서버는 포트와 함께 localhost, 127.0.0.1, [::1]로만 응답합니다")
         }
@@ -80,6 +83,19 @@ enum Access {
     static func loopbackHosts(port: UInt16) -> [String] {
         let names = ["localhost", "127.0.0.1", "[::1]"]
         return names.map { "\($0):\(port)" } + (port == 80 ? names : [])
+    }
+
+    /// What `checkHost` accepts for a server bound to `address`: the usual
+    /// names, and the address itself (`--listen 127.0.0.2:8765` prints
+    /// `http://127.0.0.2:8765`, which must not be refused).
+    static func loopbackHosts(boundTo address: ListenAddress) -> [String] {
+        var hosts = loopbackHosts(port: address.port)
+        let own = address.family == .ipv6 ? "[\(address.host)]" : address.host
+        if !hosts.contains("\(own):\(address.port)") {
+            hosts.append("\(own):\(address.port)")
+            if address.port == 80 { hosts.append(own) }
+        }
+        return hosts
     }
 
     // MARK: - Credentials
@@ -92,15 +108,10 @@ enum Access {
     /// onboarding is completed (every gated request needs both, and a read
     /// transaction of its own was a tenth of a to-do list's time); returns
     /// whether it is (true without `readingGate`). The credential is judged
-    /// first: a wrong one is a 401 whatever the gate.
+    /// first: a wrong one is a 401 whatever the gate. It is always checked,
+    /// whatever others failed before: the throttle only words the refusal
+    /// of a wrong one (see `AuthenticationThrottle`).
     static func authenticate(_ request: Request, _ services: ServerServices, readingGate: Bool) throws -> Bool {
-        let address = hostPart(of: request.remoteAddress)
-        let now = monotonicSeconds()
-        if let wait = services.throttle.remainingDelay(for: address, now: now) {
-            throw unauthorized(retryAfter: Int(wait.rounded(.up)),
-                               Localized(en: "too many failed attempts from this address; try again in \(Int(wait.rounded(.up))) s",
-                                         ko: "이 주소에서 실패한 시도가 너무 많습니다. \(Int(wait.rounded(.up)))초 뒤에 다시 시도하세요"))
-        }
         if request.headers["Authorization"] == nil, let secret = sessionSecret(request) {
             let (found, isGateOpen) = try services.read { workspace in
                 let connection = try workspace.database()
@@ -108,11 +119,12 @@ enum Access {
                         try !readingGate || OnboardingGate.isCompleted(in: connection))
             }
             guard let session = found else {
-                services.throttle.recordFailure(from: address, now: now)
-                throw unauthorized(retryAfter: nil, Localized(en: "the session has ended; sign in again",
-                                                              ko: "세션이 끝났습니다. 다시 로그인하세요"))
+                // A signed-out tab's event stream retries with its dead
+                // cookie: it must hear this, whatever the budget, so that
+                // the page shows the sign-in screen.
+                throw failed(Localized(en: "the session has ended; sign in again", ko: "세션이 끝났습니다. 다시 로그인하세요"),
+                             services)
             }
-            services.throttle.recordSuccess(from: address)
             if ![Method.get, .head, .options].contains(request.method) {
                 guard let given = request.headers["X-CSRF-Token"], try WebSessions.isCSRFToken(given, of: session) else {
                     throw APIRefusal(status: 403, code: "csrf",
@@ -132,11 +144,9 @@ enum Access {
                     try !readingGate || OnboardingGate.isCompleted(in: connection))
         }
         guard let (token, digest) = found else {
-            services.throttle.recordFailure(from: address, now: now)
-            throw unauthorized(retryAfter: nil, Localized(en: "the token is not valid (revoked, or mistyped)",
-                                                          ko: "토큰이 유효하지 않습니다 (폐기되었거나 잘못 입력됨)"))
+            throw failed(Localized(en: "the token is not valid (revoked, or mistyped)",
+                                   ko: "토큰이 유효하지 않습니다 (폐기되었거나 잘못 입력됨)"), services)
         }
-        services.throttle.recordSuccess(from: address)
         let wallNow = services.clock.now()
         if AccessTokens.needsUseRecorded(token, at: wallNow) {
             // Best effort: a busy writer must not fail the request it is about.
@@ -202,16 +212,17 @@ enum Access {
         return HTTPError(status: 401, message: message, headers: headers)
     }
 
-    /// `127.0.0.1` of `127.0.0.1:53122`, `::1` of `[::1]:53122`: failures
-    /// count per address, not per connection.
-    /// Read as bytes (every request comes here; an address is ASCII).
-    static func hostPart(of remoteAddress: String) -> String {
-        let bytes = remoteAddress.utf8
-        if bytes.first == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]")) {
-            return String(remoteAddress[bytes.index(after: bytes.startIndex)..<close])
+    /// The 401 for a credential that was checked and is wrong, counted
+    /// against the throttle's budget; once that is spent, the answer also
+    /// says how long to wait (`Retry-After`).
+    static func failed(_ reason: Localized, _ services: ServerServices) -> HTTPError {
+        guard let wait = services.throttle.recordFailure(now: monotonicSeconds()) else {
+            return unauthorized(retryAfter: nil, reason)
         }
-        if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) { return String(remoteAddress[..<colon]) }
-        return remoteAddress
+        let seconds = max(1, Int(wait.rounded(.up)))
+        return unauthorized(retryAfter: seconds, Localized(
+            en: reason.en + "; too many failed attempts on this server, try again in \(seconds) s",
+            ko: reason.ko + ". 이 서버에서 실패한 시도가 너무 많습니다. \(seconds)초 뒤에 다시 시도하세요"))
     }
 
     static func monotonicSeconds() -> Double {

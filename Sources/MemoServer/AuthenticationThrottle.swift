@@ -1,60 +1,69 @@
 import MemoCore
 
-/// Slows down guessing: after a few failed attempts from one address, every
-/// request from it is refused unchecked for a while that doubles with each
-/// further failure (bounded), so a guesser gets a handful of tries a minute
-/// at most. Refusing without waiting, rather than sleeping before the
-/// answer, keeps the server's few threads free for everyone else.
+/// A budget of failed authentications for the whole server, which tells a
+/// client that keeps failing to back off.
 ///
-/// Addresses are kept in memory, at most `capacity` of them (the one idle
-/// longest is forgotten first); a success forgets its address.
+/// What it is for, with 256-bit secrets: not their strength. Every
+/// credential the API takes (a token, a session cookie, a sign-in code) is
+/// 32 random bytes; at any rate a server could answer, guessing one is out
+/// of reach, throttle or not. What is left to guard is the owner's use: a
+/// neighbour process sending wrong tokens, or a signed-out tab retrying its
+/// dead cookie, must not make the owner's requests fail. So the credential is
+/// always checked first, and a valid one is always served: the throttle only
+/// ever sees failures, and only changes how a failure is answered (401 with
+/// `Retry-After` and the wait named, once the budget is spent). A client
+/// that honours it stops hammering; guessing stays as hopeless as it was; and
+/// should a secret short enough to guess ever be added (a code a person
+/// types), this is the place its failures are already counted.
+///
+/// One budget, not one per address: every address in 127.0.0.0/8 is the
+/// same machine's, and a guesser rotating through them must find the same
+/// budget spent. A success refills nothing (one client's success says
+/// nothing about another's failures); time does.
 final class AuthenticationThrottle: @unchecked Sendable {
-    /// Failures an address may have before it is slowed down (typos).
-    let freeFailures = 3
-    /// The first wait, in seconds, then doubled per failure up to `maximumDelay`.
-    let firstDelay = 1.0
-    let maximumDelay = 60.0
-    let capacity = 10_000
-
-    private struct Entry {
-        var failures: Int
-        var lastFailure: Double
-    }
+    /// Failures the server takes at once before answers carry a wait: a few
+    /// stale clients retrying and a few typos.
+    let burst = 20.0
+    /// Seconds for one failure's worth of budget to come back.
+    let refillSeconds = 3.0
 
     private let mutex = Monitor()
-    private var entries: [String: Entry] = [:]
+    /// Failures the budget still takes now, at most `burst`.
+    private var available: Double
+    /// When `available` was last brought up to date (monotonic seconds).
+    private var updated: Double?
 
-    /// Seconds `address` must still wait before its next attempt is checked,
-    /// or nil when it may try now. `now` is monotonic seconds.
-    func remainingDelay(for address: String, now: Double) -> Double? {
+    init() {
+        available = burst
+    }
+
+    /// Counts one failed authentication at `now` (monotonic seconds); the
+    /// seconds a client should wait before trying again when the budget is
+    /// spent, else nil.
+    func recordFailure(now: Double) -> Double? {
         mutex.locked {
-            guard let entry = entries[address] else { return nil }
-            let remaining = entry.lastFailure + delay(after: entry.failures) - now
-            return remaining > 0 ? remaining : nil
+            refill(now: now)
+            available -= 1
+            guard available < 0 else { return nil }
+            // The budget does not run into debt without end: a flood of
+            // failures waits one refill past empty, not the flood's length.
+            available = max(available, -1)
+            return -available * refillSeconds
         }
     }
 
-    func recordFailure(from address: String, now: Double) {
+    /// Seconds until a failure would be taken without a wait, or nil now.
+    func remainingWait(now: Double) -> Double? {
         mutex.locked {
-            if entries[address] == nil && entries.count >= capacity,
-               let oldest = entries.min(by: { $0.value.lastFailure < $1.value.lastFailure })?.key {
-                entries[oldest] = nil
-            }
-            var entry = entries[address] ?? Entry(failures: 0, lastFailure: now)
-            entry.failures += 1
-            entry.lastFailure = now
-            entries[address] = entry
+            refill(now: now)
+            return available < 0 ? -available * refillSeconds : nil
         }
     }
 
-    func recordSuccess(from address: String) {
-        mutex.locked { _ = entries.removeValue(forKey: address) }
-    }
-
-    /// The wait after `failures` failures.
-    func delay(after failures: Int) -> Double {
-        let excess = failures - freeFailures
-        guard excess > 0 else { return 0 }
-        return min(maximumDelay, firstDelay * Double(1 << min(excess - 1, 16)))
+    private func refill(now: Double) {
+        if let updated, now > updated {
+            available = min(burst, available + (now - updated) / refillSeconds)
+        }
+        updated = max(updated ?? now, now)
     }
 }

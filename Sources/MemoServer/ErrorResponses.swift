@@ -33,8 +33,10 @@ enum ErrorResponses {
         case 405: return "method_not_allowed"
         case 409: return ErrorKind.invalidState.code
         case 413, 431: return ErrorKind.tooLarge.code
+        case 417: return "expectation_failed"
         case 421: return "misdirected_request"
         case 422: return ErrorKind.badInput.code
+        case 501: return "not_implemented"
         case 500..<600 where status != 503: return ErrorKind.internalFailure.code
         case 503: return "unavailable"
         default: return ErrorKind.usage.code

@@ -36,8 +36,7 @@ public final class MemoServer: @unchecked Sendable {
                                   isLoopback: MemoServer.isLoopback(configuration.address), maximumUpload: maximumUpload)
         services.usesTLS = configuration.tls != nil
         var configuration = configuration
-        if let allowedOrigin {
-            try MemoServer.checkOrigin(allowedOrigin)
+        if let allowedOrigin = try allowedOrigin.map(MemoServer.normalizedOrigin) {
             services.allowedOrigin = allowedOrigin
             // Exact, never reflected: every response names the one origin
             // (a browser compares it with its page's; no other page matches).
@@ -79,7 +78,7 @@ public final class MemoServer: @unchecked Sendable {
             alarm.stop()
             throw error
         }
-        services.loopbackHosts.set(server.boundAddress.map { Access.loopbackHosts(port: $0.port) })
+        services.loopbackHosts.set(server.boundAddress.map { Access.loopbackHosts(boundTo: $0) })
     }
 
     /// The largest audio upload unless told otherwise: an hour of
@@ -101,11 +100,20 @@ public final class MemoServer: @unchecked Sendable {
     /// Where it listens (with the port the system chose for port 0).
     public var boundAddress: ListenAddress? { server.boundAddress }
 
-    /// `http://127.0.0.1:8765` (https under TLS), for people and tests.
+    /// `http://127.0.0.1:8765` (https under TLS), for people and tests: a
+    /// URL that reaches the server from this machine. A server on every
+    /// address (`0.0.0.0`, `[::]`, which no browser can open) is named by
+    /// 127.0.0.1, which it also listens on.
     public var url: String {
         guard let address = server.boundAddress else { return "" }
         let scheme = server.configuration.tls == nil ? "http" : "https"
+        guard !MemoServer.isUnspecified(address) else { return "\(scheme)://127.0.0.1:\(address.port)" }
         return "\(scheme)://\(address)"
+    }
+
+    /// `0.0.0.0` or `::`: every address of the machine.
+    static func isUnspecified(_ address: ListenAddress) -> Bool {
+        address.host == "0.0.0.0" || address.host == "::"
     }
 
     /// Stops gracefully (see `Server.stop`) and closes the database.
@@ -121,12 +129,27 @@ public final class MemoServer: @unchecked Sendable {
     /// An origin is `scheme://host[:port]` exactly, http or https: never
     /// `null`, `*`, or one with a path.
     public static func checkOrigin(_ origin: String) throws {
-        let rest = origin.hasPrefix("https://") ? origin.dropFirst(8) : origin.hasPrefix("http://") ? origin.dropFirst(7) : nil
+        let scheme = origin.prefix(8).lowercased()  // a scheme is case-insensitive
+        let rest = scheme.hasPrefix("https://") ? origin.dropFirst(8) : scheme.hasPrefix("http://") ? origin.dropFirst(7) : nil
         guard let rest, !rest.isEmpty, rest.count <= 253,
               rest.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]".contains($0)) }) else {
             throw MemoError(.usage, en: "'\(origin)' is not an origin; write it as https://host or http://host:port",
                             ko: "'\(origin)'은(는) 출처(origin)가 아닙니다. https://host 또는 http://host:port로 쓰세요")
         }
+    }
+
+    /// `origin` checked (see `checkOrigin`) and written the way a browser
+    /// sends its `Origin`: scheme and host in lower case (they compare
+    /// without regard to case; `HTTPS://App.Example` would otherwise never
+    /// match), the scheme's default port left out.
+    public static func normalizedOrigin(_ origin: String) throws -> String {
+        try checkOrigin(origin)
+        var normalized = origin.lowercased()
+        for (scheme, port) in [("http://", ":80"), ("https://", ":443")]
+        where normalized.hasPrefix(scheme) && normalized.hasSuffix(port) {
+            normalized.removeLast(port.count)
+        }
+        return normalized
     }
 
     /// Whether `address` is a loopback one: 127.0.0.0/8 or ::1.

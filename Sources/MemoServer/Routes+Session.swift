@@ -8,26 +8,19 @@ extension MemoRoutes {
     static func addSession(to router: inout Router, _ services: ServerServices) {
         router.collect(.post, "/api/v1/session", bodyLimit: JSONBody.limit) { request, body in
             // Signing in is open to anyone, so the hook checks no credential:
-            // the wait after failures is checked here instead.
-            let address = Access.hostPart(of: request.remoteAddress)
-            if let wait = services.throttle.remainingDelay(for: address, now: Access.monotonicSeconds()) {
-                throw Access.unauthorized(retryAfter: Int(wait.rounded(.up)), Localized(
-                    en: "too many failed attempts from this address; try again in \(Int(wait.rounded(.up))) s",
-                    ko: "이 주소에서 실패한 시도가 너무 많습니다. \(Int(wait.rounded(.up)))초 뒤에 다시 시도하세요"))
-            }
+            // the code is the credential, checked here, always (a good code
+            // is never refused for others' failures; see AuthenticationThrottle).
             let document = try JSONBody.object(body, allowedKeys: ["code"])
             let code = try document.string("code")
             let now = services.clock.now()
             guard let (session, secret) = try services.write({ workspace in
                 try WebSessions(connection: workspace.database()).signIn(code: code, at: now)
             }) else {
-                // Counted like a wrong token: codes are guessable only as slowly.
-                services.throttle.recordFailure(from: address, now: Access.monotonicSeconds())
-                throw Access.unauthorized(retryAfter: nil, Localized(
+                // Counted like a wrong token, against the same budget.
+                throw Access.failed(Localized(
                     en: "the sign-in code is not valid (used, expired or mistyped); ask for a new link: memoapp token link",
-                    ko: "로그인 코드가 유효하지 않습니다 (사용됨, 만료 또는 오타). 새 링크를 받으세요: memoapp token link"))
+                    ko: "로그인 코드가 유효하지 않습니다 (사용됨, 만료 또는 오타). 새 링크를 받으세요: memoapp token link"), services)
             }
-            services.throttle.recordSuccess(from: address)
             var response = Response.json(.object([("csrf_token", .string(session.csrfToken)),
                                                   ("expires_at", .time(session.expiresAt))]))
             response.headers.add("Set-Cookie", cookie(secret, maxAge: Int(WebSessions.sessionLifetime), services))

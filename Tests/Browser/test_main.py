@@ -136,6 +136,21 @@ class MainScreenTests(BrowserTest):
         self.server.memoapp("todo", "add", "After the restart")
         self.wait(lambda d: self.todo_titles() == ["After the restart"], timeout=5)
 
+    def test_a_tab_whose_session_ended_shows_sign_in_not_offline(self):
+        # Issue 29, finding 3: a tab whose session has ended reconnects its
+        # event stream with the dead cookie; EventSource never sees the 401,
+        # so the page asks, and shows sign-in instead of "offline" for ever.
+        import sqlite3
+        self.open_tab("todos")
+        self.wait(lambda d: self.driver.execute_script("return !document.body.classList.contains('offline')"))
+        self.server.stop()
+        with sqlite3.connect(self.server.home + "/memoapp.db") as db:
+            db.execute("DELETE FROM api_sessions")
+        self.allowed_console += ["/api/v1/events", "/api/v1/onboarding", "/api/v1/session"]
+        again = Server(home=self.server.home, port=self.server.port).start()
+        self.addCleanup(again.stop)
+        self.wait(lambda d: self.screen() == "signin", timeout=15)
+
     def test_an_api_error_is_shown_in_the_page_language(self):
         self.open_tab("todos")
         self.allowed_console.append("/api/v1/todos")

@@ -4,6 +4,7 @@
 // every reconnection the screens reload what they show, since a restarted
 // server numbers its events anew and may have missed nothing or everything.
 import { t } from './i18n.js';
+import { get } from './api.js';
 
 const handlers = new Map();
 let source = null;
@@ -45,6 +46,11 @@ export function connect(to = '/api/v1/events') {
     document.body.classList.add('offline');
     emit('disconnected', t('reconnecting'));
     if (source.readyState === EventSource.CLOSED) {
+      // EventSource never says why it was refused: ask once (a small route
+      // that needs the session), so that a session that has ended (401)
+      // brings the sign-in screen (api.js announces it) instead of an
+      // "offline" that never ends.
+      get('/onboarding').catch(() => {});
       source = null;
       clearTimeout(retryTimer);
       retryTimer = setTimeout(() => connect(path), delay);

@@ -41,7 +41,8 @@ enum ServeCommand {
 
     static let allowOrigin = OptionKey<String>(
         "allow-origin", "ORIGIN", help: Localized(en: "let pages from this one origin (https://host[:port]) call the API with a token",
-                                                  ko: "이 출처(https://host[:port])의 페이지가 토큰으로 API를 부르도록 허용"))
+                                                  ko: "이 출처(https://host[:port])의 페이지가 토큰으로 API를 부르도록 허용"),
+        decode: { try MemoServer.normalizedOrigin($0) })
     static let maximumUpload = OptionKey<UInt64>(
         "max-upload", "SIZE", help: Localized(en: "the largest audio upload, e.g. 500M or 2G (default 4G)",
                                               ko: "가장 큰 오디오 업로드, 예: 500M, 2G (기본 4G)"),
@@ -91,7 +92,12 @@ enum ServeCommand {
         let server = try MemoServer(home: context.home, configuration: configuration, clock: context.clock,
                                     maximumUpload: arguments[maximumUpload] ?? MemoServer.defaultMaximumUpload,
                                     allowedOrigin: arguments[allowOrigin])
+        warnIfOthersCanWrite(context)
         try server.start()
+        // For `memoapp token link`, which would otherwise guess the port.
+        // Best effort: a home the database could be written in takes this too.
+        let announcement = try? RunningServer(home: context.home, url: server.url)
+        defer { announcement?.withdraw() }
         let signIn = try server.signInLink()
         try context.emit(json: .object([("url", .string(server.url)), ("version", .string(Version.current)),
                                         ("sign_in_url", .string(signIn))]),
@@ -106,6 +112,25 @@ enum ServeCommand {
         if unfinished > 0 {
             try context.warn(context.text(en: "stopped with \(unfinished) requests unfinished",
                                           ko: "끝나지 않은 요청 \(unfinished)개를 두고 멈췄습니다"))
+        }
+    }
+
+    /// Warns when users other than the owner may write the data home or
+    /// its database: any of them could put a database with a token of
+    /// their own in its place, and be let in by the server. A warning, not a
+    /// refusal: a home on a FAT or SMB mount shows 0777 whatever chmod says,
+    /// and every other command serves that home without a word; the owner
+    /// is told what it means and how to close it.
+    static func warnIfOthersCanWrite(_ context: CommandContext) {
+        for path in [context.home.path, context.home.path + "/memoapp.db"] {
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & (S_IWGRP | S_IWOTH) != 0 else { continue }
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            try? context.warn(context.text(
+                en: "\(path) can be written by other users (mode \(mode)): any of them could replace the data, and its "
+                    + "tokens, that this server trusts; 'chmod go-w \(ShellText.quoted(path))' closes it",
+                ko: "\(path)은(는) 다른 사용자도 쓸 수 있습니다 (모드 \(mode)): 누구든 이 서버가 믿는 데이터와 토큰을 바꿔 놓을 수 "
+                    + "있습니다. 'chmod go-w \(ShellText.quoted(path))'로 막으세요"))
         }
     }
 

@@ -32,12 +32,20 @@ enum TokenCommand {
     static let name = Argument<String>("NAME", help: Localized(en: "the token's name (letters, digits, - _ .)",
                                                                ko: "토큰 이름 (영문자, 숫자, - _ .)"))
 
-    static let url = OptionKey<String>("url", "URL", help: Localized(en: "the server's URL (default http://127.0.0.1:8765)",
-                                                                    ko: "서버 URL (기본 http://127.0.0.1:8765)"))
+    static let url = OptionKey<String>("url", "URL", help: Localized(
+        en: "the server's URL (default: the serve running on this home, else http://127.0.0.1:8765)",
+        ko: "서버 URL (기본: 이 폴더에서 실행 중인 serve, 없으면 http://127.0.0.1:8765)"))
 
     static func link(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let code = try WebSessions(connection: context.workspace.database()).createCode(at: context.clock.now())
-        var base = arguments[url] ?? "http://127.0.0.1:8765"
+        // The running server wrote where it listens (RunningServer); a
+        // guessed port would be a link to nothing.
+        var base = arguments[url] ?? RunningServer.url(in: context.home) ?? {
+            try? context.warn(context.text(
+                en: "no memoapp serve is running on this data home; the link assumes http://127.0.0.1:8765 (give --url)",
+                ko: "이 데이터 폴더에서 실행 중인 memoapp serve가 없습니다. 링크는 http://127.0.0.1:8765로 가정합니다 (--url로 지정)"))
+            return "http://127.0.0.1:8765"
+        }()
         while base.hasSuffix("/") { base.removeLast() }
         let link = base + "/#code=" + code
         try context.emit(json: .object([("url", .string(link))]),
