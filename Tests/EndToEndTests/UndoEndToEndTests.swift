@@ -196,6 +196,32 @@ final class UndoEndToEndTests: XCTestCase {
         XCTAssertEqual(home.memos().count, 0, "the removal is beyond the history")
     }
 
+    func testForgetEmptiesTheHistoryAndDeletesTheKeptAudioNow() throws {
+        let memo = home.importFile(VoiceHome.fixture("tone-mono-16k.wav"))
+        ok("voice", "rm", String(describing: memo["id"] ?? 0))
+        XCTAssertEqual(keptFiles().count, 1, "kept for an undo")
+        let forgotten = app.run("--json", "undo", "--forget")
+        XCTAssertEqual(forgotten.status, 0, forgotten.stderr)
+        XCTAssertEqual(forgotten.object()["forgotten"] as? Int, 1, "the removal (an import of audio is no step yet)")
+        XCTAssertEqual(keptFiles(), [], "the recording is gone for good")
+        XCTAssertEqual(app.run("undo").status, 5, "nothing left to undo")
+        XCTAssertEqual(app.run("undo", "--forget").stdout, "Forgot 0 changes.\n")
+        XCTAssertEqual(app.run("undo", "--list", "--forget").status, 64)
+        XCTAssertEqual(app.run("doctor").status, 0, app.run("doctor").stdout)
+    }
+
+    func testAnImportIntoAnEmptyHomeGivesEveryItemARevOfItsOwn() throws {
+        let file = home.folder.appending("todo.txt")
+        try Data((1...50).map { "task \($0)\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        ok("todo", "import", "--from", "todotxt", file)
+        let revs = app.run("--json", "todo", "list").array().map { $0["rev"] as? Int ?? 0 }
+        XCTAssertEqual(revs.count, 50)
+        XCTAssertFalse(revs.contains(0))
+        XCTAssertEqual(Set(revs).count, 50)
+        ok("todo", "add", "after")
+        XCTAssertGreaterThan(app.run("--json", "todo", "show", "51").object()["rev"] as? Int ?? 0, revs.max() ?? 0)
+    }
+
     func testNothingToUndoIsInvalidStateInTextAndJSON() {
         let text = app.run("undo")
         XCTAssertEqual(text.status, 5)
