@@ -52,6 +52,25 @@ class MainScreenTests(BrowserTest):
         back = self.server.memoapp("todo", "list", "--all")[0]
         self.assertTrue(back["is_done"])
         self.assertEqual(back["priority"], "high")
+        self.assertEqual((back["id"], back["uid"]), (stored[0]["id"], stored[0]["uid"]), "the same to-do, not a copy")
+
+    def test_undo_brings_a_deleted_todo_back_with_its_rule_and_reminder(self):
+        self.server.memoapp("todo", "add", "water plants", "--due", "2030-01-15", "--repeat", "weekly",
+                            "--remind", "2030-01-15 08:00", "--tag", "home")
+        before = self.server.memoapp("todo", "show", "1")
+        self.open_tab("todos")
+        self.wait(lambda d: self.todo_titles() == ["water plants"])
+        self.css(".todo .delete").click()
+        self.wait(lambda d: self.todo_titles() == [])
+        self.wait(lambda d: self.css("#toast").is_displayed())
+        self.css("#toast button").click()
+        self.wait(lambda d: self.todo_titles() == ["water plants"])
+        after = self.server.memoapp("todo", "show", "1")
+        for key in ("id", "uid", "created_at", "due_at", "remind_at", "repeat", "tags"):
+            self.assertEqual(after[key], before[key], key)
+        self.assertGreater(after["rev"], before["rev"], "undoing is a change of its own")
+        steps = self.server.memoapp("undo", "--list")
+        self.assertEqual([step["origin"] for step in steps], ["cli"], "the page's removal and its undo are gone")
 
     def test_edit_a_todo(self):
         self.server.memoapp("todo", "add", "Draft report")
