@@ -28,7 +28,9 @@ extension MemoRoutes {
                                       try DueDateParser(now: now, calendar: SystemLocalCalendar()).parse($0)
                                   },
                                   repeatRule: try repeatRule(document),
-                                  remindAt: try document.optionalString("remind").map { try reminderMoment($0, now: now) })
+                                  remindAt: try document.optionalString("remind").map {
+                                      try DueDateParser(now: now, calendar: SystemLocalCalendar()).reminder($0)
+                                  })
                 let (todo, answer) = try services.apply(AddTodo(new), for: request) { todo, workspace in
                     (todo, try todoDocument(todo, workspace, services))
                 }
@@ -169,7 +171,9 @@ extension MemoRoutes {
                 ?? .remove
         }
         if let remind = try document.change("remind") {
-            changes.remind = try remind.map { .set(try reminderMoment($0.string(), now: now)) } ?? .remove
+            changes.remind = try remind.map {
+                .set(try DueDateParser(now: now, calendar: SystemLocalCalendar()).reminder($0.string()))
+            } ?? .remove
         }
         if let rule = try document.change("repeat") {
             changes.repeatRule = try rule.map { .set(try RepeatRule(parsing: $0.string())) } ?? .remove
@@ -182,12 +186,5 @@ extension MemoRoutes {
                                 + "repeat_from 중 하나 이상을 주세요")
         }
         return (changes, tags.replacement)
-    }
-
-    /// `remind` read as `due` is (the same parser), a date alone meaning its
-    /// morning (`Due.reminderMoment`).
-    static func reminderMoment(_ text: String, now: Timestamp) throws -> Timestamp {
-        let calendar = SystemLocalCalendar()
-        return try DueDateParser(now: now, calendar: calendar).parse(text).reminderMoment(in: calendar)
     }
 }

@@ -2,7 +2,6 @@ import HTTPServer
 import MemoAPI
 import MemoCore
 import MemoKit
-import SQLite
 import Timers
 
 /// Sends `timer.finished` at the moment a countdown ends, whether or not
@@ -45,12 +44,7 @@ final class TimerAlarm: @unchecked Sendable {
     /// Announces every countdown that has ended and not been announced;
     /// returns the seconds until the next one ends (nil: none is running).
     private func announceEnded() throws -> Double? {
-        let candidates = try services.read { workspace in
-            try workspace.database().query("""
-                SELECT id FROM timers WHERE kind = 'countdown'
-                    AND (state = 'running' OR (state = 'finished' AND ended_at >= ?))
-                """, since.secondsSince1970) { $0.int64(0) }
-        }
+        let candidates = try services.read { try $0.timerStore().countdownIDs(runningOrFinishedSince: since) }
         var nextWait: Double?
         for id in candidates where !announced.contains(id) {
             let snapshot = try services.read { try $0.timerStore().snapshot(ofTimer: id, persistingSettlement: false) }

@@ -210,8 +210,8 @@ public final class TodoStore {
             throw MemoError(.usage, en: "a to-do needs a title", ko: "할 일에는 제목이 필요합니다")
         }
         guard !title.hasLineBreak else {
-            throw MemoError(.usage, en: "a to-do's title must be one line; put the rest in its note (--note)",
-                            ko: "할 일 제목은 한 줄이어야 합니다. 나머지는 메모(--note)에 쓰세요")
+            throw MemoError(.usage, en: "a to-do's title must be one line; put the rest in its note",
+                            ko: "할 일 제목은 한 줄이어야 합니다. 나머지는 메모에 쓰세요")
         }
     }
 }

@@ -40,10 +40,7 @@ public struct ReminderLedger {
         let earliest = now.adding(seconds: -ReminderSchedule.missedBound)
         var events: [ReminderEvent] = []
         let timers = try workspace.timerStore()
-        let timerIDs = try workspace.database().query("""
-            SELECT id FROM timers WHERE kind = 'countdown' AND (state = 'running' OR (state = 'finished' AND ended_at >= ?))
-            ORDER BY id
-            """, earliest.secondsSince1970) { $0.int64(0) }
+        let timerIDs = try timers.countdownIDs(runningOrFinishedSince: earliest)
         for id in timerIDs {
             // Settles a countdown that ran out (stores it finished), so its
             // end is read the same by every later look.

@@ -45,6 +45,13 @@ public struct DueDateParser: Sendable {
             + "각각 시각과 함께(HH:MM, 오전 9시, 오후 6시 30분, 정오, 9am), "
             + "YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, today, tomorrow, yesterday")
 
+    /// The moment a reminder written as `text` is for: the words a due date
+    /// takes, a date alone being its morning (`Due.reminderMoment`). The
+    /// command line's `--remind` and the API's `remind` both read it here.
+    public func reminder(_ text: String) throws -> Timestamp {
+        try parse(text).reminderMoment(in: calendar)
+    }
+
     /// Parses `text`, or throws `MemoError(.usage)` naming the accepted forms.
     public func parse(_ text: String) throws -> Due {
         var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String($0).lowercased() }

@@ -185,7 +185,7 @@ enum TodoCommand {
                         try DueDateParser(now: now, calendar: context.calendar).parse($0)
                     },
                     repeatRule: try repeatRule(arguments),
-                    remindAt: try arguments[remind].map { try reminderMoment($0, now: now, context) })
+                    remindAt: try arguments[remind].map { try DueDateParser(now: now, calendar: context.calendar).reminder($0) })
         }
         let todo = try context.parsingArgument(arguments) { try context.apply(AddTodo(new)) }
         let renderer = TodoRenderer(context)
@@ -251,7 +251,9 @@ enum TodoCommand {
             if let rule = arguments[repeatRule] { changes.repeatRule = .set(rule) }
             changes.repeatFrom = arguments[repeatFrom]
             if arguments[noRemind] { changes.remind = .remove }
-            if let when = arguments[remind] { changes.remind = .set(try reminderMoment(when, now: now, context)) }
+            if let when = arguments[remind] {
+                changes.remind = .set(try DueDateParser(now: now, calendar: context.calendar).reminder(when))
+            }
             return changes
         }
         guard !changes.isEmpty else {
@@ -277,11 +279,6 @@ enum TodoCommand {
         }
         rule.from = arguments[repeatFrom] ?? .due
         return rule
-    }
-
-    /// `--remind WHEN`, read by the due date's parser; a date alone is its morning.
-    static func reminderMoment(_ text: String, now: Timestamp, _ context: CommandContext) throws -> Timestamp {
-        try DueDateParser(now: now, calendar: context.calendar).parse(text).reminderMoment(in: context.calendar)
     }
 
     /// The to-dos a multi-id command acted on: an array in JSON, a line each in text.
