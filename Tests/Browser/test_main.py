@@ -84,6 +84,11 @@ class MainScreenTests(BrowserTest):
         field.send_keys("Draft the report")
         self.css(".editor button[type=submit]").click()
         self.wait(lambda d: self.todo_titles() == ["Draft the report"])
+        # The saved edit can be undone from its toast, through the API's undo.
+        self.wait(lambda d: self.css("#toast").is_displayed() and self.css("#toast button").is_displayed())
+        self.css("#toast button").click()
+        self.wait(lambda d: self.todo_titles() == ["Draft report"])
+        self.assertEqual(self.server.memoapp("todo", "show", "1")["title"], "Draft report")
 
     def test_a_long_list_comes_a_page_at_a_time(self):
         todo_txt = self.server.home + "/many.txt"

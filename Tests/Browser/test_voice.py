@@ -57,6 +57,11 @@ class VoiceTests(BrowserTest):
         self.wait(lambda d: 0.4 < self.server.memoapp("voice", "list")[0]["duration"] < 0.6)
         self.wait(lambda d: self.css(".voice .length").text.startswith("0:00.4") or
                   self.css(".voice .length").text.startswith("0:00.5"))
+        # A trim can be undone from its toast: the whole second comes back.
+        self.wait(lambda d: self.css("#toast").is_displayed() and self.css("#toast button").is_displayed())
+        self.css("#toast button").click()
+        self.wait(lambda d: self.server.memoapp("voice", "list")[0]["duration"] == 1)
+        self.assertEqual(self.server.memoapp("voice", "verify")["ok"], True)
 
     def test_edit_a_voice_memos_tags(self):
         self.server.memoapp("voice", "import", str(ROOT / "fixtures" / "audio" / "tone-mono-16k.wav"),

@@ -109,8 +109,6 @@ final class ProgressBar {
     }
 
     static func monotonicSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        MonotonicTime.now().seconds
     }
 }

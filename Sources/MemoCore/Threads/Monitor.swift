@@ -86,6 +86,9 @@ public struct MonotonicTime: Comparable, Sendable {
         return MonotonicTime(nanoseconds: UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec))
     }
 
+    /// Seconds since the clock's start (the boot): for durations only.
+    public var seconds: Double { Double(nanoseconds) / 1e9 }
+
     public func adding(seconds: Double) -> MonotonicTime {
         MonotonicTime(nanoseconds: nanoseconds + UInt64(max(0, seconds) * 1e9))
     }

@@ -105,8 +105,6 @@ public final class WakeLoop: @unchecked Sendable {
     }
 
     private static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        MonotonicTime.now().seconds
     }
 }
