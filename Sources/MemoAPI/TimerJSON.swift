@@ -23,6 +23,7 @@ extension WireFormat {
             ("ended_at", .optional(timer.endedAt)),
             ("todo_id", timer.todoID.map(JSON.int) ?? .null),
             ("seen_at", .optional(timer.seenAt)),
+            ("updated_at", .time(timer.updatedAt)),
         ]
         if timer.kind == .stopwatch {
             var previous = 0.0

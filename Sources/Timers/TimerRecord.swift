@@ -122,6 +122,25 @@ public struct TimerRecord: Equatable, Sendable {
     /// a later change; time passing changes nothing. 0 for one never stored.
     public var rev: Int64 = 0
 
+    /// When it last changed: the latest of its start, each pause and
+    /// resume, each lap, its end and when it was seen ended. Made from its
+    /// events rather than stored: every change of a timer is one of them
+    /// (time passing is none).
+    public var updatedAt: Timestamp {
+        var latest = createdAt
+        func consider(_ moment: Timestamp?) {
+            if let moment, moment > latest { latest = moment }
+        }
+        for span in spans {
+            consider(span.start.wall)
+            consider(span.end?.wall)
+        }
+        for lap in laps { consider(lap.recordedAt) }
+        consider(endedAt)
+        consider(seenAt)
+        return latest
+    }
+
     public init(id: Int64, uid: String = "", kind: TimerKind, label: String?, duration: Double?, state: TimerState,
                 createdAt: Timestamp, endedAt: Timestamp?, spans: [RunSpan], laps: [Lap], todoID: Int64? = nil,
                 seenAt: Timestamp? = nil) {
