@@ -25,7 +25,7 @@ final class RevisionEndToEndTests: XCTestCase {
         let app = Memoapp(home: home)
         let before = app.run("doctor")
         XCTAssertEqual(before.status, 1, "doctor changes nothing, and says what the next command will apply")
-        XCTAssertTrue(before.stdout.contains("revisions.1-counter"), before.stdout)
+        XCTAssertTrue(before.stdout.contains("revisions.1-from-the-change-log"), before.stdout)
 
         let todos = app.run("--json", "todo", "list", "--all").array()
         XCTAssertEqual(todos.map { $0["title"] as? String }, ["Buy milk", "회의 준비"])

@@ -163,9 +163,12 @@ final class ChangeLogTests: XCTestCase {
 
     func testTheLogsEntriesAreWrittenByTheUndoTriggersAlone() throws {
         // One trigger per table and event parsed at every start, not two.
+        // The log's own: its pruning, and the revisions it gives the items.
         let own = try connection.query(
-            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name GLOB 'item_changes_*'") { $0.string(0) }
-        XCTAssertEqual(own, ["item_changes_pruned"])
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name GLOB 'item_changes_*' ORDER BY name") {
+            $0.string(0)
+        }
+        XCTAssertEqual(own, ["item_changes_pruned", "item_changes_revise"])
         for logged in ChangeLog.loggedTables {
             for event in ["INSERT", "UPDATE", "DELETE"] {
                 let sql = try connection.queryFirst("SELECT sql FROM sqlite_master WHERE name = ?",
@@ -183,7 +186,8 @@ final class ChangeLogTests: XCTestCase {
         let oldConnection = try MemoDatabase.connect(path)
         try older.apply(to: oldConnection)
         XCTAssertEqual(try oldConnection.queryFirst(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name GLOB 'item_changes_*'") { $0.int(0) }, 15)
+            "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name GLOB 'item_changes_*'") { $0.int(0) },
+            15 + 1, "the log's own fourteen and its pruning, and the revisions' trigger")
         try Schema.migrator.apply(to: oldConnection)
         XCTAssertEqual(try SchemaCheck.differences(in: oldConnection), [])
         XCTAssertEqual(Set(try SchemaCheck.objects(in: oldConnection)), Set(try SchemaCheck.objects(in: connection)))

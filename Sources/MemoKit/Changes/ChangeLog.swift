@@ -120,9 +120,12 @@ public enum ChangeLog {
             throw error
         }
         try connection.execute("DELETE FROM item_changes_paused")
-        // The triggers gave the rows it wrote no revision while paused.
-        if try Revisions.liveIn(connection) { try Revisions.assignMissing(in: connection) }
-        try noteEverythingChanged(in: connection)
+        // The rows it wrote got no revision while paused: numbering them
+        // logs the `everything` entry past their numbers.
+        guard try Revisions.liveIn(connection), try Revisions.assignMissing(in: connection) else {
+            try noteEverythingChanged(in: connection)
+            return result
+        }
         return result
     }
 

@@ -209,9 +209,13 @@ public final class UndoHistory {
                 let keyValues = logged.indices.filter { logged[$0].isKey }.map { values[$0] }
                 guard keyValues.count == keys.count else { throw UndoHistory.damaged(step) }
                 if row.operation == "update" {
-                    let assignments = logged.map { "\(quoted($0.name)) = ?" }.joined(separator: ", ")
+                    // Not the revision: the old one written back would go
+                    // backwards. Logged as any change, the row takes a new
+                    // one (see `Revisions`).
+                    let written = logged.indices.filter { logged[$0].name != "rev" }
+                    let assignments = written.map { "\(quoted(logged[$0].name)) = ?" }.joined(separator: ", ")
                     try connection.execute("UPDATE \(table) SET \(assignments) WHERE \(condition(on: keys))",
-                                           arguments: values + keyValues)
+                                           arguments: written.map { values[$0] } + keyValues)
                 } else {
                     let names = logged.map { quoted($0.name) }.joined(separator: ", ")
                     let placeholders = Array(repeating: "?", count: logged.count).joined(separator: ", ")

@@ -87,9 +87,9 @@ enum UndoSchema {
         guard !columns.isEmpty else { return }
         let drops = ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS undo_\(table)_\($0);\n" }
         let logsChanges = try ChangeLog.livesInUndoTriggers(connection)
-        let bumpsRevisions = try Revisions.liveIn(connection)
+        let skipsRevisions = try Revisions.liveIn(connection)
         try connection.executeScript(drops.joined() + triggers(for: columns, of: table, loggingChanges: logsChanges,
-                                                               bumpingRevisions: bumpsRevisions))
+                                                               skippingRevisions: skipsRevisions))
     }
 
     // MARK: - Private
@@ -124,11 +124,12 @@ enum UndoSchema {
 
     /// Three triggers: an insert logs the new row's key (undone by deleting
     /// it), an update and a delete the old row whole (undone by writing it
-    /// back); with `loggingChanges`, each then adds the change log's entry,
-    /// and with `bumpingRevisions` the item's new revision (`Revisions`),
-    /// an item's update trigger then firing on every column but `rev`.
+    /// back); with `loggingChanges`, each then adds the change log's entry.
+    /// With `skippingRevisions`, an item's update trigger fires on every
+    /// column but `rev`: the update that gives the item its new revision
+    /// (`Revisions`) is no change of its own.
     private static func triggers(for columns: [Column], of table: String, loggingChanges: Bool,
-                                 bumpingRevisions: Bool = false) -> String {
+                                 skippingRevisions: Bool = false) -> String {
         let keys = columns.filter(\.isKey)
         precondition(!keys.isEmpty, "table \(table) has no primary key to undo by")
         precondition(columns.count <= valueColumns, "table \(table) is wider than undo_rows")
@@ -138,15 +139,9 @@ enum UndoSchema {
             guard loggingChanges, let statement = ChangeLog.entryStatement(for: table, event: event) else { return "" }
             return statement + "\n"
         }
-        func bump(_ event: String) -> String {
-            guard bumpingRevisions, let statements = Revisions.bumpStatements(for: table, event: event) else { return "" }
-            return statements + "\n"
-        }
         func timing(_ event: String) -> String {
-            guard bumpingRevisions, event == "UPDATE", let fired = Revisions.updateColumns(of: table, columns) else {
-                return event
-            }
-            return "UPDATE OF " + fired.joined(separator: ", ")
+            guard skippingRevisions, event == "UPDATE", Revisions.hasRevisions(table) else { return event }
+            return "UPDATE OF " + columns.map(\.name).filter { $0 != "rev" }.joined(separator: ", ")
         }
         func trigger(_ event: String, _ operation: String, _ row: String, _ logged: [Column]) -> String {
             let targets = valueNames.prefix(logged.count).joined(separator: ", ")
@@ -155,7 +150,7 @@ enum UndoSchema {
                 CREATE TRIGGER undo_\(table)_\(operation) AFTER \(timing(event)) ON \(table) BEGIN
                 INSERT INTO undo_rows (step, table_name, operation, value_count, \(targets))
                 SELECT step, '\(table)', '\(operation)', \(logged.count), \(values) FROM undo_recording;
-                \(entry(event))\(bump(event))END;
+                \(entry(event))END;
 
                 """
         }
