@@ -193,8 +193,7 @@ final class UndoHistoryTests: XCTestCase {
         let itemTables = try database.query("""
             SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'undo%' AND name NOT LIKE '%search%'
             AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'api%'
-            AND name NOT IN ('schema_migrations', 'onboarding_state', 'reminders_told', 'item_changes', 'item_changes_paused',
-                'item_revision')
+            AND name NOT IN ('schema_migrations', 'onboarding_state', 'reminders_told', 'item_changes', 'item_changes_paused')
             ORDER BY name
             """) { $0.string(0) }
         XCTAssertEqual(Set(itemTables), Set(UndoSchema.loggedTables))

@@ -196,8 +196,7 @@ enum HomeState {
 
     /// Looks without creating or changing anything: audio files in `voice/`,
     /// rows in any table but memoapp's own bookkeeping (migrations, the
-    /// onboarding state, the change log: entries of items since removed,
-    /// the revision counter),
+    /// onboarding state, the change log: entries of items since removed),
     /// or a database that cannot be read (it may hold data).
     ///
     /// Audio files with no database beside them that are all files of the
@@ -216,7 +215,7 @@ enum HomeState {
             let tables = try connection.query("""
                 SELECT name FROM pragma_table_list
                 WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-                    AND name NOT IN ('schema_migrations', 'onboarding_state', 'item_changes', 'item_revision')
+                    AND name NOT IN ('schema_migrations', 'onboarding_state', 'item_changes')
                 ORDER BY name
                 """) { $0.string(0) }
             var filled: [String] = []
