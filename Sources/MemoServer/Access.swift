@@ -132,6 +132,15 @@ enum Access {
                                                         ko: "세션 쿠키로 하는 변경에는 X-CSRF-Token이 필요합니다"))
                 }
             }
+            let wallNow = services.clock.now()
+            if WebSessions.needsRenewal(session, at: wallNow) {
+                // Sliding expiry, written at most once an hour; best effort,
+                // as a token's last use is.
+                services.endRequestReads()
+                try? services.pool.write { connection in
+                    try WebSessions(connection: connection).renew(digest: session.digest, at: wallNow)
+                }
+            }
             return isGateOpen
         }
         guard let secret = bearerToken(request.headers["Authorization"]) else {
