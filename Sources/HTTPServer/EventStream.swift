@@ -75,10 +75,15 @@ public final class EventStream: @unchecked Sendable {
 
     /// A response that subscribes the requesting client: `text/event-stream`,
     /// open until the client leaves, the stream closes or the server stops.
-    public func response(for request: Request, headers: Headers = [:]) -> Response {
+    ///
+    /// `owner` names whose subscription it is in the app's words (a
+    /// credential), so that the app can end every stream of an owner that
+    /// may no longer read (`end(owners:)`): a stream outlives the check
+    /// its request passed.
+    public func response(for request: Request, headers: Headers = [:], owner: String? = nil) -> Response {
         var fields = headers
         fields.set("Content-Type", "text/event-stream; charset=utf-8")
-        let subscription = EventSubscription(stream: self, lastEventID: request.headers["Last-Event-ID"])
+        let subscription = EventSubscription(stream: self, lastEventID: request.headers["Last-Event-ID"], owner: owner)
         return Response(status: 200, headers: fields, body: .events(subscription))
     }
 
@@ -86,6 +91,31 @@ public final class EventStream: @unchecked Sendable {
     public var subscriberCount: Int {
         lock.locked { subscribers.count }
     }
+
+    /// The owners of the subscriptions open now (those given one).
+    public var owners: Set<String> {
+        lock.locked { Set(subscribers.values.compactMap(\.owner)) }
+    }
+
+    /// Ends at once every subscription of these owners, dropping what was
+    /// queued for them (their credential was revoked, their session ended).
+    public func end(owners: Set<String>) {
+        guard !owners.isEmpty else { return }
+        lock.locked {
+            for subscriber in subscribers.values where subscriber.owner.map(owners.contains) ?? false {
+                subscriber.endWithoutQueued()
+            }
+        }
+    }
+
+    /// Called (on the thread that subscribed, after the subscription is
+    /// in) whenever a client subscribes, and on every heartbeat: an app
+    /// that ends subscriptions by `end(owners:)` looks at their owners
+    /// then. At subscription, because the credential the request passed
+    /// may have been revoked between its check and now; at heartbeats,
+    /// because a credential can also lapse with time, which nothing
+    /// announces. Set before the server starts; it must not block.
+    public var onSubscribeOrHeartbeat: (@Sendable () -> Void)?
 
     /// The id the next event will get.
     public var upcomingID: UInt64 {
@@ -116,6 +146,7 @@ public final class EventStream: @unchecked Sendable {
             }
             lock.broadcast()
         }
+        onSubscribeOrHeartbeat?()
     }
 
     func detach(_ subscriber: EventSubscriber) {
@@ -165,13 +196,19 @@ public final class EventStream: @unchecked Sendable {
     /// The heartbeat thread: one per stream, and only while it has
     /// subscribers, so an idle server has no thread waking up.
     private func sendHeartbeats() {
-        lock.locked {
-            while !isClosed && !subscribers.isEmpty {
+        while true {
+            let isGoingOn = lock.locked { () -> Bool in
                 let deadline = MonotonicTime.now().adding(seconds: configuration.heartbeatInterval)
-                if lock.wait(until: deadline, { isClosed || subscribers.isEmpty }) { break }
+                if isClosed || subscribers.isEmpty || lock.wait(until: deadline, { isClosed || subscribers.isEmpty }) {
+                    isHeartbeatRunning = false
+                    return false
+                }
                 for subscriber in subscribers.values { subscriber.enqueue(EventStream.heartbeat) }
+                return true
             }
-            isHeartbeatRunning = false
+            guard isGoingOn else { return }
+            // Outside the lock: what it does may take the lock (`end(owners:)`).
+            onSubscribeOrHeartbeat?()
         }
     }
 
@@ -213,6 +250,7 @@ public final class EventStream: @unchecked Sendable {
 public struct EventSubscription: Sendable {
     let stream: EventStream
     let lastEventID: String?
+    let owner: String?
 }
 
 /// Bytes shared by every subscriber an event is queued for.

@@ -14,6 +14,8 @@ final class EventSubscriber: @unchecked Sendable {
     /// The server serving it, which ends it when stopping.
     let core: ServerCore
     let connection: OpaquePointer
+    /// Whose subscription it is, in the app's words (see `EventStream.end(owners:)`).
+    let owner: String?
     private let library: LibMicroHTTPD
     private var queue: [SharedBytes] = []
     private var queueHead = 0
@@ -30,10 +32,11 @@ final class EventSubscriber: @unchecked Sendable {
     /// (before libmicrohttpd can release it), nil when its socket is not watched.
     var departureKey: UInt64?
 
-    init(stream: EventStream, core: ServerCore, connection: OpaquePointer) {
+    init(stream: EventStream, core: ServerCore, connection: OpaquePointer, owner: String?) {
         self.stream = stream
         self.core = core
         self.connection = connection
+        self.owner = owner
         self.library = core.library
         // The response head goes out with the first body bytes: a first
         // comment opens the stream on the client at once.
@@ -58,6 +61,18 @@ final class EventSubscriber: @unchecked Sendable {
     func end() {
         isEnded = true
         wake()
+    }
+
+    /// Its owner may no longer read: what is queued is dropped (it was
+    /// queued for a credential that is gone) and the stream ends at once.
+    /// A piece of an event already sent stays incomplete, and a client
+    /// drops an event the stream ended inside.
+    func endWithoutQueued() {
+        queue = []
+        queueHead = 0
+        headOffset = 0
+        queuedBytes = 0
+        end()
     }
 
     /// Its client hung up: nothing queued can reach it, and its connection

@@ -88,7 +88,8 @@ extension ServerCore {
         case .events(let subscription):
             // HEAD gets the head alone; no subscriber is made for it.
             if context.isHead { return library.createResponseFromBuffer(0, nil, .RESPMEM_PERSISTENT) }
-            let subscriber = EventSubscriber(stream: subscription.stream, core: self, connection: connection)
+            let subscriber = EventSubscriber(stream: subscription.stream, core: self, connection: connection,
+                                             owner: subscription.owner)
             let retained = Unmanaged.passRetained(subscriber)
             guard let handle = library.createResponseFromCallback(ServerCore.sizeUnknown, 4096, Callbacks.readEvents,
                                                                   retained.toOpaque(), Callbacks.releaseEvents) else {

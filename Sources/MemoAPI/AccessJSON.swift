@@ -13,3 +13,12 @@ extension WireFormat {
         .object([("name", .string(token.name)), ("token", .string(secret)), ("created_at", .time(token.createdAt))])
     }
 }
+
+extension WireFormat {
+    /// A web session as listed: `{"id", "created_at", "expires_at"}`, never
+    /// its secret (the id is the start of the secret's stored digest).
+    public static func webSession(_ session: WebSessions.Listed) -> JSON {
+        .object([("id", .string(session.id)), ("created_at", .time(session.createdAt)),
+                 ("expires_at", .time(session.expiresAt))])
+    }
+}

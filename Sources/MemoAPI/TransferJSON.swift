@@ -42,10 +42,27 @@ extension WireFormat {
             ("voice_bytes", .int(result.backup.voiceBytes)),
             ("bytes", .int(result.backup.databaseBytes + result.backup.voiceBytes)),
             ("removed_files", .strings(result.removedFiles)),
+            ("access", result.access.map(restoredAccess) ?? .null),
             ("problem", result.problem.map {
                 .object([("code", .string($0.kind.code)), ("message", .string($0.message.text(in: language)))])
             } ?? .null),
         ])
+    }
+
+    /// What a restore did with the server's credentials: `{"kept": "backup"
+    /// | "home" | "neither", "tokens", "sessions"}` (what the home holds
+    /// now) and `"not_restored_tokens"`, `"not_restored_sessions"` (the
+    /// backup's left out).
+    public static func restoredAccess(_ access: RestoredAccess) -> JSON {
+        let (kept, tokens, sessions, droppedTokens, droppedSessions): (String, Int, Int, Int, Int)
+        switch access {
+        case let .fromBackup(t, s): (kept, tokens, sessions, droppedTokens, droppedSessions) = ("backup", t, s, 0, 0)
+        case let .keptHome(t, s, bt, bs): (kept, tokens, sessions, droppedTokens, droppedSessions) = ("home", t, s, bt, bs)
+        case let .neither(bt, bs): (kept, tokens, sessions, droppedTokens, droppedSessions) = ("neither", 0, 0, bt, bs)
+        }
+        return .object([("kept", .string(kept)), ("tokens", .int(Int64(tokens))), ("sessions", .int(Int64(sessions))),
+                        ("not_restored_tokens", .int(Int64(droppedTokens))),
+                        ("not_restored_sessions", .int(Int64(droppedSessions)))])
     }
 
     /// `export -o FILE`'s summary: the file, its size and how many items of each kind.

@@ -132,6 +132,15 @@ enum Access {
                                                         ko: "세션 쿠키로 하는 변경에는 X-CSRF-Token이 필요합니다"))
                 }
             }
+            let wallNow = services.clock.now()
+            if WebSessions.needsRenewal(session, at: wallNow) {
+                // Sliding expiry, written at most once an hour; best effort,
+                // as a token's last use is.
+                services.endRequestReads()
+                try? services.pool.write { connection in
+                    try WebSessions(connection: connection).renew(digest: session.digest, at: wallNow)
+                }
+            }
             return isGateOpen
         }
         guard let secret = bearerToken(request.headers["Authorization"]) else {
@@ -157,6 +166,24 @@ enum Access {
             }
         }
         return isGateOpen
+    }
+
+    /// Who a request is, by the credential the hook judges it by: the
+    /// SHA-256 of its Bearer token or of its session cookie's secret, as
+    /// the database stores them (`t:HEX` or `s:HEX`). Read from the headers
+    /// with the hook's own precedence (a token wins over the cookie), so a
+    /// route that runs after the hook knows whose request it is without
+    /// another read: idempotency keys are scoped by it (`bearer` and
+    /// `Bearer` are one client), and an event stream is ended by it when its
+    /// credential is revoked (`ChangeFeed.endStreamsOfRevokedCredentials`).
+    /// Nil when the request carries neither.
+    static func credentialIdentity(_ request: Request) -> String? {
+        if let header = request.headers["Authorization"] {
+            guard let secret = bearerToken(header), let digest = try? SHA256Digest.of(Array(secret.utf8)) else { return nil }
+            return "t:" + AccessTokens.hex(digest)
+        }
+        guard let secret = sessionSecret(request), let digest = try? SHA256Digest.of(Array(secret.utf8)) else { return nil }
+        return "s:" + AccessTokens.hex(digest)
     }
 
     /// The name of the web app's session cookie.

@@ -60,6 +60,9 @@ final class ChangeFeed: @unchecked Sendable {
     /// go to no one, and a client resuming later is told `resync`), and
     /// tells the timer alarm to look, since countdowns end regardless.
     func scan() throws {
+        // First: a revocation and a change seen in the same look must not
+        // send the change to the revoked client.
+        try endStreamsOfRevokedCredentials()
         let timersChanged = try mutex.locked { () throws -> Bool in
             guard stream.subscriberCount > 0 else {
                 isStale = true
@@ -85,6 +88,39 @@ final class ChangeFeed: @unchecked Sendable {
 
     private let mutex = Monitor()
     private var isStale = false
+
+    /// Ends every open stream whose credential no longer holds: a token
+    /// revoked (by `memoapp token revoke`, another process), a session
+    /// signed out, ended (`memoapp token end-session`) or expired. The hook
+    /// checks each request once, but a stream is one request that lasts:
+    /// without this it went on delivering whole items to a client that had
+    /// lost its access. Runs at every look (a revocation is a write to the
+    /// database, which wakes the watcher), when a client subscribes and at
+    /// every heartbeat (`EventStream.onSubscribeOrHeartbeat`), so also a
+    /// session that expires with no write at all is noticed. One indexed
+    /// read per distinct credential with a stream open; none without one.
+    func endStreamsOfRevokedCredentials() throws {
+        let owners = stream.owners.union(onboardingStream.owners)
+        guard !owners.isEmpty else { return }
+        let now = services.clock.now()
+        let gone = try services.read { workspace -> Set<String> in
+            let connection = try workspace.database()
+            return try connection.readTransaction {
+                let tokens = AccessTokens(connection: connection)
+                let sessions = WebSessions(connection: connection)
+                return try owners.filter { owner in
+                    guard let digest = AccessTokens.bytes(hex: owner.dropFirst(2)) else { return true }
+                    switch owner.prefix(2) {
+                    case "t:": return try !tokens.exists(digest: digest)
+                    case "s:": return try !sessions.isLive(digest: digest, at: now)
+                    default: return true
+                    }
+                }
+            }
+        }
+        stream.end(owners: gone)
+        onboardingStream.end(owners: gone)
+    }
 
     /// Goes on from the newest entry with `resync`; whether timers may have
     /// changed (always: nothing says they did not).

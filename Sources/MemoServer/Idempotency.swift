@@ -2,7 +2,10 @@ import HTTPServer
 import MemoCore
 import MemoKit
 
-/// `Idempotency-Key` on a POST: the first request with a key is done and its
+/// `Idempotency-Key` on a POST (every POST but signing in: the routes that
+/// take a JSON body call `perform` themselves, the uploads with the digest
+/// of what they streamed, and every bodiless action is registered through
+/// `Router.action`): the first request with a key is done and its
 /// answer kept; a retry with the same key and the same body gets that answer
 /// again without doing anything; the same key with another body is refused
 /// (422); the same key while the first is still running is refused (409).
@@ -35,8 +38,11 @@ final class IdempotencyCache: @unchecked Sendable {
         guard (1...255).contains(key.utf8.count) else {
             throw MemoError(.usage, en: "an Idempotency-Key is 1 to 255 characters", ko: "Idempotency-Key는 1~255자입니다")
         }
-        // Per credential and route: one client's key never answers another's request.
-        let scope = (request.headers["Authorization"] ?? "") + "\n" + request.target + "\n" + key
+        // Per credential and route: one client's key never answers another's
+        // request. The credential is its identity (the stored digest of the
+        // token or session), not the header's text: `bearer` and `Bearer`,
+        // or an extra space, are the same client retrying.
+        let scope = (Access.credentialIdentity(request) ?? "") + "\n" + request.target + "\n" + key
         let cached = try mutex.locked { () throws -> Response? in
             switch entries[scope] {
             case .running(let first)?:
@@ -54,7 +60,11 @@ final class IdempotencyCache: @unchecked Sendable {
         }
         if let cached { return cached }
         do {
-            let response = try work()
+            var response = try work()
+            // The router's `around` adds `Undo-Step` after the route; a
+            // replay runs no route, so the kept answer carries it already
+            // (a client undoes its change by it, whichever answer it got).
+            if let step = RequestReads.current?.undoStep { response.headers.set("Undo-Step", String(step)) }
             mutex.locked {
                 entries[scope] = .done(bodyDigest: body, response: response)
                 trim()
@@ -78,6 +88,18 @@ final class IdempotencyCache: @unchecked Sendable {
         while order.count > capacity {
             let oldest = order.removeFirst()
             if case .done? = entries[oldest] { entries[oldest] = nil } else { order.append(oldest); break }
+        }
+    }
+}
+
+extension Router {
+    /// A bodiless `POST` (an action: `/todos/{id}/done`, `/timers/{id}/lap`,
+    /// `/undo`, …) that honours `Idempotency-Key` as the routes with a body
+    /// do: a retried lap must not record a second lap. Every such route is
+    /// added through here rather than `route(.post, …)`, so none forgets it.
+    mutating func action(_ pattern: String, _ services: ServerServices, _ handler: @escaping Handler) {
+        route(.post, pattern) { request in
+            try services.idempotency.perform(request, body: []) { try handler(request) }
         }
     }
 }

@@ -68,6 +68,11 @@ public final class MemoServer: @unchecked Sendable {
         let (feed, alarm, watcher) = (self.feed, self.alarm, self.watcher)
         feed.onTimersChanged = { alarm.poke() }
         services.afterCommit = { watcher.poke() }
+        // A look also checks the credentials of the open streams (see
+        // `ChangeFeed.endStreamsOfRevokedCredentials`): one when a client
+        // subscribes and at each heartbeat.
+        events.onSubscribeOrHeartbeat = { watcher.poke() }
+        feed.onboardingStream.onSubscribeOrHeartbeat = { watcher.poke() }
         // A scan that fails (a busy database) is made good by the next one.
         watcher.start { try? feed.scan() }
         alarm.start()

@@ -20,14 +20,14 @@ extension MemoRoutes {
         }
         let moves: [(String, OnboardingAction)] = [("next", .next), ("prev", .previous), ("skip", .skip), ("start", .start)]
         for (name, action) in moves {
-            router.route(.post, "/api/v1/onboarding/\(name)") { request in
+            router.action("/api/v1/onboarding/\(name)", services) { request in
                 let state = try services.write { workspace in
                     try workspace.onboardingStore().apply(action, at: workspace.clock.now())
                 }
                 return onboardingResponse(state, request)
             }
         }
-        router.route(.post, "/api/v1/onboarding/reset") { request in
+        router.action("/api/v1/onboarding/reset", services) { request in
             let state = try services.write { try $0.onboardingStore().reset() }
             return onboardingResponse(state, request)
         }

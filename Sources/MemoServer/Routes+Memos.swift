@@ -58,7 +58,7 @@ extension MemoRoutes {
             return .json(WireFormat.removed(removed.map(WireFormat.memo)))
         }
         for (name, isPinned) in [("pin", true), ("unpin", false)] {
-            router.route(.post, "/api/v1/memos/{id}/\(name)") { request in
+            router.action("/api/v1/memos/{id}/\(name)", services) { request in
                 let id = try request.itemID(.memo, services)
                 let memo = try services.apply(PinMemo(id: id, isPinned: isPinned), for: request) {
                     try checkMemoPrecondition(request, id: id, $0)

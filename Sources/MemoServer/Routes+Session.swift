@@ -23,7 +23,7 @@ extension MemoRoutes {
             }
             var response = Response.json(.object([("csrf_token", .string(session.csrfToken)),
                                                   ("expires_at", .time(session.expiresAt))]))
-            response.headers.add("Set-Cookie", cookie(secret, maxAge: Int(WebSessions.sessionLifetime), services))
+            response.headers.add("Set-Cookie", cookie(secret, maxAge: nil, services))
             return response
         }
         router.route(.get, "/api/v1/session") { request in
@@ -31,14 +31,27 @@ extension MemoRoutes {
                 let session = try services.read { workspace in
                     try WebSessions(connection: workspace.database()).session(secret: secret, at: services.clock.now())
                 }
+                // The CSRF token is never given for the cookie alone (issue
+                // 29, finding 2): cookies ignore ports, so any server on
+                // another port of this host receives the cookie, and with
+                // the token from here it could make changes too. The page
+                // keeps the token from its sign-in (in memory, and in
+                // sessionStorage, which is per origin, port included) and
+                // sends it here after a reload to learn that it still
+                // holds: it comes back only when the request already has it.
+                let given = request.headers["X-CSRF-Token"]
+                let confirmed = try session.flatMap { session in
+                    try given.map { try WebSessions.isCSRFToken($0, of: session) } == true ? session.csrfToken : nil
+                }
                 return .json(.object([("kind", .string("session")), ("name", .null),
-                                      ("csrf_token", .optional(session?.csrfToken)),
+                                      ("id", .optional(session?.id)),
+                                      ("csrf_token", .optional(confirmed)),
                                       ("expires_at", .optional(session?.expiresAt))]))
             }
             let token = try Access.bearerToken(request.headers["Authorization"]).flatMap { secret in
                 try services.read { try AccessTokens(connection: $0.database()).verify(secret: secret) }
             }
-            return .json(.object([("kind", .string("token")), ("name", .optional(token?.token.name)),
+            return .json(.object([("kind", .string("token")), ("name", .optional(token?.token.name)), ("id", .null),
                                   ("csrf_token", .null), ("expires_at", .null)]))
         }
         router.route(.delete, "/api/v1/session") { request in
@@ -52,9 +65,14 @@ extension MemoRoutes {
     }
 
     /// The session cookie: never readable by a page's script, never sent by
-    /// another site's page, only over TLS when the server has it.
-    static func cookie(_ value: String, maxAge: Int, _ services: ServerServices) -> String {
-        "\(Access.sessionCookie)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Strict"
+    /// another site's page, only over TLS when the server has it. Without
+    /// `Max-Age` it lasts as long as the browser runs: the session's expiry
+    /// slides on use in the database (`WebSessions.sessionLifetime`), which
+    /// a Max-Age fixed at sign-in would cut short, and the page cannot use
+    /// the cookie without the CSRF token kept in the tab's sessionStorage,
+    /// which lasts no longer. (`maxAge: 0` removes it, signing out.)
+    static func cookie(_ value: String, maxAge: Int?, _ services: ServerServices) -> String {
+        "\(Access.sessionCookie)=\(value); Path=/" + (maxAge.map { "; Max-Age=\($0)" } ?? "") + "; HttpOnly; SameSite=Strict"
             + (services.usesTLS ? "; Secure" : "")
     }
 }

@@ -36,7 +36,7 @@ extension MemoRoutes {
         }
         // Marks an ended timer seen: the main screen stops showing a finished
         // countdown (as `timer dismiss ID` does on the command line).
-        router.route(.post, "/api/v1/timers/{id}/dismiss") { request in
+        router.action("/api/v1/timers/{id}/dismiss", services) { request in
             let id = try request.itemID(.timer, services)
             let snapshot = try services.apply(DismissTimers(ids: [id]), for: request, before: { workspace in
                 try TimerStore.checkDismissible(try workspace.timerStore().snapshot(ofTimer: id))
@@ -52,7 +52,7 @@ extension MemoRoutes {
             return Items.response(WireFormat.timer(snapshot), for: request)
         }
         for action in [TimerAction.pause, .resume, .lap, .stop] {
-            router.route(.post, "/api/v1/timers/{id}/\(action.rawValue)") { request in
+            router.action("/api/v1/timers/{id}/\(action.rawValue)", services) { request in
                 let id = try request.itemID(.timer, services)
                 let snapshot = try services.apply(ActOnTimer(action, id: id), for: request) {
                     try checkTimerPrecondition(request, id: id, $0)

@@ -65,14 +65,14 @@ extension MemoRoutes {
             }
             return .json(WireFormat.removed(removed.map(encoder(services).json)))
         }
-        router.route(.post, "/api/v1/todos/{id}/done") { request in
+        router.action("/api/v1/todos/{id}/done", services) { request in
             let id = try request.itemID(.todo, services)
             let (todo, document) = try services.apply(FinishTodos(ids: [id]), for: request, before: { workspace in
                 try checkTodoPrecondition(request, id: id, workspace, services)
             }, answer: { finished, workspace in (finished.done[0], try todoDocument(finished.done[0], workspace, services)) })
             return Items.response(serialized: document, rev: todo.rev, for: request)
         }
-        router.route(.post, "/api/v1/todos/{id}/undo") { request in
+        router.action("/api/v1/todos/{id}/undo", services) { request in
             let id = try request.itemID(.todo, services)
             let (todo, document) = try services.apply(ReopenTodos(ids: [id]), for: request, before: { workspace in
                 try checkTodoPrecondition(request, id: id, workspace, services)

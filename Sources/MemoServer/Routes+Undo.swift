@@ -12,10 +12,10 @@ extension MemoRoutes {
             let steps = try services.read { try $0.undoHistory().steps() }
             return .json(.array(steps.map(WireFormat.undoStep)))
         }
-        router.route(.post, "/api/v1/undo") { _ in
+        router.action("/api/v1/undo", services) { _ in
             .json(WireFormat.undoStep(try services.write { try $0.undoHistory().undo() }))
         }
-        router.route(.post, "/api/v1/undo/{id}") { request in
+        router.action("/api/v1/undo/{id}", services) { request in
             guard let text = request.parameters["id"], text.count <= 19, text.allSatisfy({ $0.isASCII && $0.isNumber }),
                   let id = Int64(text), id >= 1 else {
                 throw MemoError(.notFound, en: "the undo history has no such step", ko: "되돌리기 기록에 그런 단계가 없습니다")

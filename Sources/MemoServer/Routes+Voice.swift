@@ -97,18 +97,20 @@ extension MemoRoutes {
             return response
         }
         router.collect(.post, "/api/v1/voice/{id}/trim", bodyLimit: JSONBody.limit) { request, body in
-            let id = try request.itemID(.voice, services)
-            let document = try JSONBody.object(body, allowedKeys: ["start", "end"])
-            let start = try document.double("start")
-            let end = try document.double("end")
-            // Its own connection, as an upload: the audio is rewritten before the commit.
-            let workspace = try dedicatedWorkspace(services)
-            try checkVoicePrecondition(request, id: id, workspace)
-            let (memo, step) = try workspace.applyNamingStep(TrimVoiceMemo(id: id, start: start, end: end),
-                                                             origin: request.changeOrigin)
-            RequestReads.current?.undoStep = step
-            services.afterCommit?()
-            return Items.response(WireFormat.voiceMemo(memo, in: try workspace.voiceStore()), for: request)
+            try services.idempotency.perform(request, body: body) {
+                let id = try request.itemID(.voice, services)
+                let document = try JSONBody.object(body, allowedKeys: ["start", "end"])
+                let start = try document.double("start")
+                let end = try document.double("end")
+                // Its own connection, as an upload: the audio is rewritten before the commit.
+                let workspace = try dedicatedWorkspace(services)
+                try checkVoicePrecondition(request, id: id, workspace)
+                let (memo, step) = try workspace.applyNamingStep(TrimVoiceMemo(id: id, start: start, end: end),
+                                                                 origin: request.changeOrigin)
+                RequestReads.current?.undoStep = step
+                services.afterCommit?()
+                return Items.response(WireFormat.voiceMemo(memo, in: try workspace.voiceStore()), for: request)
+            }
         }
     }
 

@@ -26,6 +26,9 @@ final class VoiceUpload: RequestBodyReceiver {
     private var spool: TemporaryFile?
     /// The scan, running while the body arrives when its length is declared.
     private var scan: ArrivingUploadScan?
+    /// The body's SHA-256 as it arrives: a retry with the same
+    /// `Idempotency-Key` must be the same audio (it is never held in memory).
+    private let digest: SHA256Digest
 
     init(services: ServerServices, request: Request) throws {
         self.services = services
@@ -41,6 +44,7 @@ final class VoiceUpload: RequestBodyReceiver {
         if !FileSystem.isDirectory(directory) { try FileSystem.makeDirectory(directory) }
         let spool = try TemporaryFile(in: directory, purpose: "upload")
         self.spool = spool
+        digest = try SHA256Digest()
         if let length = request.declaredBodyLength, length > 0, length <= UInt64(Int64.max) {
             scan = ArrivingUploadScan(spool: spool, length: Int64(length), name: shownName)
         }
@@ -55,35 +59,38 @@ final class VoiceUpload: RequestBodyReceiver {
     func receive(_ chunk: UnsafeRawBufferPointer) throws {
         guard let spool, let base = chunk.baseAddress, chunk.count > 0 else { return }
         try FileSystem.writeAll(spool.descriptor, base, count: chunk.count, path: spool.path)
+        digest.update(chunk)
         scan?.arrived(count: chunk.count)
     }
 
     func finish() throws -> Response {
         guard let spool else { throw HTTPError(status: 500, en: "the upload was already finished", ko: "업로드가 이미 끝났습니다") }
         self.spool = nil
-        let scanned: ScannedAudio?
-        do {
-            scanned = try scan?.finish()
-        } catch {
-            spool.discard()
-            throw error
+        let scan = self.scan
+        self.scan = nil
+        var isTaken = false
+        var isScanJoined = scan == nil
+        defer {
+            // A replayed answer (or a refusal) leaves the spool to no memo;
+            // the scan's thread, if not joined yet, must not outlive it.
+            if !isScanJoined { scan?.cancel() }
+            if !isTaken { spool.discard() }
         }
-        scan = nil
-        // A connection of its own: the scan takes as long as the audio is
-        // long, and must not hold the pool's writer (every other change) meanwhile.
-        let store: VoiceStore
-        do {
-            store = try MemoRoutes.dedicatedWorkspace(services).voiceStore()
-        } catch {
-            spool.discard()
-            throw error
+        // A retried upload gets the first answer and makes no second memo.
+        return try services.idempotency.perform(request, bodyDigest: digest.finish()) {
+            isScanJoined = true
+            let scanned = try scan?.finish()
+            // A connection of its own: the scan takes as long as the audio is
+            // long, and must not hold the pool's writer (every other change) meanwhile.
+            let store = try MemoRoutes.dedicatedWorkspace(services).voiceStore()
+            // The store takes the file over: it becomes the memo's, or is removed.
+            isTaken = true
+            let memo = try store.importWritten(spool, options: options, scanned: scanned)
+            services.afterCommit?()
+            var response = Items.response(WireFormat.voiceMemo(memo, in: store), for: request, status: 201)
+            response.headers.set("Location", "/api/v1/voice/\(memo.id)")
+            return response
         }
-        // The store takes the file over: it becomes the memo's, or is removed.
-        let memo = try store.importWritten(spool, options: options, scanned: scanned)
-        services.afterCommit?()
-        var response = Items.response(WireFormat.voiceMemo(memo, in: store), for: request, status: 201)
-        response.headers.set("Location", "/api/v1/voice/\(memo.id)")
-        return response
     }
 
     func abandon(_ reason: BodyFailure) {

@@ -345,6 +345,31 @@ class SignInTests(BrowserTest):
         self.wait(lambda d: self.css("body").get_attribute("data-ready") == "true")
         self.assertEqual(self.screen(), "signin")
 
+    def test_a_reloaded_tab_goes_on_and_a_new_tab_signs_in(self):
+        # Issue 29, finding 2: the server no longer gives the CSRF token for
+        # the cookie alone, so the page keeps it in the tab's sessionStorage.
+        self.complete_onboarding()
+        self.driver.refresh()
+        self.wait(lambda d: self.css("body").get_attribute("data-ready") == "true")
+        self.assertEqual(self.screen(), "main")
+        # A change still works after the reload (it carries the kept token).
+        self.css('.tab[data-tab="todos"]').click()
+        self.wait(lambda d: self.css("#panel").get_attribute("data-feature") == "todos")
+        self.css('input[name="title"]').send_keys("after a reload")
+        self.css(".todo-form button[type=submit]").click()
+        self.wait(lambda d: [t["title"] for t in self.server.memoapp("todo", "list")] == ["after a reload"])
+        # A new tab has the cookie but no token: the sign-in screen, not a
+        # page whose every change would be refused.
+        first = self.driver.current_window_handle
+        self.driver.switch_to.new_window("tab")
+        try:
+            self.driver.get(self.server.url)
+            self.wait(lambda d: self.css("body").get_attribute("data-ready") == "true")
+            self.assertEqual(self.screen(), "signin")
+        finally:
+            self.driver.close()
+            self.driver.switch_to.window(first)
+
     def test_a_new_link_signs_in(self):
         self.open_signed_in(self.server.new_link())
         self.assertEqual(self.screen(), "onboarding")

@@ -101,6 +101,13 @@ public struct AccessTokens {
         return (token, digest)
     }
 
+    /// Whether a token whose SHA-256 is `digest` exists (not revoked): a
+    /// running server asks this of the credentials its open event streams
+    /// were opened with, which it knows by their digests only.
+    public func exists(digest: [UInt8]) throws -> Bool {
+        try connection.queryFirst("SELECT 1 FROM api_tokens WHERE hash = ?", SQLiteValue.blob(digest)) { _ in true } ?? false
+    }
+
     /// Whether a use at `now` should be written (the stored one is older
     /// than a minute, or there is none).
     public static func needsUseRecorded(_ token: AccessToken, at now: Timestamp) -> Bool {
@@ -139,7 +146,30 @@ public struct AccessTokens {
         return text
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
+    /// The bytes of lower- or upper-case hex digits; nil for anything else.
+    public static func bytes(hex text: Substring) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    public static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)

@@ -17,6 +17,9 @@ public struct RestoreResult: Sendable {
     public let replacedData: Bool
     /// Audio files of the replaced data that no restored memo names, removed.
     public let removedFiles: [String]
+    /// What became of the server's tokens and sessions (see
+    /// `RestoredAccess`); nil when a step after the restore stopped first.
+    public let access: RestoredAccess?
     /// What went wrong after the backup's data was in place (flushing the
     /// folder, opening and migrating it, removing the replaced audio): the
     /// restore happened, and this is not "nothing changed".
@@ -89,8 +92,12 @@ public struct Restorer {
                             ko: "데이터 폴더 \(home.path)에 이미 데이터가 있습니다 (\(reason.ko)). 복원하면 모두 바뀝니다")
         }
         removeAbandonedTemporaries()
+        // Read before the backup replaces them: this home's revocations
+        // must outlive the restore (see `RestoredAccess`).
+        let credentials = HomeCredentials.read(home)
         let installer = VoiceLibraryInstaller(directory: home.voiceDirectory)
         var isDatabaseInstalled = false
+        var access: RestoredAccess?
         var problem: Error?
         do {
             let voiceFiles = backup.manifest.voiceFiles
@@ -99,7 +106,7 @@ public struct Restorer {
                 progress?(index + 1, voiceFiles.count)
             }
             try installer.finish()
-            try installDatabase { isDatabaseInstalled = true }
+            access = try installDatabase(credentials) { isDatabaseInstalled = true }
         } catch {
             guard isDatabaseInstalled else {
                 installer.undo()
@@ -125,7 +132,7 @@ public struct Restorer {
             problem = problem ?? error
         }
         return RestoreResult(home: home.path, backup: backup, contents: contents, replacedData: state.hasData,
-                             removedFiles: removed, problem: problem.map(Failure.init))
+                             removedFiles: removed, access: access, problem: problem.map(Failure.init))
     }
 
     // MARK: - Private
@@ -134,8 +141,14 @@ public struct Restorer {
     static let temporaryPurpose = "restore"
 
     /// Copies the backup's database next to the live one (checking its bytes
-    /// again), then puts it in place; `installed` runs once it is.
-    private func installDatabase(installed: () -> Void) throws {
+    /// again), migrates the copy and puts the home's credentials into it
+    /// (`RestoredAccess`), then puts it in place; `installed` runs once it is.
+    ///
+    /// The credentials go into the copy, not into the installed database
+    /// afterwards: between the two, a running server would have seen the
+    /// backup's tokens (a revoked one accepted, a valid one refused and its
+    /// event streams ended).
+    private func installDatabase(_ credentials: HomeCredentials.Reading, installed: () -> Void) throws -> RestoredAccess {
         // Locked while it is this run's (see `TemporaryFile`): a later restore
         // removes it only once this one is gone.
         let temporary = try TemporaryFile(in: home.path, purpose: Restorer.temporaryPurpose, fileExtension: "db")
@@ -150,6 +163,19 @@ public struct Restorer {
             throw MemoError(.badInput, en: "\(sourcePath) changed while it was being restored; nothing was restored",
                             ko: "\(sourcePath)이(가) 복원하는 동안 바뀌었습니다. 아무것도 복원하지 않았습니다")
         }
+        let access = try {
+            let copy = try MemoDatabase.connect(temporaryPath)
+            try Schema.migrator.apply(to: copy)
+            let access = try copy.writeTransaction { try HomeCredentials.apply(credentials, in: copy) }
+            // Back out of WAL (which opening it as memoapp's turned on): the
+            // WAL is folded in and removed, so the read-only reader below
+            // leaves no -wal or -shm of the copy in the home. The installed
+            // database is in WAL mode again whichever way it goes in (the
+            // backup API keeps the live file's mode; a renamed file is set
+            // to WAL when next opened).
+            _ = try copy.queryFirst("PRAGMA journal_mode = DELETE") { $0.string(0) }
+            return access
+        }()
         try FileSystem.fsyncFile(output, path: temporaryPath)
 
         if let live = openLiveDatabase(pageSizeOf: temporaryPath) {
@@ -162,6 +188,7 @@ public struct Restorer {
             installed()
             try FileSystem.fsyncDirectory(home.path)
         }
+        return access
     }
 
     /// The data home's database when it can take the backup API's copy: it

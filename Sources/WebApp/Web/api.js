@@ -1,9 +1,24 @@
 // The HTTP API of docs/api.md. Sign-in: the code in the link's fragment is
-// exchanged once for an HttpOnly session cookie; the CSRF token lives only in
-// this module's memory (GET /session gives it again after a reload).
+// exchanged once for an HttpOnly session cookie and a CSRF token. The server
+// never gives the CSRF token for the cookie alone (cookies ignore ports, so
+// any server on another port of this host gets the cookie): the page keeps
+// it in memory and in sessionStorage, which is per origin (port included)
+// and per tab, so a reloaded tab goes on and a new tab signs in anew.
 import { lang, t } from './i18n.js';
 
 let csrfToken = null;
+const csrfKey = 'memoapp.csrf';
+
+function keepCsrf(token) {
+  csrfToken = token;
+  try {
+    if (token) sessionStorage.setItem(csrfKey, token); else sessionStorage.removeItem(csrfKey);
+  } catch { /* storage refused: the token stays in memory only */ }
+}
+
+function storedCsrf() {
+  try { return sessionStorage.getItem(csrfKey); } catch { return null; }
+}
 
 export class ApiError extends Error {
   constructor(status, code, message, etag = null) {
@@ -123,24 +138,36 @@ export async function signIn() {
     history.replaceState(null, '', location.pathname + location.search);
     try {
       const session = await request('POST', '/session', { code: decodeURIComponent(match[1]) });
-      csrfToken = session.csrf_token;
+      keepCsrf(session.csrf_token);
       return 'ok';
     } catch (error) {
       if (error.status !== 401 && error.status !== 400 && error.status !== 422) throw error;
       refused = true;
     }
   }
+  // A reload: the session holds, and this tab's token is still its token
+  // (the answer names it only when the request carried it). A tab without
+  // one (a new tab, or a token of an older session) signs in anew: its
+  // writes would all be refused.
+  const stored = storedCsrf();
   try {
-    const session = await request('GET', '/session');
-    csrfToken = session.csrf_token;
-    return 'ok';
+    const session = await request('GET', '/session', undefined, stored ? { 'X-CSRF-Token': stored } : {});
+    if (stored && session.csrf_token === stored) {
+      keepCsrf(stored);
+      return 'ok';
+    }
+    keepCsrf(null);
+    return refused ? 'refused' : 'none';
   } catch (error) {
-    if (error.status === 401) return refused ? 'refused' : 'none';
+    if (error.status === 401) {
+      keepCsrf(null);
+      return refused ? 'refused' : 'none';
+    }
     throw error;
   }
 }
 
 export async function signOut() {
   await request('DELETE', '/session');
-  csrfToken = null;
+  keepCsrf(null);
 }

@@ -77,6 +77,9 @@ enum RestoreCommand {
         var lines = [TerminalText(context.text(
             en: "Restored \(result.backup.path) into \(result.home): \(BackupCommand.contents(contents, in: .en)); \(onboarding).",
             ko: "\(result.backup.path)을(를) \(result.home)에 복원했습니다: \(BackupCommand.contents(contents, in: .ko)). \(onboarding)."))]
+        if let access = result.access, let line = accessLine(access, context) {
+            lines.append(TerminalText(line))
+        }
         if result.replacedData {
             let removed = result.removedFiles.count
             lines.append(context.style.dim(context.text(
@@ -84,5 +87,31 @@ enum RestoreCommand {
                 ko: "있던 데이터를 바꿨습니다\(removed > 0 ? ". 복원된 메모가 쓰지 않는 오디오 파일 \(removed)개를 지웠습니다" : "").")))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What became of the server's tokens and sessions, when there is
+    /// something to say: a person who revoked a token must read that the
+    /// restore did not bring it back.
+    private static func accessLine(_ access: RestoredAccess, _ context: CommandContext) -> String? {
+        func tokens(_ count: Int) -> String { count == 1 ? "1 API token" : "\(count) API tokens" }
+        func sessions(_ count: Int) -> String { count == 1 ? "1 web session" : "\(count) web sessions" }
+        switch access {
+        case let .fromBackup(t, s):
+            guard t + s > 0 else { return nil }
+            return context.text(en: "Restored the backup's \(tokens(t)) and \(sessions(s)) (this home had no database).",
+                                ko: "백업의 API 토큰 \(t)개와 웹 세션 \(s)개를 복원했습니다 (이 폴더에는 데이터베이스가 없었습니다).")
+        case let .keptHome(t, s, bt, bs):
+            return context.text(
+                en: "Kept this home's \(tokens(t)) and \(sessions(s)); the backup's \(tokens(bt)) and \(sessions(bs)) "
+                    + "were not restored, so nothing revoked since comes back.",
+                ko: "이 폴더의 API 토큰 \(t)개와 웹 세션 \(s)개를 그대로 두었습니다. 백업의 API 토큰 \(bt)개와 웹 세션 \(bs)개는 "
+                    + "복원하지 않았으므로 그 뒤에 폐기한 것이 되살아나지 않습니다.")
+        case let .neither(bt, bs):
+            return context.text(
+                en: "This home's database could not be read, so its tokens are unknown: the backup's \(tokens(bt)) and "
+                    + "\(sessions(bs)) were not restored either; make new ones with 'memoapp token create NAME'.",
+                ko: "이 폴더의 데이터베이스를 읽을 수 없어 토큰을 알 수 없습니다. 백업의 API 토큰 \(bt)개와 웹 세션 \(bs)개도 "
+                    + "복원하지 않았습니다. 'memoapp token create NAME'으로 새로 만드세요.")
+        }
     }
 }

@@ -10,8 +10,8 @@ enum TokenCommand {
     static func make() -> Command {
         Command(
             "token",
-            abstract: Localized(en: "API tokens for the HTTP server: create, list, revoke",
-                                ko: "HTTP 서버용 API 토큰: 만들기, 목록, 폐기"),
+            abstract: Localized(en: "API tokens and web sessions for the HTTP server: create, list, revoke, end",
+                                ko: "HTTP 서버용 API 토큰과 웹 세션: 만들기, 목록, 폐기, 끝내기"),
             subcommands: [
                 Command("create", abstract: Localized(en: "make a token; it is shown once, only now",
                                                       ko: "토큰 만들기; 지금 한 번만 보여 줍니다"),
@@ -25,7 +25,7 @@ enum TokenCommand {
                 Command("link", abstract: Localized(en: "a new sign-in link for the web app (single use, 5 minutes)",
                                                     ko: "웹 앱용 새 로그인 링크 (한 번만, 5분)"),
                         options: [url], body: link),
-            ],
+            ] + sessionCommands(),
             access: .alwaysRuns)
     }
 
