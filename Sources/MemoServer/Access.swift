@@ -253,8 +253,6 @@ enum Access {
     }
 
     static func monotonicSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        MonotonicTime.now().seconds
     }
 }
