@@ -23,8 +23,10 @@ public final class EventStream: @unchecked Sendable {
         /// Seconds between heartbeat comments, 0.05 to 3600.
         public var heartbeatInterval = 30.0
         /// Bytes that may wait for one subscriber that reads too slowly,
-        /// 1 KiB to 64 MiB; past that its stream is cut (it reconnects and
-        /// catches up from the history).
+        /// 1 KiB to 64 MiB; a subscriber with more than that waiting is cut
+        /// at the next event (it reconnects and catches up from the history,
+        /// or is told to resync when that is more than this). One event of
+        /// any size is queued for a subscriber within the limit.
         public var backlogLimit = 1 << 20
         /// The first event's id; an app that keeps ids across restarts starts
         /// past the last one it gave.
@@ -170,17 +172,28 @@ public final class EventStream: @unchecked Sendable {
     // MARK: - Private
 
     /// Queues the kept events after `lastEventID`, or the resync event when
-    /// the history does not reach back that far or never held that id.
+    /// the history does not reach back that far or never held that id, or
+    /// when what was missed would not fit the backlog: queued, it would cut
+    /// the subscriber at once, and every resume of it after.
     private func replay(after lastEventID: String, to subscriber: EventSubscriber) {
         let newest = nextID - 1
         let kept = history[historyStart...]
         let oldestKept = kept.first?.id ?? nextID
-        if let last = UInt64(lastEventID.trimmingASCIISpaces), last <= newest, last + 1 >= oldestKept {
-            for event in kept where event.id > last { subscriber.enqueue(event.bytes) }
+        if let last = UInt64(lastEventID.trimmingASCIISpaces), last <= newest, last + 1 >= oldestKept,
+           fitsBacklog(kept.filter { $0.id > last }) {
+            for event in kept where event.id > last { subscriber.enqueue(event.bytes, mayCut: false) }
         } else {
             let marker = EventStream.encode(id: newest, event: configuration.resyncEventType, data: "")
             subscriber.enqueue(SharedBytes(marker))
         }
+    }
+
+    /// Whether a new subscriber may be given `events` to catch up: what
+    /// waits behind the first of them is within the backlog limit, the
+    /// measure `EventSubscriber.enqueue` cuts a subscriber by (so one event
+    /// of any size is replayed, as it is sent live).
+    private func fitsBacklog(_ events: [(id: UInt64, bytes: SharedBytes)]) -> Bool {
+        events.dropFirst().reduce(0) { $0 + $1.bytes.bytes.count } <= configuration.backlogLimit
     }
 
     private func trimHistory() {

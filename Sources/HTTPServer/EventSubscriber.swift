@@ -46,9 +46,18 @@ final class EventSubscriber: @unchecked Sendable {
 
     // MARK: Called holding the stream's lock
 
-    func enqueue(_ bytes: SharedBytes) {
+    /// Queues `bytes`; with `mayCut`, cuts the subscriber instead when its
+    /// reader is too far behind (a replay decided beforehand that it fits).
+    func enqueue(_ bytes: SharedBytes, mayCut: Bool = true) {
         guard !isEnded && !isCut else { return }
-        if queuedBytes + bytes.bytes.count > stream.configuration.backlogLimit {
+        // The limit is on how far behind a reader is, not on the size of an
+        // event: what waits behind the event being sent is measured, so a
+        // reader that keeps up takes any one event (a to-do whose note is
+        // near the body limit) and the next one published while it is sent.
+        // Cutting on the event's size cut every subscriber at once, and
+        // every resume before it again. (Events are shared bytes: a queue
+        // holds references, not copies.)
+        if mayCut && bytesBehindHead > stream.configuration.backlogLimit {
             // A reader this far behind is cut; it reconnects and replays.
             cut()
         } else {
@@ -61,6 +70,13 @@ final class EventSubscriber: @unchecked Sendable {
     func end() {
         isEnded = true
         wake()
+    }
+
+    /// Bytes queued behind the piece being sent (the first one queued, the
+    /// opening comment before any event): how far behind its reader is.
+    var bytesBehindHead: Int {
+        guard queueHead < queue.count else { return 0 }
+        return queuedBytes - (queue[queueHead].bytes.count - headOffset)
     }
 
     /// Its owner may no longer read: what is queued is dropped (it was

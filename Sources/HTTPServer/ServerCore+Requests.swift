@@ -178,7 +178,16 @@ extension ServerCore {
         }
         let route = try ServerCore.matchedRoute(resolution)
         if let length = ServerCore.contentLength(request.headers), length > route.bodyLimit {
-            throw HTTPError.tooLarge(limit: route.bodyLimit)
+            let tooLarge = HTTPError.tooLarge(limit: route.bodyLimit)
+            // A client waiting on `Expect: 100-continue` hears at once and
+            // sends nothing. One that sent its body along (what browsers and
+            // most clients do) must have it read: answered and closed on
+            // unread bytes, its connection is reset under it before it reads
+            // the 413 (curl printed 000). Read and dropped within the
+            // allowance, past it closed as before.
+            guard request.headers["Expect"] == nil, length <= ServerCore.refusedBodyAllowance else { throw tooLarge }
+            context.state = .refused(tooLarge, request, discarded: 0)
+            return true
         }
         switch route.action {
         case .respond(let handler):

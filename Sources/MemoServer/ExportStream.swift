@@ -19,10 +19,13 @@ final class ExportStream: @unchecked Sendable {
     private let readEnd: Int32
     private let finished = LockedValue<Bool?>(nil)
     private var thread: HelperThread?
+    /// The export's place among the few sent at once, given back at the end.
+    private let slot: ExportSlots.Slot
 
     /// Starts writing the export of `workspace`'s database; the workspace
     /// (a connection of its own) is used by the helper thread only.
-    init(_ workspace: Workspace) throws {
+    init(_ workspace: Workspace, slot: ExportSlots.Slot) throws {
+        self.slot = slot
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw MemoError(.storage, en: "cannot make the export stream: \(String(cString: strerror(errno)))",
@@ -52,6 +55,7 @@ final class ExportStream: @unchecked Sendable {
         // Closing first makes a waiting writer fail at once, so the join is short.
         close(readEnd)
         thread?.join()
+        slot.giveBack()
     }
 
     /// The response's producer: the next bytes of the document, 0 at its
@@ -80,6 +84,46 @@ final class ExportStream: @unchecked Sendable {
                 }
                 offset += sent
             }
+        }
+    }
+}
+
+/// The exports sent at once: at most `limit`, each holding a slot until its
+/// stream ends (sent whole, or its client gone).
+final class ExportSlots: @unchecked Sendable {
+    let limit: Int
+    private let taken = LockedValue(0)
+
+    init(limit: Int) {
+        precondition(limit >= 1, "at least one export at a time")
+        self.limit = limit
+    }
+
+    /// A slot, or nil when `limit` exports are being sent.
+    func take() -> Slot? {
+        let isTaken = taken.update { count -> Bool in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+        return isTaken ? Slot(owner: self) : nil
+    }
+
+    /// Exports being sent now.
+    var inUse: Int { taken.current }
+
+    /// One export's place; given back once.
+    final class Slot: @unchecked Sendable {
+        private var owner: ExportSlots?
+
+        fileprivate init(owner: ExportSlots) {
+            self.owner = owner
+        }
+
+        func giveBack() {
+            guard let owner else { return }
+            self.owner = nil
+            owner.taken.update { $0 -= 1 }
         }
     }
 }

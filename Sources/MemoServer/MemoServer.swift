@@ -14,7 +14,7 @@ import SQLite
 ///     server.stop()
 public final class MemoServer: @unchecked Sendable {
     public let home: DataHome
-    private let services: ServerServices
+    let services: ServerServices
     private let server: Server
     private let events: EventStream
     private let feed: ChangeFeed

@@ -12,9 +12,18 @@ extension MemoRoutes {
             // snapshot, sent while it is written (see ExportStream). Rows
             // inserted by hand get their uids here, before the response
             // starts: a stream that waited that long could time out.
+            // Each export holds a thread and a read snapshot (which keeps
+            // the WAL from being reset) for as long as its client takes to
+            // read it: a few at a time, so clients that never read cannot
+            // use up the threads or grow the WAL without end.
+            guard let slot = services.exportSlots.take() else {
+                throw HTTPError(status: 503, en: "too many exports are being sent; try again shortly",
+                                ko: "내보내기를 너무 많이 보내는 중입니다. 잠시 뒤에 다시 시도하세요",
+                                headers: ["Retry-After": "5"])
+            }
             let workspace = try dedicatedWorkspace(services)
             try ExportDocument.giveMissingUIDs(connection: workspace.database())
-            let stream = try ExportStream(workspace)
+            let stream = try ExportStream(workspace, slot: slot)
             return .stream(contentType: "application/json") { buffer in try stream.read(into: buffer) }
         }
         // As large as an audio upload may be: the document goes to disk, not memory.

@@ -16,6 +16,8 @@ final class ServerServices: @unchecked Sendable {
     let clock: WallClock
     let throttle = AuthenticationThrottle()
     let idempotency = IdempotencyCache()
+    /// Exports sent at once (`GET /api/v1/export`): four.
+    let exportSlots = ExportSlots(limit: 4)
     /// The `Host` values a request on loopback may name: `localhost`,
     /// `127.0.0.1` and `[::1]` with the port the server listens on (and
     /// alone on port 80). Known once it has started (port 0 asks the

@@ -33,6 +33,12 @@ final class EventStreamTests: XCTestCase {
         return (connection, text)
     }
 
+    /// `text` without the chunked encoding's size lines, which split an
+    /// event bigger than one chunk.
+    private func unchunked(_ text: String) -> String {
+        text.replacingOccurrences(of: "(^|\r\n)[0-9a-fA-F]+\r\n", with: "", options: .regularExpression)
+    }
+
     private func text(_ bytes: [UInt8]?) -> String {
         String(decoding: bytes ?? [], as: UTF8.self)
     }
@@ -146,11 +152,54 @@ final class EventStreamTests: XCTestCase {
         let server = try eventServer(stream)
         let connection = try subscribe(server)
         XCTAssertTrue(waitUntil { stream.subscriberCount == 1 })
-        stream.publish(data: String(repeating: "x", count: 8192))
+        // The client reads nothing: once the kernel's buffers are full, the
+        // events wait in the server, and past the limit it cuts the client.
+        let event = String(repeating: "x", count: 64 << 10)
+        for _ in 0..<400 where stream.subscriberCount == 1 { stream.publish(data: event) }
         let rest = connection.readToEnd()
         XCTAssertFalse(text(rest).contains("0\r\n\r\n"), "a cut stream must not end like a complete one")
         XCTAssertTrue(waitUntil { stream.subscriberCount == 0 })
         server.assertStillServes()
+    }
+
+    func testOneEventBiggerThanTheBacklogReachesEveryoneWhoKeepsUp() throws {
+        var configuration = EventStream.Configuration()
+        configuration.backlogLimit = 4096
+        let stream = EventStream(configuration)
+        let server = try eventServer(stream)
+        let readers = [try subscribe(server), try subscribe(server)]
+        XCTAssertTrue(waitUntil { stream.subscriberCount == 2 })
+        let big = String(repeating: "x", count: 64 << 10)
+        let id = stream.publish(data: big, event: "todo")
+        stream.publish(data: "after", event: "todo")
+        for reader in readers {
+            let received = text(reader.read(until: "data: after\n\n"))
+            XCTAssertTrue(unchunked(received).contains("id: \(id)\nevent: todo\ndata: \(big)\n\n"), "the big event whole")
+        }
+        XCTAssertEqual(stream.subscriberCount, 2, "nobody was cut")
+
+        // A client resuming from before it gets it too, instead of being
+        // cut at once again and again.
+        let (resumed, opening) = try subscribeReading(server, lastEventID: String(id - 1))
+        stream.publish(data: "live", event: "todo")
+        let replayed = opening + text(resumed.read(until: "data: live\n\n"))
+        XCTAssertTrue(unchunked(replayed).contains("id: \(id)\nevent: todo\ndata: \(big)\n\n"))
+        XCTAssertFalse(replayed.contains("resync"))
+    }
+
+    func testAResumeThatMissedMoreThanTheBacklogIsToldToResync() throws {
+        var configuration = EventStream.Configuration()
+        configuration.backlogLimit = 4096
+        let stream = EventStream(configuration)
+        let server = try eventServer(stream)
+        let first = stream.publish(data: "small")
+        for _ in 0..<4 { stream.publish(data: String(repeating: "y", count: 2048)) }
+        let newest = stream.publish(data: "last")
+        let (connection, opening) = try subscribeReading(server, lastEventID: String(first))
+        let received = opening + (opening.contains("resync") ? "" : text(connection.read(until: "data: \n\n")))
+        XCTAssertTrue(received.contains("id: \(newest)\nevent: resync\ndata: \n\n"), received)
+        XCTAssertFalse(received.contains("yyyy"), "no replay that would cut it")
+        XCTAssertTrue(waitUntil { stream.subscriberCount == 1 }, "it stays subscribed")
     }
 
     func testClosingTheStreamEndsItsSubscriptionsNormally() throws {

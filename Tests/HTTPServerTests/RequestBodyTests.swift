@@ -120,6 +120,18 @@ final class RequestBodyTests: XCTestCase {
         server.assertStillServes()
     }
 
+    func testABodyOverTheLimitSentWithoutWaitingIsReadSoItsClientHearsTheRefusal() throws {
+        let server = try uploadServer(limit: 1000)
+        // Three megabytes, more than the kernel holds for an unread socket:
+        // answered before they are read, the client's sending ends in a reset.
+        let body = Data(repeating: 0x78, count: 3 << 20)
+        let refused = Curl.run(["-X", "PUT", "-H", "Expect:", "--data-binary", "@-", server.url("/files/big")], input: body)
+        XCTAssertEqual(refused.status, 413, refused.stderr)
+        XCTAssertTrue(receivers.current.isEmpty, "no receiver is made for a body refused by its length")
+        XCTAssertEqual(leftovers, [])
+        server.assertStillServes()
+    }
+
     func testAChunkedBodyThatOutgrowsTheLimitIsAbandonedAndRefused() throws {
         let server = try uploadServer(limit: 100_000)
         let source = folder.appending("chunked.bin")

@@ -2,6 +2,7 @@ import Foundation
 import MemoCore
 import MemoKit
 import Notes
+@testable import MemoServer
 import TestSupport
 import XCTest
 
@@ -61,6 +62,44 @@ final class ExportRouteTests: XCTestCase {
         let whole = server.curl("GET", "/api/v1/export")
         XCTAssertEqual((whole.object["memos"] as? [[String: Any]])?.count, 2000)
         XCTAssertEqual((whole.object["todos"] as? [[String: Any]])?.first?["title"] as? String, "after")
+    }
+
+    func testOnlyAFewExportsAreSentAtOnceAndAPlaceFreedIsTakenAgain() throws {
+        let server = try APITestServer()
+        server.onboard()
+        // A document of some 24 MB, more than the kernel's buffers hold for a
+        // client that reads nothing: its export stays in progress.
+        let workspace = Workspace(home: server.home, connection: try MemoDatabase.open(in: server.home))
+        let store = try workspace.memoStore()
+        let text = String(repeating: "stalled export ", count: 130)
+        try workspace.database().writeTransaction {
+            for number in 0..<12_000 { _ = try store.add(NewMemo(text: "\(number) \(text)")) }
+        }
+        let port = server.server.boundAddress!.port
+        var stalled: [RawHTTPConnection] = []
+        for _ in 0..<server.server.services.exportSlots.limit {
+            let connection = try RawHTTPConnection(host: "127.0.0.1", port: port)
+            XCTAssertTrue(connection.send("GET /api/v1/export HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                                          + "Authorization: Bearer \(server.token)\r\n\r\n"))
+            XCTAssertEqual(RawHTTPConnection.status(of: connection.readSome(timeout: 20) ?? []), 200)
+            stalled.append(connection)
+        }
+        let refused = server.curl("GET", "/api/v1/export")
+        XCTAssertEqual(refused.status, 503, refused.text)
+        XCTAssertEqual(refused.header("Retry-After"), "5")
+        XCTAssertNotNil((refused.object["error"] as? [String: Any])?["code"], "the JSON error envelope")
+        XCTAssertEqual(server.curl("GET", "/api/v1/health").status, 200, "the rest of the API serves on")
+        XCTAssertEqual(server.curl("GET", "/api/v1/todos").status, 200)
+
+        // One client leaves: its place is given back once its writer ends.
+        stalled.removeFirst()
+        let slots = server.server.services.exportSlots
+        let deadline = Date().addingTimeInterval(30)
+        while slots.inUse >= slots.limit, Date() < deadline { usleep(20_000) }
+        XCTAssertLessThan(slots.inUse, slots.limit, "the place was given back")
+        let whole = server.curl("GET", "/api/v1/export")
+        XCTAssertEqual(whole.status, 200)
+        XCTAssertEqual((whole.object["memos"] as? [[String: Any]])?.count, 12_000)
     }
 
     /// Threads of this process (the server runs in it).

@@ -4,6 +4,11 @@ import XCTest
 
 /// The list filters over HTTP: repeated `tag` (all must hold), `tag=-T`
 /// (without it), and `/api/v1/memos`' `since`, `until`, `sort`, `reverse`.
+/// `Notes.TagFilter.largestCount`, as a client knows it from docs/api.md.
+private enum TagFilterLimit {
+    static let count = 32
+}
+
 final class ListFilterRouteTests: XCTestCase {
     private func ids(_ server: APITestServer, _ target: String, file: StaticString = #filePath, line: UInt = #line) -> [Int] {
         let result = server.curl("GET", target)
@@ -26,6 +31,16 @@ final class ListFilterRouteTests: XCTestCase {
         let bad = server.curl("GET", "/api/v1/memos?tag=-")
         XCTAssertEqual(bad.status, 400)
         XCTAssertEqual(bad.errorCode, "usage")
+        // Several exclusions at once, in any case, each one counted.
+        XCTAssertEqual(ids(server, "/api/v1/todos?tag=-URGENT&tag=-nothing"), [2, 3])
+        XCTAssertEqual(ids(server, "/api/v1/todos?tag=-urgent&tag=-Work"), [3])
+        // A list takes a bounded number of tags: hundreds were seconds of work.
+        let many = (0...TagFilterLimit.count).map { "tag=-t\($0)" }.joined(separator: "&")
+        let refused = server.curl("GET", "/api/v1/todos?" + many)
+        XCTAssertEqual(refused.status, 400, refused.text)
+        XCTAssertEqual(refused.errorCode, "usage")
+        let most = (1...TagFilterLimit.count).map { "tag=-t\($0)" }.joined(separator: "&")
+        XCTAssertEqual(ids(server, "/api/v1/todos?" + most), [1, 2, 3])
     }
 
     func testToDosDueBeforeAndAfter() throws {

@@ -84,10 +84,18 @@ public enum Revisions {
             guard try connection.queryFirst(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", table, map: { _ in true }) == true
             else { continue }
-            guard let highest = try connection.queryFirst("SELECT max(id) FROM \(table) WHERE rev = 0", map: {
-                $0.isNull(0) ? nil : $0.int64(0)
-            }) ?? nil else { continue }
-            try connection.execute("UPDATE \(table) SET rev = ? + id WHERE rev = 0", base)
+            guard let (lowest, highest) = try connection.queryFirst(
+                "SELECT min(id), max(id) FROM \(table) WHERE rev = 0", map: { row -> (Int64, Int64)? in
+                    row.isNull(0) ? nil : (row.int64(0), row.int64(1))
+                }) ?? nil else { continue }
+            // A range of ids at a time: one statement over a million rows
+            // first collects every rowid it will change (its WHERE reads
+            // the column it writes), which held 100 MB more at the end of
+            // an import of 1,000,000 tasks (211 -> 334 MB).
+            for start in stride(from: lowest, through: highest, by: 50_000) {
+                try connection.execute("UPDATE \(table) SET rev = ? + id WHERE id BETWEEN ? AND ? AND rev = 0",
+                                       base, start, start + 49_999)
+            }
             base += highest
             assigned = true
         }
