@@ -339,6 +339,7 @@ class SignInTests(BrowserTest):
     def test_sign_out_ends_the_session(self):
         self.complete_onboarding()
         self.css(".sign-out").click()
+        self.driver.switch_to.alert.accept()
         self.wait(lambda d: self.screen() == "signin")
         self.allowed_console.append("/api/v1/session - Failed to load resource: the server responded with a status of 401")
         self.driver.refresh()

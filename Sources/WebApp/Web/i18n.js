@@ -5,6 +5,7 @@ const texts = {
   en: {
     skip: 'Skip', next: 'Next', start: 'Start', pages: 'Onboarding pages', language: '한국어',
     languageName: 'Switch to Korean', tour: 'Tour', signOut: 'Sign out',
+    signOutConfirm: 'Sign out of memoapp in this browser?',
     todos: 'To-dos', memos: 'Memos', timers: 'Timers', voice: 'Voice',
     add: 'Add', save: 'Save', cancel: 'Cancel', edit: 'Edit', delete: 'Delete', undo: 'Undo',
     title: 'Title', due: 'Due', duePlaceholder: 'tomorrow, fri 18:30', pickDate: 'Pick a date',
@@ -34,6 +35,7 @@ const texts = {
   ko: {
     skip: '건너뛰기', next: '다음', start: '시작하기', pages: '온보딩 페이지', language: 'English',
     languageName: '영어로 보기', tour: '둘러보기', signOut: '로그아웃',
+    signOutConfirm: '이 브라우저에서 memoapp에서 로그아웃할까요?',
     todos: '할 일', memos: '메모', timers: '타이머', voice: '음성 메모',
     add: '추가', save: '저장', cancel: '취소', edit: '편집', delete: '삭제', undo: '되돌리기',
     title: '제목', due: '마감', duePlaceholder: 'tomorrow, fri 18:30', pickDate: '날짜 고르기',

@@ -69,14 +69,20 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   const nav = h('nav', { class: 'tabs', 'aria-label': 'memoapp' });
   const tourLink = h('button', { type: 'button', class: 'link tour-link' });
   const langButton = h('button', { type: 'button', class: 'lang-switch', onclick: () => setLang(lang() === 'ko' ? 'en' : 'ko') });
+  // Asked first: one stray tap next to "Tour" signed a phone out, and it
+  // cannot sign in again without a terminal.
   const signOutButton = h('button', { type: 'button', class: 'link sign-out', onclick: async () => {
+    if (!window.confirm(t('signOutConfirm'))) return;
     try { await api.signOut(); } catch (error) { errorToast(error.message); return; }
     if (screen && screen.close) screen.close();
     events.disconnect();
     showSignIn(false);
   } });
+  // Said in words while the server cannot be reached (a red dot alone
+  // said nothing to most people).
+  const connection = h('p', { class: 'connection-status', role: 'status' });
   const header = h('header', { class: 'topbar' }, h('h1', { class: 'brand', text: 'memoapp' }),
-    h('div', { class: 'top-actions' }, tourLink, signOutButton, langButton));
+    h('div', { class: 'top-actions' }, tourLink, signOutButton, langButton), connection);
   const shell = h('div', { class: 'main' }, header, nav, h('main', { class: 'content' }, panel));
   let current = null;
   let active = tab;
@@ -84,6 +90,7 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   function renderChrome() {
     tourLink.textContent = t('tour');
     signOutButton.textContent = t('signOut');
+    connection.textContent = t('reconnecting');
     langButton.textContent = t('language');
     langButton.setAttribute('aria-label', t('languageName'));
     nav.replaceChildren(...features.map(f => h('button', {

@@ -1,0 +1,68 @@
+"""The top bar on a narrow phone, in both languages: its words stay whole,
+signing out asks first, and a server out of reach is said in words."""
+
+import unittest
+
+from support import BrowserTest, Server
+
+# Counts the line boxes of an element's text: 1 when its words are whole.
+LINES = """
+const range = document.createRange();
+range.selectNodeContents(arguments[0]);
+const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+return tops.size;
+"""
+
+
+class PhoneTopBar:
+    """Mixed into a BrowserTest of one language."""
+
+    def setUp(self):
+        super().setUp()
+        # The narrowest phone the issue saw words broken on.
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": 360, "height": 780, "deviceScaleFactor": 1, "mobile": True})
+        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.complete_onboarding()
+
+    def test_the_top_bar_keeps_its_words_whole(self):
+        for selector in (".brand", ".tour-link", ".sign-out", ".lang-switch"):
+            element = self.css(selector)
+            self.assertEqual(self.driver.execute_script(LINES, element), 1, f"{selector}: {element.text!r} broken")
+        self.shot("topbar-phone")
+
+    def test_signing_out_asks_first(self):
+        self.css(".sign-out").click()
+        alert = self.driver.switch_to.alert
+        self.assertEqual(alert.text, self.expected["confirm"])
+        alert.dismiss()
+        self.assertEqual(self.screen(), "main", "a tap alone signs nobody out")
+        self.css(".sign-out").click()
+        self.driver.switch_to.alert.accept()
+        self.wait(lambda d: self.screen() == "signin")
+
+    def test_a_server_out_of_reach_is_said_in_words(self):
+        status = self.css(".connection-status")
+        self.assertFalse(status.is_displayed())
+        self.server.stop()
+        self.allowed_console.append("/api/v1/")
+        self.wait(lambda d: status.is_displayed())
+        self.assertEqual(status.text, self.expected["offline"])
+        self.shot("offline-phone")
+        again = Server(home=self.server.home, port=self.server.port).start()
+        self.addCleanup(again.stop)
+        self.wait(lambda d: not status.is_displayed(), timeout=15)
+
+
+class EnglishPhoneTests(PhoneTopBar, BrowserTest):
+    language = "en-US"
+    expected = {"confirm": "Sign out of memoapp in this browser?", "offline": "Connection lost, reconnecting…"}
+
+
+class KoreanPhoneTests(PhoneTopBar, BrowserTest):
+    language = "ko-KR"
+    expected = {"confirm": "이 브라우저에서 memoapp에서 로그아웃할까요?", "offline": "연결이 끊겼습니다. 다시 연결하는 중…"}
+
+
+if __name__ == "__main__":
+    unittest.main()
