@@ -1,6 +1,7 @@
 """The main screen in a real browser: to-dos, memos with marked search,
 timers, live updates from the command line, and reconnection."""
 
+import datetime
 import time
 import unittest
 
@@ -71,6 +72,25 @@ class MainScreenTests(BrowserTest):
         self.assertGreater(after["rev"], before["rev"], "undoing is a change of its own")
         steps = self.server.memoapp("undo", "--list")
         self.assertEqual([step["origin"] for step in steps], ["cli"], "the page's removal and its undo are gone")
+
+    def test_dues_read_as_people_say_them(self):
+        # Relative to the day the test runs: if midnight passes meanwhile,
+        # the words shown may rightly differ, and the test says so.
+        started = datetime.date.today()
+        for title, due in (("now-ish", "today 23:59"), ("soon", "tomorrow 18:00"), ("later", "in 3 days"),
+                           ("far", "2031-12-18")):
+            self.server.memoapp("todo", "add", title, "--due", due)
+        self.open_tab("todos")
+        self.wait(lambda d: len(self.all(".todo .due")) == 4)
+        shown = {e.find_element(By.CSS_SELECTOR, ".title").text: e.find_element(By.CSS_SELECTOR, ".due").text
+                 for e in self.all(".todo")}
+        if datetime.date.today() != started:
+            self.skipTest("midnight passed during the test")
+        weekday = (started + datetime.timedelta(days=3)).strftime("%a")
+        self.assertEqual(shown, {"now-ish": "today 23:59", "soon": "tomorrow 18:00", "later": weekday,
+                                 "far": "18 Dec 2031"})
+        due = self.css(".todo .due")
+        self.assertRegex(due.get_attribute("title"), r"^\d{4}-\d{2}-\d{2}", "the exact date on hover")
 
     def test_edit_a_todo(self):
         self.server.memoapp("todo", "add", "Draft report")

@@ -1,6 +1,7 @@
 """The top bar on a narrow phone, in both languages: its words stay whole,
 signing out asks first, and a server out of reach is said in words."""
 
+import datetime
 import unittest
 
 from support import BrowserTest, Server
@@ -31,6 +32,16 @@ class PhoneTopBar:
             self.assertEqual(self.driver.execute_script(LINES, element), 1, f"{selector}: {element.text!r} broken")
         self.shot("topbar-phone")
 
+    def test_a_due_reads_in_the_pages_language(self):
+        started = datetime.date.today()
+        self.server.memoapp("todo", "add", "call", "--due", "tomorrow 18:00")
+        self.css('.tab[data-tab="todos"]').click()
+        self.wait(lambda d: len(self.all(".todo .due")) == 1)
+        if datetime.date.today() != started:
+            self.skipTest("midnight passed during the test")
+        self.assertEqual(self.css(".todo .due").text, self.expected["tomorrow"])
+        self.assertEqual(self.css('input[name="due"]').get_attribute("placeholder"), self.expected["placeholder"])
+
     def test_signing_out_asks_first(self):
         self.css(".sign-out").click()
         alert = self.driver.switch_to.alert
@@ -56,12 +67,14 @@ class PhoneTopBar:
 
 class EnglishPhoneTests(PhoneTopBar, BrowserTest):
     language = "en-US"
-    expected = {"confirm": "Sign out of memoapp in this browser?", "offline": "Connection lost, reconnecting…"}
+    expected = {"confirm": "Sign out of memoapp in this browser?", "offline": "Connection lost, reconnecting…",
+                "tomorrow": "tomorrow 18:00", "placeholder": "tomorrow, fri 18:30"}
 
 
 class KoreanPhoneTests(PhoneTopBar, BrowserTest):
     language = "ko-KR"
-    expected = {"confirm": "이 브라우저에서 memoapp에서 로그아웃할까요?", "offline": "연결이 끊겼습니다. 다시 연결하는 중…"}
+    expected = {"confirm": "이 브라우저에서 memoapp에서 로그아웃할까요?", "offline": "연결이 끊겼습니다. 다시 연결하는 중…",
+                "tomorrow": "내일 18:00", "placeholder": "내일, 금요일 18:30"}
 
 
 if __name__ == "__main__":

@@ -78,8 +78,46 @@ export function reducedMotion() {
   return matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
+// A stored moment (RFC 3339) as people read it, in the browser's time zone
+// and the page's language: "today 14:05", "yesterday 09:30", "Fri 18:00",
+// "18 Dec", "18 Dec 2025".
 export function formatLocal(iso) {
   if (!iso) return '';
   const d = new Date(iso);
-  return d.toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
+  if (Number.isNaN(d.getTime())) return iso;
+  const time = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  return humanDay(d.getFullYear(), d.getMonth() + 1, d.getDate(), time);
+}
+
+// A to-do's due as the server wrote it in its own local time (`due_local`:
+// "2026-12-18" or "2026-12-18 18:00") as people read it: "today",
+// "tomorrow 18:00", "Fri", "18 Dec". Read as written, not converted: a date
+// alone is a day, whatever the browser's time zone.
+export function formatDue(dueLocal) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}:\d{2}))?$/.exec(dueLocal || '');
+  if (!match) return dueLocal || '';
+  return humanDay(Number(match[1]), Number(match[2]), Number(match[3]), match[4] || null);
+}
+
+// The day's words relative to today (yesterday, today, tomorrow, a weekday
+// within the week ahead, else day and month, and the year when not this
+// one), then the time when there is one.
+function humanDay(year, month, day, time) {
+  const language = document.documentElement.lang === 'ko' ? 'ko' : 'en';
+  const date = new Date(year, month - 1, day);
+  const now = new Date();
+  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  const days = Math.round((date - today) / 86400000);
+  const words = { en: { '-1': 'yesterday', 0: 'today', 1: 'tomorrow' }, ko: { '-1': '어제', 0: '오늘', 1: '내일' } }[language];
+  let text;
+  if (words[days] !== undefined) {
+    text = words[days];
+  } else if (days > 1 && days < 7) {
+    text = date.toLocaleDateString(language, { weekday: 'short' });
+  } else {
+    const options = { day: 'numeric', month: 'short' };
+    if (year !== now.getFullYear()) options.year = 'numeric';
+    text = date.toLocaleDateString(language === 'ko' ? 'ko' : 'en-GB', options);
+  }
+  return time ? `${text} ${time}` : text;
 }

@@ -38,7 +38,7 @@ const texts = {
     signOutConfirm: '이 브라우저에서 memoapp에서 로그아웃할까요?',
     todos: '할 일', memos: '메모', timers: '타이머', voice: '음성 메모',
     add: '추가', save: '저장', cancel: '취소', edit: '편집', delete: '삭제', undo: '되돌리기',
-    title: '제목', due: '마감', duePlaceholder: 'tomorrow, fri 18:30', pickDate: '날짜 고르기',
+    title: '제목', due: '마감', duePlaceholder: '내일, 금요일 18:30', pickDate: '날짜 고르기',
     priority: '우선순위', none: '없음', low: '낮음', medium: '보통', high: '높음',
     tags: '태그', tagsPlaceholder: '집, 일', note: '노트',
     open: '할 일', done: '완료', all: '전체', anyDue: '모든 날짜', today: '오늘', overdue: '지남', week: '이번 주',

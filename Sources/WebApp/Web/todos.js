@@ -3,7 +3,7 @@
 // `todo` event, whoever made the change.
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, icon, errorToast, formatLocal, splitTags } from './dom.js';
+import { h, icon, errorToast, formatDue, splitTags } from './dom.js';
 import { t } from './i18n.js';
 import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
@@ -94,7 +94,8 @@ export function mountTodos(panel) {
       } catch (error) { check.checked = !check.checked; errorToast(error.message); }
     });
     const meta = h('div', { class: 'meta' },
-      todo.due_local ? h('span', { class: 'due' + (todo.is_overdue && !todo.is_done ? ' overdue' : ''), text: todo.due_local }) : null,
+      todo.due_local ? h('time', { class: 'due' + (todo.is_overdue && !todo.is_done ? ' overdue' : ''),
+        datetime: todo.due_at, title: todo.due_local, text: formatDue(todo.due_local) }) : null,
       todo.priority ? h('span', { class: `priority p-${todo.priority}`, text: t(todo.priority) }) : null,
       todo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag })));
     const li = h('li', { class: 'item todo' + (todo.is_done ? ' is-done' : ''), 'data-id': String(todo.id) },
