@@ -36,7 +36,7 @@ public enum WebApp {
             ("onboarding.js", PackageResources.onboarding_js), ("todos.js", PackageResources.todos_js),
             ("memos.js", PackageResources.memos_js), ("timers.js", PackageResources.timers_js),
             ("voice.js", PackageResources.voice_js), ("paging.js", PackageResources.paging_js),
-            ("editing.js", PackageResources.editing_js),
+            ("editing.js", PackageResources.editing_js), ("repeat.js", PackageResources.repeat_js),
         ] {
             files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: EntityTag.of(bytes))
         }

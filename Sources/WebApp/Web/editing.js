@@ -38,9 +38,11 @@ export async function openForEditing(path) {
 }
 
 // Sends `body` as a PATCH of `path` if the item is still `version`. Resolves
-// true when saved; false, with the user told, when it changed meanwhile
-// (`version` then names the current one, so the next save replaces it).
-export async function saveEdit(path, body, version, undone = () => {}) {
+// true when saved; false, with the user told in the editor `form` itself,
+// when it changed meanwhile (`version` then names the current one, so the
+// next save replaces it). Told there, not in a toast over the page, which
+// covered the very Save button the user must press again.
+export async function saveEdit(path, body, version, undone = () => {}, form = null) {
   try {
     const { step } = await api.change('PATCH', path, body, version.etag ? { 'If-Match': version.etag } : {});
     undoableToast(t('saved'), step, undone);
@@ -48,7 +50,13 @@ export async function saveEdit(path, body, version, undone = () => {}) {
   } catch (error) {
     if (error.status !== 412) throw error;
     version.etag = error.etag;
-    errorToast(t('changedElsewhere'));
+    if (!form) { errorToast(t('changedElsewhere')); return false; }
+    let note = form.querySelector('.conflict-note');
+    if (!note) {
+      note = h('p', { class: 'stale-note conflict-note', role: 'alert' });
+      form.prepend(note);
+    }
+    note.textContent = t('changedElsewhere');
     return false;
   }
 }

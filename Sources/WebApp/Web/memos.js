@@ -130,7 +130,7 @@ export function mountMemos(panel) {
       event.preventDefault();
       // The whole list: the server replaces the memo's tags with it.
       const body = { text: eText.value, title: eTitle.value.trim() || null, tags: splitTags(eTags.value) };
-      saveEdit(`/memos/${id}`, body, version, load).then(saved => { if (saved) load(); }, error => errorToast(error.message));
+      saveEdit(`/memos/${id}`, body, version, load, event.currentTarget).then(saved => { if (saved) load(); }, error => errorToast(error.message));
     } }, eTitle, eText, eTags,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),

@@ -7,6 +7,7 @@ import { h, icon, errorToast, formatDue, splitTags } from './dom.js';
 import { t } from './i18n.js';
 import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
+import { repeatOptions, repeatText, repeatWord, reminderText, reminderWords } from './repeat.js';
 
 const priorities = ['', 'low', 'medium', 'high'];
 
@@ -22,13 +23,20 @@ export function mountTodos(panel) {
   const datePicker = h('input', { type: 'date', class: 'date-picker', onchange: () => { due.value = datePicker.value; } });
   const priority = h('select', { name: 'priority' });
   const tags = h('input', { name: 'tags', autocomplete: 'off' });
+  // A rule and a reminder, folded: most to-dos have neither.
+  const repeat = h('select', { name: 'repeat' });
+  const remind = h('input', { name: 'remind', autocomplete: 'off' });
+  const moreLabel = h('summary');
+  const more = h('details', { class: 'more' }, moreLabel, h('div', { class: 'more-fields' },
+    h('label', { class: 'field' }, h('span', { class: 'label' }), repeat),
+    h('label', { class: 'field' }, h('span', { class: 'label' }), remind)));
   const addButton = h('button', { type: 'submit', class: 'primary' });
   const form = h('form', { class: 'card add-form todo-form', onsubmit: add },
     h('label', { class: 'field wide' }, h('span', { class: 'label' }), title),
     h('label', { class: 'field' }, h('span', { class: 'label' }), h('span', { class: 'due-row' }, due, datePicker)),
     h('label', { class: 'field' }, h('span', { class: 'label' }), priority),
     h('label', { class: 'field' }, h('span', { class: 'label' }), tags),
-    addButton);
+    addButton, more);
 
   const status = h('select', { name: 'status', onchange: () => { filters.status = status.value; load(); } });
   const dueFilter = h('select', { name: 'due-filter', onchange: () => { filters.due = dueFilter.value; load(); } });
@@ -43,6 +51,10 @@ export function mountTodos(panel) {
     const labels = form.querySelectorAll('.label');
     labels[0].textContent = t('title'); labels[1].textContent = t('due');
     labels[2].textContent = t('priority'); labels[3].textContent = t('tags');
+    labels[4].textContent = t('repeat'); labels[5].textContent = t('remind');
+    moreLabel.textContent = t('more');
+    repeat.replaceChildren(...repeatOptions(h, null));
+    remind.placeholder = t('remindPlaceholder');
     due.placeholder = t('duePlaceholder');
     tags.placeholder = t('tagsPlaceholder');
     datePicker.setAttribute('aria-label', t('pickDate'));
@@ -69,6 +81,8 @@ export function mountTodos(panel) {
     if (!body.title) return;
     if (due.value.trim()) body.due = due.value.trim();
     if (priority.value) body.priority = priority.value;
+    if (repeat.value) body.repeat = repeat.value;
+    if (remind.value.trim()) body.remind = remind.value.trim();
     try {
       await api.post('/todos', body);
       form.reset();
@@ -97,6 +111,8 @@ export function mountTodos(panel) {
       todo.due_local ? h('time', { class: 'due' + (todo.is_overdue && !todo.is_done ? ' overdue' : ''),
         datetime: todo.due_at, title: todo.due_local, text: formatDue(todo.due_local) }) : null,
       todo.priority ? h('span', { class: `priority p-${todo.priority}`, text: t(todo.priority) }) : null,
+      todo.repeat ? h('span', { class: 'repeat', text: repeatText(todo.repeat) }) : null,
+      todo.remind_at ? h('time', { class: 'remind', datetime: todo.remind_at, text: reminderText(todo.remind_at) }) : null,
       todo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag })));
     const li = h('li', { class: 'item todo' + (todo.is_done ? ' is-done' : ''), 'data-id': String(todo.id) },
       check,
@@ -114,6 +130,9 @@ export function mountTodos(panel) {
     const eDue = h('input', { value: todo.due_local || '', 'aria-label': t('due'), placeholder: t('due') });
     const ePriority = h('select', { 'aria-label': t('priority') }, ...priorityOptions(todo.priority));
     const eTags = h('input', { value: todo.tags.join(' '), 'aria-label': t('tags'), placeholder: t('tags') });
+    const eRepeat = h('select', { name: 'repeat', 'aria-label': t('repeat') }, ...repeatOptions(h, todo.repeat));
+    const eRemind = h('input', { name: 'remind', value: reminderWords(todo.remind_at), 'aria-label': t('remind'),
+      placeholder: t('remindPlaceholder') });
     const editor = h('form', { class: 'item editor', 'data-id': String(todo.id), onsubmit: async event => {
       event.preventDefault();
       const wanted = splitTags(eTags.value);
@@ -122,8 +141,11 @@ export function mountTodos(panel) {
       const removed = todo.tags.filter(x => !wanted.includes(x));
       if (added.length) body.add_tags = added;
       if (removed.length) body.remove_tags = removed;
-      try { if (await saveEdit(`/todos/${todo.id}`, body, version, load)) load(); } catch (error) { errorToast(error.message); }
-    } }, eTitle, eDue, ePriority, eTags,
+      // Sent only when changed: a rule the select cannot show is kept.
+      if (eRepeat.value !== 'keep' && eRepeat.value !== repeatWord(todo.repeat)) body.repeat = eRepeat.value || null;
+      if (eRemind.value.trim() !== reminderWords(todo.remind_at)) body.remind = eRemind.value.trim() || null;
+      try { if (await saveEdit(`/todos/${todo.id}`, body, version, load, event.currentTarget)) load(); } catch (error) { errorToast(error.message); }
+    } }, eTitle, eDue, ePriority, eTags, eRepeat, eRemind,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
       h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));

@@ -219,7 +219,7 @@ export function mountVoice(panel) {
     const editor = h('form', { class: 'item editor', 'data-id': String(memo.id), onsubmit: async event => {
       event.preventDefault();
       const body = { title: field.value.trim(), tags: splitTags(tags.value) };
-      try { if (await saveEdit(`/voice/${memo.id}`, body, version, load)) load(); } catch (error) { errorToast(error.message); }
+      try { if (await saveEdit(`/voice/${memo.id}`, body, version, load, event.currentTarget)) load(); } catch (error) { errorToast(error.message); }
     } }, field, tags, h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
       h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));
