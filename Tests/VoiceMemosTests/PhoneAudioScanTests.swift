@@ -13,6 +13,7 @@ final class PhoneAudioScanTests: XCTestCase {
         ("aac.m4a", "MP4", "AAC", 16000, 1),
         ("voice-memo.m4a", "MP4", "AAC", 48000, 1),
         ("aac-stereo-44k.m4a", "MP4", "AAC", 44100, 2),
+        ("fragmented.m4a", "MP4", "AAC", 48000, 1),
         ("alac.caf", "CAF", "ALAC 16-bit", 22050, 1),
         ("alac-24bit.m4a", "MP4", "ALAC 24-bit", 22050, 2),
     ]
@@ -59,6 +60,9 @@ final class PhoneAudioScanTests: XCTestCase {
         // the last packet, which the container states and the decode drops.
         XCTAssertEqual(try scan("aac.m4a").frames, 8000)
         XCTAssertEqual(try scan("voice-memo.m4a").frames, 62400)
+        // Fragmented, as MediaRecorder writes it: no edit list says how much
+        // is priming, so ffprobe and memoapp count it (0.7 s and 1024 frames).
+        XCTAssertEqual(try scan("fragmented.m4a").frames, 33600 + 1024)
     }
 
     func testReadsTheTitleTag() throws {
@@ -108,7 +112,7 @@ final class PhoneAudioScanTests: XCTestCase {
 
     func testRefusesEveryPrefixOfAnM4A() {
         // The index first (as phones write it) and the index last (ffmpeg's default).
-        for name in ["voice-memo.m4a", "aac.m4a", "alac-24bit.m4a"] {
+        for name in ["voice-memo.m4a", "aac.m4a", "alac-24bit.m4a", "fragmented.m4a"] {
             let bytes = Fixtures.bytes(name)
             for length in [8, 12, 100, 1000, bytes.count / 2, bytes.count - 100, bytes.count - 1] {
                 XCTAssertThrowsError(try AudioScanner.scan(MemoryByteSource(Array(bytes.prefix(length))), name: "x"),
