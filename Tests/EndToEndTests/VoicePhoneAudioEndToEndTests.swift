@@ -164,5 +164,22 @@ final class VoiceWithoutFFmpegEndToEndTests: XCTestCase {
         XCTAssertEqual(verify.errorCode, "internal", verify.stderr)
         XCTAssertFalse(verify.stdout.contains("undecodable"), verify.stdout)
         XCTAssertEqual(home.app.run("voice", "verify").status, 0)
+
+        // Doctor names the library and the package that brings it back.
+        let doctor = home.app.run(["doctor", "--json"], environment: without)
+        XCTAssertEqual(doctor.status, 1, doctor.stderr)
+        let checks = doctor.object()["checks"] as? [[String: Any]] ?? []
+        let audio = checks.first { $0["name"] as? String == "audio_library" }
+        XCTAssertEqual(audio?["status"] as? String, "problem", "\(checks)")
+        let problem = (audio?["problems"] as? [[String: Any]])?.first
+        XCTAssertTrue((problem?["message"] as? String ?? "").contains("libavformat.so."), "\(String(describing: problem))")
+        XCTAssertNotNil((problem?["fix"] as? String)?.range(of: #"^sudo apt-get install libavformat[0-9]+$"#,
+                                                             options: .regularExpression), "\(String(describing: problem))")
+        XCTAssertTrue((audio?["summary"] as? String ?? "").hasPrefix("libsndfile-"), "\(String(describing: audio))")
+        let healthy = home.app.run("doctor", "--json")
+        XCTAssertEqual(healthy.status, 0, healthy.stdout)
+        let summary = (healthy.object()["checks"] as? [[String: Any]])?
+            .first { $0["name"] as? String == "audio_library" }?["summary"] as? String ?? ""
+        XCTAssertTrue(summary.contains("; FFmpeg libavformat "), summary)
     }
 }

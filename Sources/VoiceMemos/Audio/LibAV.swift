@@ -15,11 +15,11 @@ import MemoCore
 /// `FFmpegDecoder` reads FFmpeg's structs with the layout of these headers.
 /// Each property is the FFmpeg function of the same name
 /// (https://ffmpeg.org/doxygen/5.1/), e.g. `readFrame` is `av_read_frame`.
-struct LibAV: Sendable {
+public struct LibAV: Sendable {
     /// The soname `dlopen` looks up, e.g. `libavformat.so.59`.
-    static let soname = "libavformat.so.\(cffmpeg_libavformat_major)"
+    public static let soname = "libavformat.so.\(cffmpeg_libavformat_major)"
     /// The Debian package that installs it (and, through it, libavcodec and libavutil).
-    static let debianPackage = "libavformat\(cffmpeg_libavformat_major)"
+    public static let debianPackage = "libavformat\(cffmpeg_libavformat_major)"
 
     private static let shared = SharedLibrary.load(
         soname, debianPackage: debianPackage,
@@ -28,8 +28,14 @@ struct LibAV: Sendable {
 
     /// FFmpeg, loaded on the first call; an `internalFailure` naming the
     /// library and its Debian package when it is missing or lacks a function.
-    static func loaded() throws -> LibAV {
+    public static func loaded() throws -> LibAV {
         try shared.get()
+    }
+
+    /// libavformat's version, e.g. `59.27.100`.
+    public var version: String {
+        let number = formatVersion()
+        return "\(number >> 16).\(number >> 8 & 0xFF).\(number & 0xFF)"
     }
 
     /// `AVERROR_EOF`: the end of the input, or of the decoder's output.
@@ -74,6 +80,7 @@ struct LibAV: Sendable {
     let dictionaryGet: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<AVDictionaryEntry>?,
                                        Int32) -> UnsafeMutablePointer<AVDictionaryEntry>?
     private let setLogLevel: @convention(c) (Int32) -> Void
+    private let formatVersion: @convention(c) () -> UInt32
 
     private init(resolvingFrom symbols: SharedLibrary) throws(MemoError) {
         allocFormatContext = try symbols.function("avformat_alloc_context")
@@ -101,6 +108,7 @@ struct LibAV: Sendable {
         errorText = try symbols.function("av_strerror")
         dictionaryGet = try symbols.function("av_dict_get")
         setLogLevel = try symbols.function("av_log_set_level")
+        formatVersion = try symbols.function("avformat_version")
         // FFmpeg prints its own complaints about broken input on stderr, where
         // memoapp's front ends keep their own words only: the decoder's return
         // codes say the same, and `FFmpegDecoder` words them.
