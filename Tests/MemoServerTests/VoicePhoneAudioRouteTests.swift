@@ -54,6 +54,20 @@ final class VoicePhoneAudioRouteTests: XCTestCase {
         XCTAssertEqual(server.curl("GET", "/api/v1/voice/1/audio").header("Content-Type"), "audio/x-caf")
     }
 
+    func testAnM4AWhoseIndexFollowsItsAudioIsReadWhileItArrives() throws {
+        // FFmpeg seeks to the index at the end before it decodes: the scan
+        // running beside the upload waits for those bytes, then goes back.
+        let server = try APITestServer()
+        server.onboard()
+        let probed = try XCTUnwrap(FFmpegTool.probe(Self.fixtures + "/aac-stereo-44k.m4a"))
+        for chunked in [false, true] {
+            let created = try upload(server, "aac-stereo-44k.m4a", chunked: chunked)
+            XCTAssertEqual(created.status, 201, created.text)
+            XCTAssertEqual(created.object["frames"] as? Int, Int(probed.frames))
+            XCTAssertEqual(created.object["channels"] as? Int, 2)
+        }
+    }
+
     func testACutM4AUploadStoresNothing() throws {
         let server = try APITestServer()
         server.onboard()
