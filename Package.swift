@@ -17,6 +17,11 @@ let package = Package(
         // libsndfile's header (Debian: libsndfile1-dev), not linked: VoiceMemos loads
         // libsndfile.so.1 on first use, so only voice commands pay for it and its codecs.
         .systemLibrary(name: "CSndFile", path: "Sources/CSndFile", providers: [.apt(["libsndfile1-dev"])]),
+        // FFmpeg's headers (Debian: libavformat-dev, libavcodec-dev, libavutil-dev), not linked:
+        // VoiceMemos loads libavformat (and with it libavcodec, libavutil) only for the AAC and
+        // ALAC libsndfile cannot read, so nothing else pays for FFmpeg's many libraries.
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         // xxHash inlined from its header (Debian: libxxhash-dev): XXH3-128 checksums of stored audio.
         .systemLibrary(name: "CXXHash", path: "Sources/CXXHash", providers: [.apt(["libxxhash-dev"])]),
         // Jansson's header (Debian: libjansson-dev), not linked: MemoCore loads
@@ -38,8 +43,9 @@ let package = Package(
         // To-dos and memos in SQLite, with full-text search that works for Korean
         // (its FTS5 tokenizer talks to libsqlite3 directly).
         .target(name: "Notes", dependencies: ["MemoCore", "SQLite", "CSQLite"], path: "Sources/Notes"),
-        // Voice memos: audio through libsndfile, the voice/ library folder and its table.
-        .target(name: "VoiceMemos", dependencies: ["MemoCore", "SQLite", "CSndFile", "CXXHash"],
+        // Voice memos: audio through libsndfile (and FFmpeg for AAC and ALAC), the voice/
+        // library folder and its table.
+        .target(name: "VoiceMemos", dependencies: ["MemoCore", "SQLite", "CSndFile", "CFFmpeg", "CXXHash"],
                 path: "Sources/VoiceMemos"),
         // Countdowns and stopwatches that live in the database, not in a process.
         .target(name: "Timers", dependencies: ["MemoCore", "SQLite"], path: "Sources/Timers"),

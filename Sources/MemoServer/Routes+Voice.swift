@@ -130,6 +130,9 @@ extension MemoRoutes {
         case "ogg", "opus": return "audio/ogg"
         case "mp3", "mpeg": return "audio/mpeg"
         case "aiff": return "audio/aiff"
+        // RFC 4337's type for audio in MP4 (.m4a), what Safari records and plays.
+        case "mp4": return "audio/mp4"
+        case "caf": return "audio/x-caf"
         default: return "application/octet-stream"
         }
     }

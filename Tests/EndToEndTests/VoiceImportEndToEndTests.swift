@@ -87,7 +87,7 @@ final class VoiceImportEndToEndTests: XCTestCase {
             ("mp3/cut-ffmpeg-vbr-44k-stereo.mp3", 65, "bad_input", "truncated"),
             ("not-audio.wav", 65, "bad_input", "not audio"),
             ("zero-frames.wav", 65, "bad_input", "zero frames"),
-            ("aac.m4a", 65, "bad_input", "ffmpeg -i in.m4a out.flac"),
+            ("truncated.m4a", 65, "bad_input", "truncated"),
             ("many-channels.wav", 65, "bad_input", "200 channels"),
             ("does-not-exist.wav", 66, "no_input", "cannot open"),
         ]

@@ -61,7 +61,8 @@ final class VoiceStoreTests: XCTestCase {
         let refusals: [(String, ErrorKind)] = [
             ("empty.wav", .badInput), ("truncated.wav", .badInput), ("truncated.flac", .badInput),
             ("truncated.mp3", .badInput), ("not-audio.wav", .badInput), ("zero-frames.wav", .badInput),
-            ("aac.m4a", .badInput), ("many-channels.wav", .badInput), ("missing.wav", .noInput),
+            ("truncated.m4a", .badInput), ("truncated-moov.m4a", .badInput), ("pcm.mov", .badInput),
+            ("many-channels.wav", .badInput), ("missing.wav", .noInput),
         ]
         for (name, kind) in refusals {
             XCTAssertThrowsError(try harness.store.importFile(at: Fixtures.path(name)), name) { error in

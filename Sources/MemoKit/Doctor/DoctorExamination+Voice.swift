@@ -5,18 +5,32 @@ extension DoctorExamination {
     /// libsndfile, which memoapp loads only when a voice command needs it
     /// (see `LibSndFile`): without it every other command works and every
     /// voice command that touches audio fails, so doctor says so up front.
+    /// FFmpeg's libavformat too (see `LibAV`), which only AAC and ALAC need:
+    /// without it they cannot be imported or read, though the rest can, so
+    /// `isAvailable` (whether the voice library can be checked) is
+    /// libsndfile's alone.
     static func audioLibrary() -> (DoctorCheck, isAvailable: Bool) {
         var isAvailable = true
         var check = DoctorCheck("audio_library", title: Localized(en: "audio library", ko: "오디오 라이브러리"))
+        var loaded: [String] = []
         do {
             let sndfile = try LibSndFile.loaded()
-            check.summary = Localized(verbatim: "\(sndfile.version) (\(LibSndFile.soname))")
+            loaded.append("\(sndfile.version) (\(LibSndFile.soname))")
         } catch {
             isAvailable = false
             check.add(DoctorFinding(
                 problem: Failure(error).message,
                 fix: Localized(verbatim: "sudo apt-get install \(LibSndFile.debianPackage)")))
         }
+        do {
+            let ffmpeg = try LibAV.loaded()
+            loaded.append("FFmpeg libavformat \(ffmpeg.version) (\(LibAV.soname))")
+        } catch {
+            check.add(DoctorFinding(
+                problem: Failure(error).message,
+                fix: Localized(verbatim: "sudo apt-get install \(LibAV.debianPackage)")))
+        }
+        if !loaded.isEmpty { check.summary = Localized(verbatim: loaded.joined(separator: "; ")) }
         return (check, isAvailable)
     }
 

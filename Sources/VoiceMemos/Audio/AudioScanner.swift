@@ -7,7 +7,8 @@ import MemoCore
 /// What one pass over an audio file learns: everything a voice memo records
 /// about its audio.
 public struct ScannedAudio: Sendable {
-    /// libsndfile's format code (major | subtype).
+    /// The format code: libsndfile's (major | subtype), with memoapp's own
+    /// for MP4 and AAC, which libsndfile has none for (see `AudioFormat`).
     public let formatCode: Int32
     /// The container, e.g. "FLAC" (see `AudioFormat`).
     public let container: String
@@ -36,9 +37,11 @@ public struct ScannedAudio: Sendable {
     public var duration: Double { Double(frames) / Double(sampleRate) }
 }
 
-/// The probe and import path: decodes a whole source through libsndfile in
-/// one streaming pass (see `TeeStream`), computing peaks and checksum and
-/// copying the bytes, and refuses anything that does not decode in full.
+/// The probe and import path: decodes a whole source in one streaming pass
+/// (see `TeeStream`) through libsndfile, or FFmpeg for the AAC and ALAC
+/// libsndfile cannot read (see `AudioDecoders`), computing peaks and
+/// checksum and copying the bytes, and refuses anything that does not
+/// decode in full.
 public enum AudioScanner {
     /// Frames per `sf_readf_short` call: memory stays flat in the length.
     static let blockFrames = 8192
@@ -47,8 +50,10 @@ public enum AudioScanner {
     /// - Parameters:
     ///   - name: how messages name the source.
     ///   - progress: called now and then with bytes read and the total.
-    /// - Throws: `.badInput` for anything that is not audio libsndfile decodes
-    ///   in full; `.noInput` or `.storage` when reading or copying fails.
+    /// - Throws: `.badInput` for anything that is not audio libsndfile or
+    ///   FFmpeg decodes in full; `.noInput` or `.storage` when reading or
+    ///   copying fails; `.internalFailure` when the library the source needs
+    ///   cannot be loaded.
     public static func scan(_ source: ByteSource, name: String, copyTo copyDescriptor: Int32? = nil,
                             progress: ((Int64, Int64) -> Void)? = nil) throws -> ScannedAudio {
         try scan(source, name: name, copyTo: copyDescriptor, chunkSize: TeeStream.defaultChunkSize, progress: progress)
@@ -60,62 +65,62 @@ public enum AudioScanner {
             throw refusal(name, en: "the file is empty", ko: "빈 파일입니다")
         }
         let stream = TeeStream(source: source, copyDescriptor: copyDescriptor, chunkSize: chunkSize)
-        let decoder: SourceDecoder
-        switch try SourceDecoder.open(stream) {
+        let decoder: any AudioDecoder
+        switch try AudioDecoders.open(stream) {
         case let .success(opened): decoder = opened
         case let .failure(error):
             if let failure = stream.failure { throw failure }
             throw unreadable(name, head: stream.head, reason: error.reason)
         }
-        let file = decoder.file
         let maximumChannels = AudioLimits.channels.upperBound
-        guard AudioLimits.channels.contains(file.channels) else {
-            throw refusal(name, en: "the header claims \(file.channels) channels (at most \(maximumChannels) are accepted)",
-                          ko: "헤더에 채널이 \(file.channels)개라고 적혀 있습니다 (최대 \(maximumChannels)개까지 받습니다)")
+        guard AudioLimits.channels.contains(decoder.channels) else {
+            throw refusal(name, en: "the header claims \(decoder.channels) channels (at most \(maximumChannels) are accepted)",
+                          ko: "헤더에 채널이 \(decoder.channels)개라고 적혀 있습니다 (최대 \(maximumChannels)개까지 받습니다)")
         }
-        guard AudioLimits.sampleRates.contains(file.sampleRate) else {
-            throw refusal(name, en: "the header claims a sample rate of \(file.sampleRate) Hz (1 Hz to 768 kHz are accepted)",
-                          ko: "헤더의 샘플링 레이트가 \(file.sampleRate) Hz입니다 (1 Hz~768 kHz만 받습니다)")
+        guard AudioLimits.sampleRates.contains(decoder.sampleRate) else {
+            throw refusal(name, en: "the header claims a sample rate of \(decoder.sampleRate) Hz (1 Hz to 768 kHz are accepted)",
+                          ko: "헤더의 샘플링 레이트가 \(decoder.sampleRate) Hz입니다 (1 Hz~768 kHz만 받습니다)")
         }
         let titleTag = decoder.string(Int32(SF_STR_TITLE))
 
         var accumulator = PeakAccumulator()
-        let channels = file.channels
+        let channels = decoder.channels
         let buffer = UnsafeMutablePointer<Int16>.allocate(capacity: blockFrames * channels)
         defer { buffer.deallocate() }
         let floats: UnsafeMutablePointer<Float>? =
-            file.hasFloatSamples ? UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * channels) : nil
+            decoder.hasFloatSamples ? UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * channels) : nil
         defer { floats?.deallocate() }
         var blocks = 0
         while true {
             let count: Int
             if let floats {
-                count = file.readFrames(floats, count: blockFrames)
+                count = decoder.readFrames(floats, count: blockFrames)
                 if count > 0 { convertToInt16(floats, count: count * channels, into: buffer) }
             } else {
-                count = file.readFrames(buffer, count: blockFrames)
+                count = decoder.readFrames(buffer, count: blockFrames)
             }
             guard count > 0 else { break }
             accumulator.add(buffer, frameCount: count, channels: channels)
             blocks += 1
             if let progress, blocks % 64 == 0 { progress(decoder.bytesRead, source.length) }
         }
-        let errorText = file.errorCode != 0 ? file.errorText : nil
-        let log = file.log
-        let format = file.format
+        let errorText = decoder.decodeFailure
+        let isTruncated = decoder.isTruncated
+        let format = decoder.format
+        let library = decoder.libraryName
         // The source's failure (an unreadable disk, a full one for the copy)
         // ends the decode early: that, not the shortfall, is what to report.
         try decoder.finish()
         if let errorText {
-            throw refusal(name, en: "it is corrupt: libsndfile stopped after \(accumulator.frames) frames (\(errorText))",
-                          ko: "손상된 파일입니다: libsndfile이 \(accumulator.frames) 프레임 뒤에 멈췄습니다 (\(errorText))")
+            throw refusal(name, en: "it is corrupt: \(library) stopped after \(accumulator.frames) frames (\(errorText))",
+                          ko: "손상된 파일입니다: \(library)이(가) \(accumulator.frames) 프레임 뒤에 멈췄습니다 (\(errorText))")
         }
-        // A promise, not an estimate, in every container (see `SourceDecoder`).
+        // A promise, not an estimate, in every container (see `SndFileDecoder`, `FFmpegDecoder`).
         if let promised = decoder.promisedFrames, accumulator.frames < promised {
             throw refusal(name, en: "it is truncated or corrupt: the header promises \(promised) frames, \(accumulator.frames) decode",
                           ko: "잘렸거나 손상된 파일입니다: 헤더는 \(promised) 프레임, 실제 디코딩은 \(accumulator.frames) 프레임")
         }
-        if TruncationEvidence.isTruncated(log: log) {
+        if isTruncated {
             throw refusal(name, en: "it is truncated: its header promises more audio data than the file holds",
                           ko: "잘린 파일입니다: 헤더에 적힌 오디오 데이터가 파일보다 깁니다")
         }
@@ -133,7 +138,7 @@ public enum AudioScanner {
             container: AudioFormat.containerName(format),
             encoding: AudioFormat.encodingName(format),
             fileExtension: AudioFormat.fileExtension(format),
-            sampleRate: file.sampleRate, channels: channels, frames: accumulator.frames,
+            sampleRate: decoder.sampleRate, channels: channels, frames: accumulator.frames,
             peakLevel: Double(accumulator.peakMagnitude) / 32768,
             peaks: peaks, checksum: stream.checksum.hexDigest, size: stream.highWater, titleTag: titleTag)
     }
@@ -161,13 +166,15 @@ public enum AudioScanner {
         MemoError(.badInput, en: "\(name): \(en)", ko: "\(name): \(ko)")
     }
 
-    /// Names what libsndfile could not open: MP4/M4A plainly, with the way out.
+    /// Names what neither library could open, by what its first bytes say.
     private static func unreadable(_ name: String, head: [UInt8], reason: String) -> MemoError {
-        if head.count >= 8, Array(head[4..<8]) == Array("ftyp".utf8) {
-            return refusal(
-                name,
-                en: "it is an MP4/M4A (AAC) file, which libsndfile cannot read; convert it first, e.g. `ffmpeg -i in.m4a out.flac`",
-                ko: "MP4/M4A(AAC) 파일은 libsndfile이 읽지 못합니다. 먼저 변환하세요. 예: `ffmpeg -i in.m4a out.flac`")
+        if head.count >= 8, head[4..<8].elementsEqual("ftyp".utf8) {
+            return refusal(name, en: "it is an MP4/M4A file memoapp cannot read (\(reason))",
+                           ko: "memoapp이 읽을 수 없는 MP4/M4A 파일입니다 (\(reason))")
+        }
+        if head.count >= 4, head[0..<4].elementsEqual("caff".utf8) {
+            return refusal(name, en: "it is a CAF file neither libsndfile nor FFmpeg can read (\(reason))",
+                           ko: "libsndfile도 FFmpeg도 읽을 수 없는 CAF 파일입니다 (\(reason))")
         }
         return refusal(name, en: "not audio that libsndfile can read (\(reason))",
                        ko: "libsndfile이 읽을 수 있는 오디오가 아닙니다 (\(reason))")

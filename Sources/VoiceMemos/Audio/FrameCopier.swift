@@ -1,16 +1,16 @@
 import CSndFile
 import MemoCore
 
-/// Copies frames from one libsndfile handle to another, in blocks, through
-/// integers when the source's samples are integers (exact) and through
-/// floats otherwise.
+/// Copies frames from a decoder (libsndfile's or FFmpeg's, or raw input) to a
+/// libsndfile handle, in blocks, through integers when the source's samples
+/// are integers (exact) and through floats otherwise.
 enum FrameCopier {
     static let blockFrames = 8192
 
     /// Copies up to `limit` frames (all when nil) from the reader's position.
     /// Returns the frames copied; throws when a write falls short.
     @discardableResult
-    static func copy(from reader: SoundFile, to writer: SoundFile, limit: Int64? = nil,
+    static func copy(from reader: any FrameReader, to writer: SoundFile, limit: Int64? = nil,
                      throughIntegers: Bool, shouldStop: () -> Bool = { false },
                      progress: ((Int64) -> Void)? = nil) throws -> Int64 {
         if throughIntegers {
@@ -50,7 +50,7 @@ enum FrameCopier {
 
     /// The block loop, once for any sample type libsndfile reads and writes.
     private static func copyBlocks<Sample>(
-        of _: Sample.Type, from reader: SoundFile, to writer: SoundFile, limit: Int64?, shouldStop: () -> Bool,
+        of _: Sample.Type, from reader: any FrameReader, to writer: SoundFile, limit: Int64?, shouldStop: () -> Bool,
         progress: ((Int64) -> Void)?, read: (UnsafeMutablePointer<Sample>, Int) -> Int,
         write: (UnsafePointer<Sample>, Int) -> Int
     ) throws -> Int64 {
@@ -69,7 +69,7 @@ enum FrameCopier {
     }
 
     /// Copies the metadata strings libsndfile knows (title, artist, …).
-    static func copyStrings(from reader: SourceDecoder, to writer: SoundFile) {
+    static func copyStrings(from reader: any AudioDecoder, to writer: SoundFile) {
         for (type, value) in reader.allStrings.sorted(by: { $0.key < $1.key }) { writer.setString(type, value) }
     }
 

@@ -158,27 +158,17 @@ final class SoundFile {
         Int(sndfile.writefFloat(handle, buffer, sf_count_t(count)))
     }
 
-    /// Reads and drops `frames` frames; returns how many there were.
-    func skip(frames: Int64) -> Int64 {
-        let block = 4096
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: block * channels)
-        defer { buffer.deallocate() }
-        var skipped: Int64 = 0
-        while skipped < frames {
-            let count = readFrames(buffer, count: Int(min(Int64(block), frames - skipped)))
-            if count <= 0 { break }
-            skipped += Int64(count)
-        }
-        return skipped
-    }
-
     /// Moves the read position to `frame`; false when libsndfile cannot.
     func seek(toFrame frame: Int64) -> Bool {
         sndfile.seek(handle, sf_count_t(frame), SEEK_SET) == frame
     }
 }
 
-/// Why libsndfile refused a file, in its own words.
+/// A handle's frames are what `FrameCopier` copies from: raw input being
+/// recorded, and (through `SndFileDecoder`) every file libsndfile reads.
+extension SoundFile: FrameReader {}
+
+/// Why a library refused a file, in its own words.
 struct SoundFileError: Error {
     let reason: String
 }

@@ -5,7 +5,8 @@ import CSndFile
 import MemoCore
 
 /// The one pass of an import: libsndfile reads the source through this
-/// stream (its virtual I/O, `sf_open_virtual`), and every byte the stream
+/// stream (its virtual I/O, `sf_open_virtual`; FFmpeg through an
+/// `AVIOContext` made of the same calls), and every byte the stream
 /// reads for the first time, in file order, also goes to the checksum and to
 /// the copy. So the decode, the checksum and the copy share one read of the
 /// source, and memory holds one chunk, whatever the file's length.
@@ -41,7 +42,7 @@ public final class TeeStream {
     /// The first bytes of the source, kept to name formats libsndfile refuses.
     public private(set) var head: [UInt8] = []
     /// When true, a seek relative to the end fails, so that a decoder cannot
-    /// learn the length that way (see `SourceDecoder` for why MPEG wants that);
+    /// learn the length that way (see `SndFileDecoder` for why MPEG wants that);
     /// libsndfile still gets it from `get_filelen`.
     var hidesEnd = false
 

@@ -19,10 +19,11 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     }
 
     /// The libsndfile format code to write a memo stored as `source` in:
-    /// PCM keeps its depth where the container allows, lossy sources become
-    /// 16-bit (24-bit in FLAC when the source is deeper than 16).
+    /// PCM keeps its depth where the container allows (ALAC's becomes PCM's),
+    /// lossy sources (AAC among them) become 16-bit (24-bit in FLAC when the
+    /// source is deeper than 16).
     func formatCode(from source: Int32) -> Int32 {
-        let subtype = Int(source & Int32(SF_FORMAT_SUBMASK))
+        let subtype = ExportFormat.pcmDepth(ofALAC: Int(source & Int32(SF_FORMAT_SUBMASK)))
         let deep = [SF_FORMAT_PCM_24, SF_FORMAT_PCM_32, SF_FORMAT_FLOAT, SF_FORMAT_DOUBLE].contains(subtype)
         switch self {
         case .wav:
@@ -34,6 +35,17 @@ public enum ExportFormat: String, CaseIterable, Sendable {
             return Int32(SF_FORMAT_FLAC | depth)
         case .ogg: return Int32(SF_FORMAT_OGG | SF_FORMAT_VORBIS)
         case .mp3: return Int32(SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III)
+        }
+    }
+
+    /// ALAC's depth as the PCM encoding of that depth (20-bit in 24); any
+    /// other encoding as it is.
+    private static func pcmDepth(ofALAC subtype: Int) -> Int {
+        switch subtype {
+        case SF_FORMAT_ALAC_16: return SF_FORMAT_PCM_16
+        case SF_FORMAT_ALAC_20, SF_FORMAT_ALAC_24: return SF_FORMAT_PCM_24
+        case SF_FORMAT_ALAC_32: return SF_FORMAT_PCM_32
+        default: return subtype
         }
     }
 }
@@ -101,10 +113,9 @@ extension VoiceStore {
     func transcode(_ memo: VoiceMemo, to descriptor: Int32, format: Int32,
                    span: Range<Int64>? = nil, progress: ((Int64, Int64) -> Void)? = nil) throws {
         let decoder = try openStoredForDecoding(memo)
-        let reader = decoder.file
         let writer: SoundFile
         switch try SoundFile.open(writingDescriptor: descriptor, format: format,
-                              sampleRate: reader.sampleRate, channels: reader.channels) {
+                              sampleRate: decoder.sampleRate, channels: decoder.channels) {
         case let .success(opened): writer = opened
         case let .failure(error):
             throw MemoError(.badInput, en: "cannot write voice memo \(memo.id) that way: \(error.reason)",
@@ -112,16 +123,17 @@ extension VoiceStore {
         }
         FrameCopier.copyStrings(from: decoder, to: writer)
         writer.setString(Int32(SF_STR_TITLE), memo.title)
-        if let span, span.lowerBound > 0, !reader.seek(toFrame: span.lowerBound) {
-            // Some decoders cannot seek (MPEG, whose end mpg123 is not shown); reading up to the start gets there too.
-            guard reader.skip(frames: span.lowerBound) == span.lowerBound else {
+        if let span, span.lowerBound > 0, !decoder.seek(toFrame: span.lowerBound) {
+            // Some decoders cannot seek (MPEG, whose end mpg123 is not shown;
+            // FFmpeg's, exactly); reading up to the start gets there too.
+            guard decoder.skip(frames: span.lowerBound) == span.lowerBound else {
                 throw MemoError(.storage, en: "voice memo \(memo.id)'s file ends early; run `memoapp voice verify`",
                                 ko: "음성 메모 \(memo.id)의 파일이 일찍 끝납니다. `memoapp voice verify`를 실행하세요")
             }
         }
         let throughIntegers = AudioFormat.isIntegerPCM(memo.formatCode) && AudioFormat.isIntegerPCM(format)
         let total = span.map { $0.upperBound - $0.lowerBound } ?? memo.frames
-        let copied = try FrameCopier.copy(from: reader, to: writer, limit: span.map { $0.upperBound - $0.lowerBound },
+        let copied = try FrameCopier.copy(from: decoder, to: writer, limit: span.map { $0.upperBound - $0.lowerBound },
                                           throughIntegers: throughIntegers,
                                           progress: progress.map { report in { copied in report(copied, total) } })
         // Nothing made from other bytes than the memo's leaves the command.

@@ -23,9 +23,9 @@ extension VoiceStore {
 
     /// Memo's stored audio, opened for decoding, its bytes checksummed as
     /// they are read: end with `finishVerifying(_:of:)`.
-    func openStoredForDecoding(_ memo: VoiceMemo) throws -> SourceDecoder {
+    func openStoredForDecoding(_ memo: VoiceMemo) throws -> any AudioDecoder {
         let stream = TeeStream(source: try openStoredFile(memo), copyDescriptor: nil)
-        switch try SourceDecoder.open(stream) {
+        switch try AudioDecoders.open(stream) {
         case let .success(decoder): return decoder
         case let .failure(error):
             if let failure = stream.failure { throw failure }
@@ -37,7 +37,7 @@ extension VoiceStore {
     /// Ends a decode from `openStoredForDecoding`, reading the rest of the
     /// file, and checks that the bytes were the memo's.
     /// - Throws: `.storage` when they were not, or when reading failed.
-    func finishVerifying(_ decoder: SourceDecoder, of memo: VoiceMemo) throws {
+    func finishVerifying(_ decoder: any AudioDecoder, of memo: VoiceMemo) throws {
         try decoder.finish()
         try VoiceStore.checkStoredBytes(checksum: decoder.stream.checksum.hexDigest, size: decoder.stream.highWater,
                                         of: memo)

@@ -6,7 +6,10 @@ import SQLite
 
 extension VoiceStore {
     /// Keeps only the span [start, end) seconds of memo `id`. The span is
-    /// re-encoded into a new file in the memo's own format; then one
+    /// re-encoded into a new file in the memo's own format, or as FLAC when
+    /// libsndfile cannot write that format (AAC, anything in MP4: FFmpeg
+    /// could encode AAC again, but a second lossy encoding loses more of a
+    /// voice each trim, and FLAC keeps the decoded samples exactly); then one
     /// transaction replaces the memo's metadata and peaks and renames the new
     /// file into place; the old file is removed after the commit (the
     /// caller's, when the trim runs inside its transaction).
@@ -35,7 +38,9 @@ extension VoiceStore {
         // (removing the replaced file) must not take it away.
         var isCommitted = false
         do {
-            try transcode(memo, to: output.descriptor, format: memo.formatCode, span: first..<last, progress: progress)
+            let format = AudioFormat.isFFmpegOnly(memo.formatCode)
+                ? ExportFormat.flac.formatCode(from: memo.formatCode) : memo.formatCode
+            try transcode(memo, to: output.descriptor, format: format, span: first..<last, progress: progress)
             let audio = try AudioScanner.scan(try FileByteSource(path: output.path, followsSymbolicLinks: false), name: memo.title)
             try output.sync()
             try connection.writeTransaction {

@@ -8,7 +8,8 @@ extension VoiceStore {
     /// Checks the library: every memo's file exists, decodes in full and has
     /// the checksum recorded at import; and no file in the folder lacks a
     /// memo. Changes nothing: leftovers are reported here and removed by the
-    /// next writing command. Throws when libsndfile cannot be loaded.
+    /// next writing command. Throws when libsndfile, or FFmpeg for a memo
+    /// that needs it, cannot be loaded.
     /// - Parameter progress: called with each memo checked and the total.
     public func verify(progress: ((Int, Int) -> Void)? = nil) throws -> [VerificationProblem] {
         let memos = try memos()
@@ -17,7 +18,7 @@ extension VoiceStore {
         if !memos.isEmpty { _ = try LibSndFile.loaded() }
         var problems: [VerificationProblem] = []
         for (index, memo) in memos.enumerated() {
-            if let problem = check(memo) { problems.append(problem) }
+            if let problem = try check(memo) { problems.append(problem) }
             progress?(index + 1, memos.count)
         }
         // Under the write lock, so that an import between its rename and its
@@ -43,8 +44,10 @@ extension VoiceStore {
     }
 
     /// The problem with one memo's file, if any. The same one-pass scan as
-    /// the import gives the decode and the checksum together.
-    private func check(_ memo: VoiceMemo) -> VerificationProblem? {
+    /// the import gives the decode and the checksum together. Throws when
+    /// the library its format needs cannot be loaded: that is the machine's
+    /// problem, not the file's.
+    private func check(_ memo: VoiceMemo) throws -> VerificationProblem? {
         func problem(_ kind: VerificationProblem.Kind, en: String, ko: String) -> VerificationProblem {
             VerificationProblem(kind: kind, memoID: memo.id, fileName: memo.fileName,
                                 message: Localized(en: "voice memo \(memo.id) (\(memo.fileName)): \(en)",
@@ -66,6 +69,8 @@ extension VoiceStore {
         let audio: ScannedAudio
         do {
             audio = try AudioScanner.scan(source, name: memo.fileName)
+        } catch let error as MemoError where error.kind == .internalFailure {
+            throw error
         } catch let error as MemoError {
             return problem(.undecodable, en: "it no longer decodes: \(error.message.en)",
                            ko: "더 이상 디코딩되지 않습니다: \(error.message.ko)")

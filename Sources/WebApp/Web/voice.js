@@ -15,7 +15,7 @@ function duration(seconds) {
   return `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}.${Math.floor((s * 10) % 10)}`;
 }
 
-const types = { wav: 'audio/wav', flac: 'audio/flac', mp3: 'audio/mpeg', ogg: 'audio/ogg', opus: 'audio/ogg', aiff: 'audio/aiff', aif: 'audio/aiff', caf: 'audio/x-caf' };
+const types = { wav: 'audio/wav', flac: 'audio/flac', mp3: 'audio/mpeg', ogg: 'audio/ogg', opus: 'audio/ogg', aiff: 'audio/aiff', aif: 'audio/aiff', caf: 'audio/x-caf', m4a: 'audio/mp4', mp4: 'audio/mp4' };
 
 // PCM from any recording the browser can decode, as a mono 16-bit WAV file.
 async function toWav(blob) {
@@ -44,7 +44,7 @@ async function toWav(blob) {
 }
 
 export function mountVoice(panel) {
-  const file = h('input', { type: 'file', name: 'audio', accept: 'audio/*,.wav,.flac,.mp3,.ogg,.opus,.aiff,.caf' });
+  const file = h('input', { type: 'file', name: 'audio', accept: 'audio/*,.wav,.flac,.mp3,.ogg,.opus,.aiff,.caf,.m4a,.mp4' });
   const title = h('input', { name: 'voice-title', autocomplete: 'off', maxlength: '1000' });
   const uploadButton = h('button', { type: 'submit', class: 'primary' });
   const recordButton = h('button', { type: 'button', class: 'record' });

@@ -18,13 +18,15 @@ enum VoiceImportCommand {
     static func make() -> Command {
         Command(
             "import",
-            abstract: Localized(en: "import audio files (whatever libsndfile reads)",
-                                ko: "오디오 파일 가져오기 (libsndfile이 읽는 형식)"),
+            abstract: Localized(en: "import audio files (whatever libsndfile reads, and AAC or ALAC in M4A, MP4, CAF)",
+                                ko: "오디오 파일 가져오기 (libsndfile이 읽는 형식, M4A·MP4·CAF의 AAC·ALAC)"),
             options: [title, VoiceCommand.tags, allowDuplicate],
             positionals: [files],
             discussion: Localized(
-                en: "M4A/AAC is not readable by libsndfile: convert it first, e.g. ffmpeg -i in.m4a out.flac",
-                ko: "M4A/AAC는 libsndfile이 읽지 못합니다. 먼저 변환하세요. 예: ffmpeg -i in.m4a out.flac"),
+                en: "AAC and ALAC (what phones record, in .m4a, .mp4 or .caf) are read through FFmpeg's libraries; "
+                    + "a trim of them is stored as FLAC",
+                ko: "AAC·ALAC(휴대폰이 녹음하는 .m4a, .mp4, .caf)는 FFmpeg 라이브러리로 읽습니다. "
+                    + "자른 결과는 FLAC으로 저장합니다"),
             body: run)
     }
 

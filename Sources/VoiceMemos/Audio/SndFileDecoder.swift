@@ -3,7 +3,7 @@ import MemoCore
 
 /// A source opened for decoding through libsndfile's virtual I/O over the
 /// `TeeStream`, with the frame count it reports made a promise the decode can
-/// be held to.
+/// be held to: the `AudioDecoder` of every format libsndfile reads.
 ///
 /// MPEG audio needs care. libsndfile takes its length from mpg123, which,
 /// when the stream has no Xing/Info tag, estimates it from the file size and
@@ -28,7 +28,7 @@ import MemoCore
 ///
 /// So `promisedFrames` is a count that a shorter decode contradicts, in
 /// every container: truncation, not an estimate.
-final class SourceDecoder {
+final class SndFileDecoder: AudioDecoder {
     /// The open handle, positioned at the first frame.
     let file: SoundFile
     let stream: TeeStream
@@ -36,7 +36,7 @@ final class SourceDecoder {
 
     /// Opens `stream`; `.failure` with libsndfile's reason when it cannot
     /// read it. Throws when libsndfile cannot be loaded.
-    static func open(_ stream: TeeStream) throws -> Result<SourceDecoder, SoundFileError> {
+    static func open(_ stream: TeeStream) throws -> Result<SndFileDecoder, SoundFileError> {
         let first: SoundFile
         switch try SoundFile.open(reading: stream, io: TeeStream.virtualIO) {
         case let .success(file): first = file
@@ -44,18 +44,18 @@ final class SourceDecoder {
         }
         // With its end hidden, mpg123 cannot look for an ID3v1 tag there: the
         // strings come from this first opening.
-        let strings = SourceDecoder.strings(of: first)
+        let strings = SndFileDecoder.strings(of: first)
         guard Int(first.majorFormat) == SF_FORMAT_MPEG else {
-            return .success(SourceDecoder(file: first, stream: stream, strings: strings))
+            return .success(SndFileDecoder(file: first, stream: stream, strings: strings))
         }
         first.close()
         stream.hidesEnd = true
         if case let .success(file) = try SoundFile.open(reading: stream, io: TeeStream.virtualIO) {
-            return .success(SourceDecoder(file: file, stream: stream, strings: strings))
+            return .success(SndFileDecoder(file: file, stream: stream, strings: strings))
         }
         stream.hidesEnd = false
         return try SoundFile.open(reading: stream, io: TeeStream.virtualIO).map {
-            SourceDecoder(file: $0, stream: stream, strings: strings)
+            SndFileDecoder(file: $0, stream: stream, strings: strings)
         }
     }
 
@@ -74,14 +74,25 @@ final class SourceDecoder {
     /// states none.
     var promisedFrames: Int64? { file.headerFrames }
 
-    /// The metadata string of `type` (`SF_STR_TITLE`, …), when the source has one.
-    func string(_ type: Int32) -> String? { strings[type] }
+    var format: Int32 { file.format }
+    var sampleRate: Int { file.sampleRate }
+    var channels: Int { file.channels }
+    var hasFloatSamples: Bool { file.hasFloatSamples }
+    var libraryName: String { "libsndfile" }
 
     /// Every metadata string the source has, by type.
     var allStrings: [Int32: String] { strings }
 
-    /// Bytes of the source read so far (for progress).
-    var bytesRead: Int64 { stream.highWater }
+    /// `sf_strerror` of the handle when libsndfile set an error.
+    var decodeFailure: String? { file.errorCode != 0 ? file.errorText : nil }
+
+    /// What libsndfile's parse log says (see `TruncationEvidence`).
+    var isTruncated: Bool { TruncationEvidence.isTruncated(log: file.log) }
+
+    func readFrames(_ buffer: UnsafeMutablePointer<Int16>, count: Int) -> Int { file.readFrames(buffer, count: count) }
+    func readFrames(_ buffer: UnsafeMutablePointer<Int32>, count: Int) -> Int { file.readFrames(buffer, count: count) }
+    func readFrames(_ buffer: UnsafeMutablePointer<Float>, count: Int) -> Int { file.readFrames(buffer, count: count) }
+    func seek(toFrame frame: Int64) -> Bool { file.seek(toFrame: frame) }
 
     /// Ends the decode: closes the handle, then reads whatever the decoder
     /// left unread into the checksum and the copy.
