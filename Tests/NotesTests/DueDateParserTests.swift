@@ -260,3 +260,25 @@ func withTimeZone(_ zone: String, _ body: () throws -> Void) rethrows {
     }
     try body()
 }
+
+extension DueDateParserTests {
+    /// RFC 3339 with Z or an offset is a moment, whatever the time zone: a
+    /// client sends back the `due_at` it read. The last second of a local
+    /// day is a date-only due again (what a date-only due's `due_at` is).
+    func testRFC3339IsAnExactMoment() throws {
+        let zulu = try parser.parse("2026-12-25T05:30:00Z")
+        XCTAssertEqual(zulu.instant.rfc3339, "2026-12-25T05:30:00Z")
+        XCTAssertTrue(zulu.hasTime)
+        XCTAssertEqual(try parser.parse("2026-12-25T14:30:00+09:00").instant.rfc3339, "2026-12-25T05:30:00Z")
+        XCTAssertEqual(try parser.parse("2026-12-25t05:30:00.250z").instant.secondsSince1970,
+                       try parser.parse("2026-12-25T05:30:00Z").instant.secondsSince1970 + 0.25)
+        let endOfDay = try parser.parse("2026-11-29T14:59:59.000Z")
+        XCTAssertFalse(endOfDay.hasTime)
+        XCTAssertEqual(endOfDay.description(in: seoul), "2026-11-29")
+        XCTAssertEqual(try parser.reminder("2026-11-29T14:59:59Z").rfc3339, "2026-11-29T14:59:59Z",
+                       "a reminder is the moment itself, never the day's morning")
+        for text in ["2026-12-25T25:00:00Z", "2026-02-30T10:00:00Z"] {
+            XCTAssertThrowsError(try parser.parse(text), text)
+        }
+    }
+}
