@@ -49,14 +49,15 @@ public struct RouteDescription: Sendable {
         }
     }
 
-    /// A request body of one media type.
+    /// A request body: its media types (the route reads any of them the
+    /// same way) and its schema.
     public struct Body: Sendable {
-        public var mediaType: String
+        public var mediaTypes: [String]
         public var schema: JSON?
         public var isRequired: Bool
 
-        public init(_ mediaType: String, _ schema: JSON? = nil, required: Bool = true) {
-            self.mediaType = mediaType
+        public init(_ mediaType: String, _ schema: JSON? = nil, required: Bool = true, or others: [String] = []) {
+            self.mediaTypes = [mediaType] + others
             self.schema = schema
             self.isRequired = required
         }

@@ -82,7 +82,9 @@ enum OpenAPIDocument {
         if let body = about.body {
             fields.append(("requestBody", .object([
                 ("required", .bool(body.isRequired)),
-                ("content", .object([(body.mediaType, .object(body.schema.map { [("schema", $0)] } ?? []))])),
+                ("content", .object(body.mediaTypes.map { type in
+                    (type, .object(body.schema.map { [("schema", $0)] } ?? []))
+                })),
             ])))
         }
         let isPublic = about.isPublic || !isAPI

@@ -16,7 +16,8 @@ extension MemoRoutes {
                     .init("filename", DocumentSchema.string, "the original name"),
                     .init("allow_duplicate", Describe.flag, "keep it though the same audio is stored")],
             headers: [Describe.idempotencyKey],
-            body: RouteDescription.Body("audio/*", .object([("type", .string("string")), ("format", .string("binary"))])),
+            // Any type: the audio is known by what it holds, not by its label.
+            body: RouteDescription.Body("audio/*", audioBytes, or: ["application/octet-stream"]),
             answers: [Describe.json(201, "stored", DocumentSchema.ref("VoiceMemo"),
                                     headers: [Describe.etag, Describe.location, Describe.undoStep]),
                       Describe.json(409, "the same audio is stored already (allow_duplicate keeps it)",
