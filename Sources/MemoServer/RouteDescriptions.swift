@@ -32,6 +32,32 @@ enum Describe {
                                                    ("maxLength", .int(255))]),
                                           "a retry with the same key gets the first answer")
 
+    // MARK: - Body values
+    //
+    // The store's rules where a pattern can state them exactly, so that
+    // generated requests (a client's, Schemathesis') make items: never
+    // narrower than the server (a value a pattern refuses, the server
+    // refuses too), at most wider where the rule is about graphemes.
+
+    /// Unicode's White_Space, as Swift's `isWhitespace` reads it.
+    static let space = "\\t\\n\\u000b\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+    /// What ends a line (`String.hasLineBreak`).
+    static let lineBreak = "\\n\\u000b\\f\\r\\u0085\\u2028\\u2029"
+
+    static func pattern(_ pattern: String) -> JSON {
+        .object([("type", .string("string")), ("pattern", .string(pattern))])
+    }
+
+    /// A tag: one word without spaces or commas, a leading `#` dropped (`Tags.normalized`).
+    static let tag = pattern("^[\(space)]*#?[^\(space),\\u0000]+[\(space)]*$")
+    /// A to-do's title: one line with something in it.
+    static let title = pattern("^[^\(lineBreak)]*[^\(space)][^\(lineBreak)]*$")
+    /// A memo's title: one line (empty is none).
+    static let oneLine = pattern("^[^\(lineBreak)]*$")
+    /// A memo's text: something besides white space and NUL.
+    static let text = pattern("[^\(space)\\u0000]")
+    static let tagList = Schema.nullable(Schema.array(tag))
+
     // MARK: - Answers
 
     static let etag = (name: "ETag", schema: Schema.string, isRequired: true)

@@ -128,12 +128,11 @@ extension MemoRoutes {
     ]
 
     static let newMemoSchema = DocumentSchema.object([
-        ("text", DocumentSchema.string), ("title", DocumentSchema.nullable(DocumentSchema.string)),
-        ("tags", DocumentSchema.nullable(DocumentSchema.array(DocumentSchema.string))),
+        ("text", Describe.text), ("title", DocumentSchema.nullable(Describe.oneLine)), ("tags", Describe.tagList),
         ("pinned", DocumentSchema.nullable(DocumentSchema.boolean)),
     ], optional: ["title", "tags", "pinned"])
 
     static let memoChangesSchema = DocumentSchema.changes([
-        ("text", DocumentSchema.nullable(DocumentSchema.string)), ("title", DocumentSchema.nullable(DocumentSchema.string)),
+        ("text", DocumentSchema.nullable(Describe.text)), ("title", DocumentSchema.nullable(Describe.oneLine)),
     ] + tagChangeMembers)
 }

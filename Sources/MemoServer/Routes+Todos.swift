@@ -213,22 +213,20 @@ extension MemoRoutes {
     static let dueWords = DocumentSchema.nullable(DocumentSchema.string)
 
     static let newTodoSchema = DocumentSchema.object([
-        ("title", DocumentSchema.string), ("note", DocumentSchema.nullable(DocumentSchema.string)),
+        ("title", Describe.title), ("note", DocumentSchema.nullable(DocumentSchema.string)),
         ("priority", DocumentSchema.nullable(DocumentSchema.choice(Priority.allCases.flatMap(Priority.spellings)))),
-        ("tags", DocumentSchema.nullable(DocumentSchema.array(DocumentSchema.string))),
+        ("tags", Describe.tagList),
         ("due", dueWords), ("remind", dueWords), ("repeat", DocumentSchema.nullable(DocumentSchema.string)),
         ("repeat_from", DocumentSchema.nullable(DocumentSchema.choice(["due", "done"]))),
     ], optional: ["note", "priority", "tags", "due", "remind", "repeat", "repeat_from"])
 
     static let todoChangesSchema = DocumentSchema.changes([
-        ("title", DocumentSchema.nullable(DocumentSchema.string)), ("note", DocumentSchema.nullable(DocumentSchema.string)),
+        ("title", DocumentSchema.nullable(Describe.title)), ("note", DocumentSchema.nullable(DocumentSchema.string)),
         ("priority", DocumentSchema.nullable(DocumentSchema.choice(Priority.allCases.flatMap(Priority.spellings)))),
         ("due", dueWords), ("remind", dueWords), ("repeat", DocumentSchema.nullable(DocumentSchema.string)),
         ("repeat_from", DocumentSchema.nullable(DocumentSchema.choice(["due", "done"]))),
     ] + tagChangeMembers)
 
     /// `tags` (the whole list), `add_tags`, `remove_tags`.
-    static let tagChangeMembers: [(String, JSON)] = JSONBody.tagKeys.sorted().map {
-        ($0, DocumentSchema.nullable(DocumentSchema.array(DocumentSchema.string)))
-    }
+    static let tagChangeMembers: [(String, JSON)] = JSONBody.tagKeys.sorted().map { ($0, Describe.tagList) }
 }
