@@ -207,7 +207,7 @@ final class DueDateParserTests: XCTestCase {
             XCTFail("accepted")
         } catch let error as MemoError {
             for form in ["someday", "today", "tomorrow", "yesterday", "monday", "eow", "eom", "eoy", "+3d", "+2w", "+1m",
-                         "in 3 days", "9am", "YYYY-MM-DD HH:MM", "YYYY-MM-DDTHH:MM", "오늘", "내일", "모레", "3일 후",
+                         "in 3 days", "9am", "YYYY-MM-DD HH:MM", "YYYY-MM-DDTHH:MM", "RFC 3339", "오늘", "내일", "모레", "3일 후",
                          "다음 주 금요일", "내일 오전 9시"] {
                 XCTAssertTrue(error.message.en.contains(form), form)
             }

@@ -39,11 +39,13 @@ public struct DueDateParser: Sendable {
         en: "today, tomorrow, yesterday, a weekday (monday or mon), next friday, eow, eom, eoy, "
             + "+3d, +2w, +1m, in 3 days, dec 25, 25 dec 2027, YYYY-MM-DD, each optionally with a time "
             + "(HH:MM, 9am, 6:30pm, noon), YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, "
+            + "RFC 3339 (2026-12-04T09:00:00Z, 2026-12-04T18:00:00+09:00), "
             + "오늘, 내일, 모레, 어제, 3일 후, 다음 주 금요일, 12월 25일, 내일 오전 9시",
         ko: "오늘, 내일, 모레, 어제, 요일(월요일 또는 월, monday), 다음 주 금요일, 이번 주 금요일, next friday, "
             + "3일 후, 2주 뒤, 12월 25일, 2027년 12월 25일, eow, eom, eoy, +3d, +2w, +1m, in 3 days, dec 25, YYYY-MM-DD, "
             + "각각 시각과 함께(HH:MM, 오전 9시, 오후 6시 30분, 정오, 9am), "
-            + "YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, today, tomorrow, yesterday")
+            + "YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, RFC 3339(2026-12-04T09:00:00Z, 2026-12-04T18:00:00+09:00), "
+            + "today, tomorrow, yesterday")
 
     /// The moment a reminder written as `text` is for: the words a due date
     /// takes, a date alone being its morning (`Due.reminderMoment`). The
