@@ -55,7 +55,7 @@ let package = Package(
         // The web app: its HTML, CSS and JavaScript embedded in the binary as byte arrays
         // (SwiftPM's embedInCode, no Foundation) and the routes serving them. Its own
         // target, so that only a change of the page recompiles the generated arrays.
-        .target(name: "WebApp", dependencies: ["HTTPServer"], path: "Sources/WebApp",
+        .target(name: "WebApp", dependencies: ["HTTPServer", "MemoCore"], path: "Sources/WebApp",
                 resources: [.embedInCode("Web")]),
         // The application layer every front end shares: the data home, the schema, the
         // onboarding gate, error classification, and the use cases (backup, restore,

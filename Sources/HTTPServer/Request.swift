@@ -30,6 +30,9 @@ public struct Request: Sendable {
     public internal(set) var routePattern: String?
     /// The values of the pattern's `{name}` segments.
     public internal(set) var parameters: [String: String] = [:]
+    /// The route that matched, with what it declares of itself
+    /// (`Route.documentation`); nil when none did.
+    public internal(set) var route: Route?
 
     public init(method: Method, target: String, path: [String], query: [QueryItem] = [], headers: Headers = [:],
                 remoteAddress: String = "", httpVersion: String = "HTTP/1.1", targetAuthority: String? = nil) {

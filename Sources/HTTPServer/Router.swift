@@ -36,24 +36,29 @@ public struct Router: Sendable {
     public init() {}
 
     /// A route whose request has no body (one is refused with 413).
-    public mutating func route(_ method: Method, _ pattern: String, _ handler: @escaping Handler) {
-        add(Route(method: method, pattern: pattern, bodyLimit: 0, action: .respond(handler)))
+    /// `documentation` says what it takes and answers (see `RouteDescription`).
+    public mutating func route(_ method: Method, _ pattern: String, _ documentation: RouteDescription? = nil,
+                               _ handler: @escaping Handler) {
+        add(Route(method: method, pattern: pattern, bodyLimit: 0, documentation: documentation,
+                  action: .respond(handler)))
     }
 
     /// A route whose body, at most `bodyLimit` bytes, is gathered and handed
     /// whole to `handler`: for small documents such as JSON.
     public mutating func collect(_ method: Method, _ pattern: String, bodyLimit: UInt64,
+                                 _ documentation: RouteDescription? = nil,
                                  _ handler: @escaping @Sendable (Request, [UInt8]) throws -> Response) {
-        add(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, action: .receive { request in
-            CollectingReceiver(request: request, handler: handler)
-        }))
+        add(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, documentation: documentation,
+                  action: .receive { request in CollectingReceiver(request: request, handler: handler) }))
     }
 
     /// A route whose body, at most `bodyLimit` bytes, streams to the receiver
     /// `makeReceiver` creates for each request (see `RequestBodyReceiver`).
     public mutating func upload(_ method: Method, _ pattern: String, bodyLimit: UInt64,
+                                _ documentation: RouteDescription? = nil,
                                 _ makeReceiver: @escaping @Sendable (Request) throws -> any RequestBodyReceiver) {
-        add(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, action: .receive(makeReceiver)))
+        add(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, documentation: documentation,
+                  action: .receive(makeReceiver)))
     }
 
     /// What answers `method` on the decoded `path`.
@@ -119,6 +124,8 @@ public final class Route: Sendable {
     public let pattern: String
     /// The most body bytes its requests may carry.
     public let bodyLimit: UInt64
+    /// What it takes and answers, when its author said.
+    public let documentation: RouteDescription?
     let segments: [PatternSegment]
     let action: Action
 
@@ -127,10 +134,11 @@ public final class Route: Sendable {
         case receive(@Sendable (Request) throws -> any RequestBodyReceiver)
     }
 
-    init(method: Method, pattern: String, bodyLimit: UInt64, action: Action) {
+    init(method: Method, pattern: String, bodyLimit: UInt64, documentation: RouteDescription? = nil, action: Action) {
         self.method = method
         self.pattern = pattern
         self.bodyLimit = bodyLimit
+        self.documentation = documentation
         self.segments = PatternSegment.parse(pattern)
         self.action = action
     }

@@ -156,6 +156,7 @@ extension ServerCore {
         let resolution = router.resolve(request.method, path: request.path)
         if case .matched(let route, let parameters) = resolution {
             request.routePattern = route.pattern
+            request.route = route
             request.parameters = parameters
         }
         guard ServerCore.hasBody(request.headers) else {

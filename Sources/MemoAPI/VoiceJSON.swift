@@ -2,16 +2,16 @@ import MemoCore
 import VoiceMemos
 
 extension WireFormat {
-    /// Everything about a voice memo. `file` is where its audio is stored;
-    /// `updated_at` is when it last changed (its import, when never since).
-    public static func voiceMemo(_ memo: VoiceMemo, file: String) -> JSON {
-        .object([
+    /// Everything about a voice memo. `file` is where its audio is stored
+    /// (left out when nil); `updated_at` is when it last changed (its
+    /// import, when never since).
+    public static func voiceMemo(_ memo: VoiceMemo, file: String?) -> JSON {
+        var members: [(String, JSON)] = [
             ("id", .int(memo.id)),
             ("uid", .uid(memo.uid)),
             ("rev", .int(memo.rev)),
             ("title", .string(memo.title)),
             ("original_name", .string(memo.originalName)),
-            ("file", .string(file)),
             ("container", .string(memo.container)),
             ("encoding", .string(memo.encoding)),
             ("sample_rate", .int(memo.sampleRate)),
@@ -25,12 +25,23 @@ extension WireFormat {
             ("imported_at", .time(memo.importedAt)),
             ("updated_at", .time(memo.updatedAt ?? memo.importedAt)),
             ("tags", .strings(memo.tags)),
-        ])
+        ]
+        if let file { members.insert(("file", .string(file)), at: 5) }
+        return .object(members)
     }
 
-    /// A voice memo through its store, which knows where its audio is.
+    /// A voice memo through its store, which knows where its audio is: the
+    /// command line's document, for the user on their own machine.
     public static func voiceMemo(_ memo: VoiceMemo, in store: VoiceStore) -> JSON {
         voiceMemo(memo, file: store.path(of: memo))
+    }
+
+    /// A voice memo as the HTTP API gives it: without `file`. The path is
+    /// of no use to a client (`/api/v1/voice/{id}/audio` serves the sound)
+    /// and tells anyone who reads an answer where the data home is and
+    /// whose home folder holds it (`DocumentSchema`'s `VoiceMemo`).
+    public static func voiceMemo(_ memo: VoiceMemo) -> JSON {
+        voiceMemo(memo, file: nil)
     }
 }
 

@@ -26,6 +26,24 @@ enum Access {
         }
     }
 
+    /// Refuses (400) a query item the route does not read, as a JSON body's
+    /// unknown key is refused: `limt=5` ignored would leave the client
+    /// believing it was heard. What a route reads is what it declares
+    /// (`RouteDescription.query`, the same list the API's document shows);
+    /// `lang` every route reads (`en` or `ko`, else 400 too).
+    static func checkQuery(_ request: Request) throws {
+        guard request.path.starts(with: ["api", "v1"]), let route = request.route else { return }
+        if let language = request.queryValue("lang"), Language(rawValue: language) == nil {
+            throw MemoError(.usage, en: "'lang' must be en or ko", ko: "'lang' 값은 en 또는 ko여야 합니다")
+        }
+        let known = Set((route.documentation?.query ?? []).map(\.name)).union(["lang"])
+        for item in request.query where !known.contains(item.name) {
+            let names = known.sorted().joined(separator: ", ")
+            throw MemoError(.usage, en: "unknown query parameter '\(item.name)'; this route reads: \(names)",
+                            ko: "알 수 없는 쿼리 매개변수 '\(item.name)'; 이 경로가 읽는 것: \(names)")
+        }
+    }
+
     /// Routes anyone may call: they reveal nothing but that memoapp runs,
     /// or (signing in) check a credential of their own.
     static func isPublic(_ route: [String], _ method: Method) -> Bool {

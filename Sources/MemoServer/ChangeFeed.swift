@@ -200,7 +200,7 @@ final class ChangeFeed: @unchecked Sendable {
             return WireFormat.memo(try workspace.memoStore().memo(id: id))
         case .voice:
             let store = try workspace.voiceStore()
-            return WireFormat.voiceMemo(try store.memo(id: id), in: store)
+            return WireFormat.voiceMemo(try store.memo(id: id))
         case .timer:
             return WireFormat.timer(try workspace.timerStore().snapshot(ofTimer: id, persistingSettlement: false))
         }

@@ -33,6 +33,7 @@ enum ErrorResponses {
         case 405: return "method_not_allowed"
         case 409: return ErrorKind.invalidState.code
         case 413, 431: return ErrorKind.tooLarge.code
+        case 416: return "range_not_satisfiable"
         case 417: return "expectation_failed"
         case 421: return "misdirected_request"
         case 422: return ErrorKind.badInput.code

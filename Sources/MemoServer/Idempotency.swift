@@ -36,7 +36,9 @@ final class IdempotencyCache: @unchecked Sendable {
     func perform(_ request: Request, bodyDigest body: [UInt8], _ work: () throws -> Response) throws -> Response {
         guard let key = request.headers["Idempotency-Key"] else { return try work() }
         guard (1...255).contains(key.utf8.count) else {
-            throw MemoError(.usage, en: "an Idempotency-Key is 1 to 255 characters", ko: "Idempotency-Key는 1~255자입니다")
+            // An HTTPError, not a `usage` MemoError: a header's fault is the
+            // request's (400), never taken for the body's (see `Router.json`).
+            throw HTTPError(status: 400, en: "an Idempotency-Key is 1 to 255 characters", ko: "Idempotency-Key는 1~255자입니다")
         }
         // Per credential and route: one client's key never answers another's
         // request. The credential is its identity (the stored digest of the
@@ -97,8 +99,9 @@ extension Router {
     /// `/undo`, …) that honours `Idempotency-Key` as the routes with a body
     /// do: a retried lap must not record a second lap. Every such route is
     /// added through here rather than `route(.post, …)`, so none forgets it.
-    mutating func action(_ pattern: String, _ services: ServerServices, _ handler: @escaping Handler) {
-        route(.post, pattern) { request in
+    mutating func action(_ pattern: String, _ services: ServerServices, _ documentation: RouteDescription? = nil,
+                         _ handler: @escaping Handler) {
+        route(.post, pattern, documentation) { request in
             try services.idempotency.perform(request, body: []) { try handler(request) }
         }
     }

@@ -9,7 +9,14 @@ import WebApp
 public enum MemoRoutes {
     static func make(_ services: ServerServices, feed: ChangeFeed, extraRoutes: (inout Router) -> Void = { _ in }) -> Router {
         var router = Router()
-        router.beforeEach = Access.hook(services)
+        let access = Access.hook(services)
+        router.beforeEach = { request in
+            if let answer = try access(request) { return answer }
+            // After the credentials: a refusal before them would tell a
+            // stranger which query items a path reads.
+            try Access.checkQuery(request)
+            return nil
+        }
         router.around = { body in
             try services.withRequestReads {
                 guard var response = try body() else { return nil }
@@ -29,9 +36,12 @@ public enum MemoRoutes {
         addTransfer(to: &router, services)
         addUndo(to: &router, services)
         addEvents(to: &router, feed)
-        addOpenAPI(to: &router)
+        let document = OpenAPIDocument.Holder()
+        addOpenAPI(to: &router, document)
         WebApp.addRoutes(to: &router)
         extraRoutes(&router)
+        // From the routes as they are, the document's own among them.
+        document.bytes = OpenAPIDocument.json(router.routes).serializedBytes
         return router
     }
 }

@@ -1,156 +1,184 @@
 import HTTPServer
+import MemoAPI
 import MemoCore
 import MemoKit
 
-/// `GET /api/v1/openapi.json`: the API as an OpenAPI 3.1 document, written
-/// here as its own list (not read off the router), so that a test comparing
-/// the two finds a route added to one and forgotten in the other.
+/// `GET /api/v1/openapi.json`: the API as an OpenAPI 3.1 document, made
+/// from the router's routes and what each declares of itself
+/// (`RouteDescription`, written beside its handler), with the documents'
+/// schemas from the wire format (`DocumentSchema`). Nothing here lists
+/// routes: a route added to the router is in the document.
 enum OpenAPIDocument {
-    struct Operation {
-        let method: String
-        let path: String
-        let summary: String
-        let success: Int
-        var body: Body = .none
-        var isPublic = false
-
-        enum Body { case none, json, audio }
+    /// The document's bytes, made once the router is complete (the route
+    /// serving it is one of the routes it describes).
+    final class Holder: @unchecked Sendable {
+        // Written once by `MemoRoutes.make`, before any server thread runs.
+        var bytes: [UInt8] = []
     }
 
-    static let operations: [Operation] = [
-        Operation(method: "get", path: "/api/v1/health", summary: "Is it up; the version", success: 200, isPublic: true),
-        Operation(method: "get", path: "/api/v1/openapi.json", summary: "This document", success: 200, isPublic: true),
-        Operation(method: "post", path: "/api/v1/session", summary: "Exchange a sign-in code for a session cookie",
-                  success: 200, body: .json, isPublic: true),
-        Operation(method: "get", path: "/api/v1/session", summary: "Who is asking; the CSRF token again", success: 200),
-        Operation(method: "delete", path: "/api/v1/session", summary: "Sign out", success: 204),
-        Operation(method: "get", path: "/", summary: "The web app's page", success: 200, isPublic: true),
-        Operation(method: "get", path: "/app/{file}", summary: "The web app's scripts and styles", success: 200, isPublic: true),
-        Operation(method: "get", path: "/api/v1/onboarding", summary: "The onboarding state and its four pages", success: 200),
-        Operation(method: "post", path: "/api/v1/onboarding/next", summary: "Next page", success: 200),
-        Operation(method: "post", path: "/api/v1/onboarding/prev", summary: "Previous page", success: 200),
-        Operation(method: "post", path: "/api/v1/onboarding/skip", summary: "Finish now", success: 200),
-        Operation(method: "post", path: "/api/v1/onboarding/start", summary: "Finish, from the last page (else 409)", success: 200),
-        Operation(method: "post", path: "/api/v1/onboarding/reset", summary: "Back to page 1, not completed", success: 200),
-        Operation(method: "put", path: "/api/v1/onboarding/page", summary: "Go to page N", success: 200, body: .json),
-        Operation(method: "get", path: "/api/v1/todos", summary: "To-dos: status, tag (repeatable, -T excludes), due, due_before, due_after, priority, sort, limit, cursor", success: 200),
-        Operation(method: "post", path: "/api/v1/todos", summary: "Add a to-do (repeat: a rule for a recurring one)", success: 201, body: .json),
-        Operation(method: "get", path: "/api/v1/todos/{id}", summary: "One to-do", success: 200),
-        Operation(method: "patch", path: "/api/v1/todos/{id}", summary: "Change a to-do", success: 200, body: .json),
-        Operation(method: "delete", path: "/api/v1/todos/{id}", summary: "Remove a to-do", success: 200),
-        Operation(method: "post", path: "/api/v1/todos/{id}/done", summary: "Finish a to-do (a recurring one also gets its next occurrence)", success: 200),
-        Operation(method: "post", path: "/api/v1/todos/{id}/undo", summary: "Reopen a to-do", success: 200),
-        Operation(method: "get", path: "/api/v1/memos", summary: "Memos: tag (repeatable, -T excludes), pinned, since, until, sort, reverse, limit, cursor", success: 200),
-        Operation(method: "post", path: "/api/v1/memos", summary: "Add a memo", success: 201, body: .json),
-        Operation(method: "get", path: "/api/v1/memos/{id}", summary: "One memo", success: 200),
-        Operation(method: "patch", path: "/api/v1/memos/{id}", summary: "Change a memo's text, title or tags", success: 200, body: .json),
-        Operation(method: "delete", path: "/api/v1/memos/{id}", summary: "Remove a memo", success: 200),
-        Operation(method: "post", path: "/api/v1/memos/{id}/pin", summary: "Pin a memo", success: 200),
-        Operation(method: "post", path: "/api/v1/memos/{id}/unpin", summary: "Unpin a memo", success: 200),
-        Operation(method: "get", path: "/api/v1/search", summary: "Search to-dos, memos and voice memo titles: q, limit", success: 200),
-        Operation(method: "post", path: "/api/v1/voice", summary: "Upload audio (raw body); title, tag, filename in the query",
-                  success: 201, body: .audio),
-        Operation(method: "get", path: "/api/v1/voice", summary: "Voice memos: tag, limit", success: 200),
-        Operation(method: "get", path: "/api/v1/voice/{id}", summary: "One voice memo", success: 200),
-        Operation(method: "patch", path: "/api/v1/voice/{id}", summary: "Change a voice memo's title or tags", success: 200, body: .json),
-        Operation(method: "delete", path: "/api/v1/voice/{id}", summary: "Remove a voice memo and its audio", success: 200),
-        Operation(method: "get", path: "/api/v1/voice/{id}/audio", summary: "The stored audio; Range gives 206 or 416", success: 200),
-        Operation(method: "get", path: "/api/v1/voice/{id}/peaks", summary: "Waveform peaks, audiowaveform JSON v2: width", success: 200),
-        Operation(method: "get", path: "/api/v1/voice/{id}/waveform.svg", summary: "The waveform as SVG: width, height", success: 200),
-        Operation(method: "post", path: "/api/v1/voice/{id}/trim", summary: "Keep start to end (seconds)", success: 200, body: .json),
-        Operation(method: "get", path: "/api/v1/timers", summary: "Running and paused timers; all=true for ended ones too", success: 200),
-        Operation(method: "post", path: "/api/v1/timers", summary: "Start a countdown (duration) or a stopwatch", success: 201, body: .json),
-        Operation(method: "get", path: "/api/v1/timers/{id}", summary: "One timer", success: 200),
-        Operation(method: "delete", path: "/api/v1/timers/{id}", summary: "Cancel a timer (kept, cancelled)", success: 200),
-        Operation(method: "post", path: "/api/v1/timers/{id}/pause", summary: "Pause", success: 200),
-        Operation(method: "post", path: "/api/v1/timers/{id}/resume", summary: "Resume", success: 200),
-        Operation(method: "post", path: "/api/v1/timers/{id}/lap", summary: "Record a lap (stopwatch)", success: 200),
-        Operation(method: "post", path: "/api/v1/timers/{id}/stop", summary: "Stop a stopwatch", success: 200),
-        Operation(method: "post", path: "/api/v1/timers/{id}/dismiss", summary: "Mark an ended timer seen (leaves the main screen)",
-                  success: 200),
-        Operation(method: "get", path: "/api/v1/events", summary: "Server-Sent Events: todo, memo, voice, timer, timer.finished, onboarding",
-                  success: 200),
-        Operation(method: "get", path: "/api/v1/onboarding/events",
-                  summary: "Server-Sent Events of the onboarding alone; open before the onboarding is completed", success: 200),
-        Operation(method: "get", path: "/api/v1/export", summary: "The export document", success: 200),
-        Operation(method: "post", path: "/api/v1/import", summary: "Import an export document", success: 200, body: .json),
-        Operation(method: "get", path: "/api/v1/doctor", summary: "Examine the data home", success: 200),
-        Operation(method: "get", path: "/api/v1/undo", summary: "The undo history, newest first, each step with its origin",
-                  success: 200),
-        Operation(method: "post", path: "/api/v1/undo", summary: "Revert the newest change, whoever made it", success: 200),
-        Operation(method: "post", path: "/api/v1/undo/{id}",
-                  summary: "Revert one step when no later step touched its items (409 naming the one that did)",
-                  success: 200),
-    ]
-
-    static let json: JSON = {
+    static func json(_ routes: [Route]) -> JSON {
         var paths: [(String, JSON)] = []
-        for operation in operations {
-            var fields: [(String, JSON)] = [
-                ("summary", .string(operation.summary)),
-                ("operationId", .string(operation.method + operation.path.replacingAll("/", with: "_")
-                    .replacingAll("{", with: "").replacingAll("}", with: "").replacingAll(".", with: "_"))),
-            ]
-            if operation.path.contains("{id}") {
-                fields.append(("parameters", .array([.object([
-                    ("name", .string("id")), ("in", .string("path")), ("required", .bool(true)),
-                    ("schema", .object([("type", .string("integer")), ("minimum", .int(1))])),
-                ])])))
-            }
-            switch operation.body {
-            case .none: break
-            case .json:
-                fields.append(("requestBody", content("application/json", required: true)))
-            case .audio:
-                fields.append(("requestBody", content("audio/*", required: true)))
-            }
-            if operation.isPublic { fields.append(("security", .array([]))) }
-            var responses: [(String, JSON)] = [(String(operation.success), .object([("description", .string("success"))]))]
-            for status in operation.isPublic ? [] : [400, 401, 403, 404, 409, 413, 422, 503] {
-                responses.append((String(status), .object([
-                    ("description", .string("error")),
-                    ("content", .object([("application/json", .object([("schema", .object([
-                        ("$ref", .string("#/components/schemas/Error"))]))]))])),
-                ])))
-            }
-            fields.append(("responses", .object(responses)))
-            if let index = paths.firstIndex(where: { $0.0 == operation.path }), case .object(var methods) = paths[index].1 {
-                methods.append((operation.method, .object(fields)))
+        for route in routes {
+            let operation = operation(route, among: routes)
+            if let index = paths.firstIndex(where: { $0.0 == route.pattern }), case .object(var methods) = paths[index].1 {
+                methods.append((route.method.rawValue.lowercased(), operation))
                 paths[index].1 = .object(methods)
             } else {
-                paths.append((operation.path, .object([(operation.method, .object(fields))])))
+                paths.append((route.pattern, .object([(route.method.rawValue.lowercased(), operation)])))
             }
         }
-        let error = JSON.object([
-            ("type", .string("object")),
-            ("required", .strings(["error"])),
-            ("properties", .object([("error", .object([
-                ("type", .string("object")),
-                ("required", .strings(["code", "message"])),
-                ("properties", .object([("code", .object([("type", .string("string"))])),
-                                        ("message", .object([("type", .string("string"))]))])),
-            ]))])),
-        ])
         return .object([
             ("openapi", .string("3.1.0")),
             ("info", .object([("title", .string("memoapp")), ("version", .string(Version.current)),
-                              ("description", .string("memoapp's HTTP API; see docs/api.md"))])),
-            ("security", .array([.object([("bearer", .array([]))])])),
+                              ("description", .string("memoapp's HTTP API; docs/api.md says what each route does"))])),
+            ("security", security(for: .get)),
             ("paths", .object(paths)),
             ("components", .object([
-                ("securitySchemes", .object([("bearer", .object([("type", .string("http")), ("scheme", .string("bearer"))]))])),
-                ("schemas", .object([("Error", error)])),
+                ("securitySchemes", .object([
+                    ("bearer", .object([("type", .string("http")), ("scheme", .string("bearer"))])),
+                    ("session", .object([("type", .string("apiKey")), ("in", .string("cookie")),
+                                         ("name", .string(Access.sessionCookie))])),
+                    ("csrf", .object([("type", .string("apiKey")), ("in", .string("header")),
+                                      ("name", .string("X-CSRF-Token"))])),
+                ])),
+                ("schemas", .object(DocumentSchema.all)),
             ])),
         ])
-    }()
+    }
 
-    private static func content(_ type: String, required: Bool) -> JSON {
-        .object([("required", .bool(required)), ("content", .object([(type, .object([]))]))])
+    /// A token, or the web app's session cookie (with its CSRF token for
+    /// anything but a read).
+    static func security(for method: Method) -> JSON {
+        let session: JSON = method == .get || method == .head
+            ? .object([("session", .array([]))])
+            : .object([("session", .array([])), ("csrf", .array([]))])
+        return .array([.object([("bearer", .array([]))]), session])
+    }
+
+    static func operation(_ route: Route, among routes: [Route]) -> JSON {
+        let about = route.documentation ?? RouteDescription(route.pattern)
+        let isAPI = route.pattern.hasPrefix("/api/v1/")
+        var fields: [(String, JSON)] = [
+            ("summary", .string(about.summary)),
+            ("operationId", .string(operationID(route))),
+        ]
+        var parameters: [JSON] = route.pattern.split(separator: "/").compactMap { segment -> JSON? in
+            guard segment.hasPrefix("{"), segment.hasSuffix("}") else { return nil }
+            let name = String(segment.dropFirst().dropLast())
+            let declared = about.path.first { $0.name == name }
+            return parameter(name, in: "path", schema: declared?.schema ?? pathSchema(name), required: true,
+                             summary: declared?.summary ?? "")
+        }
+        for item in about.query + (isAPI ? [language] : []) {
+            parameters.append(parameter(item.name, in: "query",
+                                        schema: item.isRepeatable ? DocumentSchema.array(item.schema) : item.schema,
+                                        required: item.isRequired, summary: item.summary))
+        }
+        for field in about.headers {
+            parameters.append(parameter(field.name, in: "header", schema: field.schema, required: field.isRequired,
+                                        summary: field.summary))
+        }
+        if !parameters.isEmpty { fields.append(("parameters", .array(parameters))) }
+        if let body = about.body {
+            fields.append(("requestBody", .object([
+                ("required", .bool(body.isRequired)),
+                ("content", .object(body.mediaTypes.map { type in
+                    (type, .object(body.schema.map { [("schema", $0)] } ?? []))
+                })),
+            ])))
+        }
+        let isPublic = about.isPublic || !isAPI
+        fields.append(("security", isPublic ? .array([]) : security(for: route.method)))
+        var answers = about.answers
+        for common in commonAnswers(route, isAPI: isAPI, isPublic: isPublic)
+        where !answers.contains(where: { $0.status == common.status }) {
+            answers.append(common)
+        }
+        answers.sort { $0.status < $1.status }
+        let links = self.links(from: route, among: routes)
+        fields.append(("responses", .object(answers.map { answer in
+            (String(answer.status), response(answer, links: answer.status == 201 ? links : []))
+        })))
+        return .object(fields)
+    }
+
+    /// What any route may answer besides what it declares: the refusals of
+    /// the HTTP layer and of the access hook.
+    static func commonAnswers(_ route: Route, isAPI: Bool, isPublic: Bool) -> [RouteDescription.Answer] {
+        let error = DocumentSchema.ref("Error")
+        var answers = [
+            Describe.json(400, "a malformed request: its target, a query item no route reads, a value it cannot take",
+                          error),
+            Describe.json(413, "a body larger than the route takes", error),
+            Describe.json(421, "a Host this server does not answer to", error),
+            Describe.json(431, "a head larger than 16 KiB", error),
+            Describe.json(503, "the server is starting or stopping, or the database is unavailable", error),
+        ]
+        if !isPublic {
+            answers.append(Describe.json(401, "no valid credentials", error,
+                                         headers: [(name: "Retry-After", schema: DocumentSchema.string, isRequired: false)]))
+            answers.append(Describe.json(403, "the onboarding is not completed, or a change without its CSRF token", error))
+        }
+        if !isAPI { answers.append(Describe.json(404, "no such file", error)) }
+        if route.method == .post && isAPI {
+            answers.append(Describe.json(409, "a retry while the first request with its Idempotency-Key runs", error))
+            answers.append(Describe.json(422, "an Idempotency-Key used before with another body", error))
+        }
+        return answers
+    }
+
+    /// From a creation to every route of the item it made (`/todos` to
+    /// `/todos/{id}`, `/todos/{id}/done`, …), for clients and stateful tests.
+    static func links(from route: Route, among routes: [Route]) -> [(String, JSON)] {
+        routes.filter { $0.pattern.hasPrefix(route.pattern + "/{id}") }.map { target in
+            (operationID(target), .object([
+                ("operationId", .string(operationID(target))),
+                ("parameters", .object([("id", .string("$response.body#/id"))])),
+            ]))
+        }
+    }
+
+    static func response(_ answer: RouteDescription.Answer, links: [(String, JSON)]) -> JSON {
+        var fields: [(String, JSON)] = [("description", .string(answer.summary))]
+        if !answer.headers.isEmpty {
+            fields.append(("headers", .object(answer.headers.map { header in
+                (header.name, .object([("required", .bool(header.isRequired)), ("schema", header.schema)]))
+            })))
+        }
+        if let mediaType = answer.mediaType {
+            fields.append(("content", .object([(mediaType, .object(answer.schema.map { [("schema", $0)] } ?? []))])))
+        }
+        if !links.isEmpty { fields.append(("links", .object(links))) }
+        return .object(fields)
+    }
+
+    static func parameter(_ name: String, in place: String, schema: JSON, required: Bool, summary: String) -> JSON {
+        var fields: [(String, JSON)] = [("name", .string(name)), ("in", .string(place)), ("required", .bool(required)),
+                                        ("schema", schema)]
+        if !summary.isEmpty { fields.append(("description", .string(summary))) }
+        return .object(fields)
+    }
+
+    /// An item's `{id}`: its id or its uid; any other `{name}`, a string.
+    static func pathSchema(_ name: String) -> JSON {
+        guard name == "id" else { return DocumentSchema.string }
+        return .object([("anyOf", .array([Describe.minimumInteger(1, maximum: Int(Int64.max)), DocumentSchema.uid]))])
+    }
+
+    /// `?lang=ko|en`, read by every API route (the language of messages).
+    static let language = RouteDescription.Parameter("lang", DocumentSchema.choice(["en", "ko"]),
+                                                     "the language of error messages and pages")
+
+    static func operationID(_ route: Route) -> String {
+        route.method.rawValue.lowercased() + route.pattern.replacingAll("/", with: "_").replacingAll("{", with: "")
+            .replacingAll("}", with: "").replacingAll(".", with: "_")
     }
 }
 
 extension MemoRoutes {
-    static func addOpenAPI(to router: inout Router) {
-        router.route(.get, "/api/v1/openapi.json") { _ in .json(OpenAPIDocument.json) }
+    static func addOpenAPI(to router: inout Router, _ document: OpenAPIDocument.Holder) {
+        router.route(.get, "/api/v1/openapi.json", RouteDescription(
+            "This document", answers: [Describe.json(200, "OpenAPI 3.1", DocumentSchema.type("object"))], isPublic: true
+        )) { _ in .bytes(document.bytes, contentType: "application/json") }
     }
 }

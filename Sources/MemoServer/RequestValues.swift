@@ -56,6 +56,22 @@ extension Request {
     }
 }
 
+extension Router {
+    /// A route whose body is a JSON document of at most `JSONBody.limit`
+    /// bytes. Whatever its handler refuses as `usage` is the body's fault
+    /// and answered 422 (`bad_input`), as every well-formed request with a
+    /// value the server cannot take is, wherever the check is made (a date
+    /// the parser cannot read, a title the store refuses): what is wrong
+    /// with the target was refused before, 400 (unknown query items, by
+    /// the hook), and a path naming no item is 404.
+    mutating func json(_ method: Method, _ pattern: String, _ documentation: RouteDescription,
+                       _ handler: @escaping @Sendable (Request, [UInt8]) throws -> Response) {
+        collect(method, pattern, bodyLimit: JSONBody.limit, documentation) { request, body in
+            try JSONBody.reading { try handler(request, body) }
+        }
+    }
+}
+
 /// A request's JSON body: one object, whose keys must all be known (a
 /// misspelt key is refused rather than silently ignored).
 enum JSONBody {
@@ -64,6 +80,20 @@ enum JSONBody {
 
     /// The keys `JSONReader.tagChanges` reads.
     static let tagKeys: Set<String> = ["tags", "add_tags", "remove_tags"]
+
+    /// Runs `read`, which takes a body's values apart: whatever it refuses
+    /// is the body's fault, a well-formed request carrying a value the
+    /// server cannot take, so 422 (`bad_input`), whichever check found it
+    /// (a date or a priority the parsers cannot read is `usage` on the
+    /// command line, where it came from an argument). What is wrong with a
+    /// request's target, its query, is 400.
+    static func reading<Value>(_ read: () throws -> Value) throws -> Value {
+        do {
+            return try read()
+        } catch let error as MemoError where error.kind == .usage {
+            throw MemoError(.badInput, error.message, hint: error.hint)
+        }
+    }
 
     static func object(_ bytes: [UInt8], allowedKeys: Set<String>) throws -> JSONReader {
         guard !bytes.isEmpty else {

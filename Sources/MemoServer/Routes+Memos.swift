@@ -9,7 +9,8 @@ extension MemoRoutes {
     static let memoWord = Localized(en: "memo", ko: "메모")
 
     static func addMemos(to router: inout Router, _ services: ServerServices) {
-        router.route(.get, "/api/v1/memos") { request in
+        router.route(.get, "/api/v1/memos", Describe.list("Memo summaries (a preview, not the text)", "MemoSummary",
+                                                          query: memoListQuery)) { request in
             let query = try memoQuery(request, now: services.clock.now())
             let summaries = try services.read { try $0.memoStore().summaries(matching: query) }
             // A cursor follows the default order only: other orders have no next link.
@@ -17,9 +18,9 @@ extension MemoRoutes {
             return Paging.linking(.json(.array(summaries.map(WireFormat.memo))), request, itemCount: summaries.count,
                                   limit: query.limit ?? 0) { isPaged ? summaries.last.map(Paging.memoCursor) : nil }
         }
-        router.collect(.post, "/api/v1/memos", bodyLimit: JSONBody.limit) { request, body in
+        router.json(.post, "/api/v1/memos", Describe.create("Add a memo", "Memo", body: newMemoSchema)) { request, body in
             try services.idempotency.perform(request, body: body) {
-                let document = try JSONBody.object(body, allowedKeys: ["text", "title", "tags", "pinned"])
+                let document = try JSONBody.object(body, allowedKeys: Set(newMemoSchema.propertyNames))
                 let new = NewMemo(text: try document.string("text"), title: try document.optionalString("title"),
                                   tags: try Tags.normalized(document.strings("tags")),
                                   isPinned: try document.optionalBool("pinned") ?? false)
@@ -29,14 +30,15 @@ extension MemoRoutes {
                 return response
             }
         }
-        router.route(.get, "/api/v1/memos/{id}") { request in
+        router.route(.get, "/api/v1/memos/{id}", Describe.item("One memo, its text whole", "Memo")) { request in
             let id = try request.itemID(.memo, services)
             let memo = try services.read { try $0.memoStore().memo(id: id) }
             return Items.response(WireFormat.memo(memo), for: request)
         }
-        router.collect(.patch, "/api/v1/memos/{id}", bodyLimit: JSONBody.limit) { request, body in
+        router.json(.patch, "/api/v1/memos/{id}", Describe.change("Change a memo's text, title or tags", "Memo",
+                                                                  body: memoChangesSchema, isPost: false)) { request, body in
             let id = try request.itemID(.memo, services)
-            let document = try JSONBody.object(body, allowedKeys: JSONBody.tagKeys.union(["text", "title"]))
+            let document = try JSONBody.object(body, allowedKeys: Set(memoChangesSchema.propertyNames))
             let text = try document.optionalString("text")
             // null or "" removes the title, as an empty title does on the command line.
             let title = try document.change("title").map { try $0?.string() ?? "" }
@@ -50,7 +52,9 @@ extension MemoRoutes {
             }
             return Items.response(WireFormat.memo(memo), for: request)
         }
-        router.route(.delete, "/api/v1/memos/{id}") { request in
+        router.route(.delete, "/api/v1/memos/{id}",
+                     Describe.change("Remove a memo", "Memo", answer: DocumentSchema.removed("Memo"),
+                                     isPost: false)) { request in
             let id = try request.itemID(.memo, services)
             let removed = try services.apply(RemoveMemos(ids: [id]), for: request) {
                 try checkMemoPrecondition(request, id: id, $0)
@@ -58,7 +62,8 @@ extension MemoRoutes {
             return .json(WireFormat.removed(removed.map(WireFormat.memo)))
         }
         for (name, isPinned) in [("pin", true), ("unpin", false)] {
-            router.action("/api/v1/memos/{id}/\(name)", services) { request in
+            router.action("/api/v1/memos/{id}/\(name)", services,
+                          Describe.change(isPinned ? "Pin a memo" : "Unpin a memo", "Memo")) { request in
                 let id = try request.itemID(.memo, services)
                 let memo = try services.apply(PinMemo(id: id, isPinned: isPinned), for: request) {
                     try checkMemoPrecondition(request, id: id, $0)
@@ -76,15 +81,24 @@ extension MemoRoutes {
     }
 
     static func addSearch(to router: inout Router, _ services: ServerServices) {
-        router.route(.get, "/api/v1/search") { request in
+        router.route(.get, "/api/v1/search", RouteDescription(
+            "Search to-dos, memos and voice memo titles, best first",
+            query: [.init("q", DocumentSchema.string, "the words", required: true),
+                    .init("any", Describe.flag, "any word instead of all"), Describe.limit],
+            answers: [Describe.json(200, "the hits, at most limit of every kind together",
+                                    DocumentSchema.array(DocumentSchema.ref("SearchHit")))])) { request in
             guard let text = request.queryValue("q") else {
                 throw MemoError(.usage, en: "search needs 'q'", ko: "검색에는 'q'가 필요합니다")
             }
-            let query = try SearchQuery(text, combination: request.queryValue("any") == "true" ? .any : .all)
+            // `any=1` as `any=true`: the same words every flag takes.
+            let query = try SearchQuery(text, combination: request.queryBool("any") ? .any : .all)
             let limit = try listLimit(request)
             let results = try services.read { try Search.run(query, limit: limit, in: $0) }
-            return .json(.array(results.notes.hits.map(WireFormat.searchHit)
-                + results.voice.map { WireFormat.searchHit(voice: $0.memo, title: $0.title) }))
+            // `limit` is of all hits together: the notes' and the voice
+            // memos' are each limited by the search, so their sum is cut.
+            let hits = results.notes.hits.map(WireFormat.searchHit)
+                + results.voice.map { WireFormat.searchHit(voice: $0.memo, title: $0.title) }
+            return .json(.array(Array(hits.prefix(limit))))
         }
     }
 
@@ -99,4 +113,26 @@ extension MemoRoutes {
                          isReversed: try request.queryBool("reverse"),
                          limit: try listLimit(request), after: try Paging.memoPosition(request))
     }
+}
+
+/// What the memo routes read, stated once.
+extension MemoRoutes {
+    static let memoListQuery: [RouteDescription.Parameter] = [
+        Describe.tags,
+        .init("pinned", Describe.flag, "pinned memos only"),
+        .init("since", DocumentSchema.string, "made then or later (the due words: 2026-12-01, yesterday)"),
+        .init("until", DocumentSchema.string, "made then or earlier (the due words)"),
+        .init("sort", DocumentSchema.choice(MemoQuery.Sort.allCases.map(\.rawValue)),
+              "default: pinned first, then newest; a cursor follows the default order only"),
+        .init("reverse", Describe.flag, "the other way round"),
+    ]
+
+    static let newMemoSchema = DocumentSchema.object([
+        ("text", Describe.text), ("title", DocumentSchema.nullable(Describe.oneLine)), ("tags", Describe.tagList),
+        ("pinned", DocumentSchema.nullable(DocumentSchema.boolean)),
+    ], optional: ["title", "tags", "pinned"])
+
+    static let memoChangesSchema = DocumentSchema.changes([
+        ("text", DocumentSchema.nullable(Describe.text)), ("title", DocumentSchema.nullable(Describe.oneLine)),
+    ] + tagChangeMembers)
 }

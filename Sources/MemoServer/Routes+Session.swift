@@ -6,7 +6,16 @@ import MemoKit
 /// `/api/v1/session`: the web app's sign-in (see `WebSessions`).
 extension MemoRoutes {
     static func addSession(to router: inout Router, _ services: ServerServices) {
-        router.collect(.post, "/api/v1/session", bodyLimit: JSONBody.limit) { request, body in
+        router.json(.post, "/api/v1/session", RouteDescription(
+            "Exchange a sign-in code for a session cookie (memoapp_session) and its CSRF token",
+            body: RouteDescription.Body("application/json", DocumentSchema.object([("code", DocumentSchema.string)])),
+            answers: [Describe.json(200, "signed in", signInSchema,
+                                    headers: [(name: "Set-Cookie", schema: DocumentSchema.string, isRequired: true)]),
+                      Describe.json(401, "a code that is not valid (used, expired or mistyped)", DocumentSchema.ref("Error"),
+                                    headers: [(name: "Retry-After", schema: DocumentSchema.string, isRequired: false)]),
+                      Describe.json(422, "a body that is not {\"code\": \"…\"}", DocumentSchema.ref("Error"))],
+            isPublic: true
+        )) { request, body in
             // Signing in is open to anyone, so the hook checks no credential:
             // the code is the credential, checked here, always (a good code
             // is never refused for others' failures; see AuthenticationThrottle).
@@ -26,7 +35,11 @@ extension MemoRoutes {
             response.headers.add("Set-Cookie", cookie(secret, maxAge: nil, services))
             return response
         }
-        router.route(.get, "/api/v1/session") { request in
+        router.route(.get, "/api/v1/session", RouteDescription(
+            "Who is asking; the CSRF token only when the request carried it",
+            headers: [.init("X-CSRF-Token", DocumentSchema.string, "the token the page kept")],
+            answers: [Describe.json(200, "the credential", sessionSchema)]
+        )) { request in
             if let secret = Access.sessionSecret(request), request.headers["Authorization"] == nil {
                 let session = try services.read { workspace in
                     try WebSessions(connection: workspace.database()).session(secret: secret, at: services.clock.now())
@@ -54,7 +67,20 @@ extension MemoRoutes {
             return .json(.object([("kind", .string("token")), ("name", .optional(token?.token.name)), ("id", .null),
                                   ("csrf_token", .null), ("expires_at", .null)]))
         }
-        router.route(.delete, "/api/v1/session") { request in
+        router.route(.delete, "/api/v1/session", RouteDescription(
+            "Sign out: ends the web session of the cookie",
+            answers: [RouteDescription.Answer(204, "signed out"),
+                      Describe.json(409, "a token is not a session: it is revoked with memoapp token revoke",
+                                    DocumentSchema.ref("Error"))]
+        )) { request in
+            // A token is judged by itself, as every request with one is, and
+            // it is no session: a 204 that left it working told a client it
+            // had signed out when nothing had ended.
+            if request.headers["Authorization"] != nil {
+                throw MemoError(.invalidState,
+                                en: "a token is not a web session; revoke it with: memoapp token revoke NAME",
+                                ko: "토큰은 웹 세션이 아닙니다. 이렇게 폐기하세요: memoapp token revoke 이름")
+            }
             var response = Response(status: 204)
             if let secret = Access.sessionSecret(request) {
                 try services.write { try WebSessions(connection: $0.database()).signOut(secret: secret) }
@@ -75,4 +101,14 @@ extension MemoRoutes {
         "\(Access.sessionCookie)=\(value); Path=/" + (maxAge.map { "; Max-Age=\($0)" } ?? "") + "; HttpOnly; SameSite=Strict"
             + (services.usesTLS ? "; Secure" : "")
     }
+}
+
+extension MemoRoutes {
+    static let signInSchema = DocumentSchema.object([("csrf_token", DocumentSchema.string),
+                                                     ("expires_at", DocumentSchema.time)])
+    static let sessionSchema = DocumentSchema.object([
+        ("kind", DocumentSchema.choice(["session", "token"])), ("name", DocumentSchema.nullable(DocumentSchema.string)),
+        ("id", DocumentSchema.nullable(DocumentSchema.string)), ("csrf_token", DocumentSchema.nullable(DocumentSchema.string)),
+        ("expires_at", DocumentSchema.nullable(DocumentSchema.time)),
+    ])
 }

@@ -11,14 +11,17 @@ extension MemoRoutes {
     static let timerWord = Localized(en: "timer", ko: "타이머")
 
     static func addTimers(to router: inout Router, _ services: ServerServices) {
-        router.route(.get, "/api/v1/timers") { request in
+        router.route(.get, "/api/v1/timers", Describe.list(
+            "Running and paused timers", "Timer", query: [.init("all", Describe.flag, "ended ones too")], paged: false
+        )) { request in
             let includingEnded = try request.queryBool("all")
             let snapshots = try services.write { try $0.timerStore().snapshots(includingEnded: includingEnded) }
             return .json(.array(snapshots.map(WireFormat.timer)))
         }
-        router.collect(.post, "/api/v1/timers", bodyLimit: JSONBody.limit) { request, body in
+        router.json(.post, "/api/v1/timers", Describe.create("Start a countdown (duration) or, without one, a stopwatch", "Timer",
+                                       body: newTimerSchema)) { request, body in
             try services.idempotency.perform(request, body: body) {
-                let document = try JSONBody.object(body, allowedKeys: ["duration", "label", "todo_id"])
+                let document = try JSONBody.object(body, allowedKeys: Set(newTimerSchema.propertyNames))
                 let duration = try timerDuration(document)
                 let label = try TimerRecord.label(from: document.optionalString("label"))
                 let todoID = try document.member("todo_id") == nil ? nil : try document.int("todo_id", in: 1...Int64.max)
@@ -29,14 +32,15 @@ extension MemoRoutes {
                 return response
             }
         }
-        router.route(.get, "/api/v1/timers/{id}") { request in
+        router.route(.get, "/api/v1/timers/{id}", Describe.item("One timer", "Timer")) { request in
             let id = try request.itemID(.timer, services)
             let snapshot = try services.write { try $0.timerStore().snapshot(ofTimer: id) }
             return Items.response(WireFormat.timer(snapshot), for: request)
         }
         // Marks an ended timer seen: the main screen stops showing a finished
         // countdown (as `timer dismiss ID` does on the command line).
-        router.action("/api/v1/timers/{id}/dismiss", services) { request in
+        router.action("/api/v1/timers/{id}/dismiss", services,
+                      Describe.change("Mark an ended timer seen (it leaves the main screen)", "Timer")) { request in
             let id = try request.itemID(.timer, services)
             let snapshot = try services.apply(DismissTimers(ids: [id]), for: request, before: { workspace in
                 try TimerStore.checkDismissible(try workspace.timerStore().snapshot(ofTimer: id))
@@ -44,7 +48,8 @@ extension MemoRoutes {
             }, answer: { _, workspace in try workspace.timerStore().snapshot(ofTimer: id) })
             return Items.response(WireFormat.timer(snapshot), for: request)
         }
-        router.route(.delete, "/api/v1/timers/{id}") { request in
+        router.route(.delete, "/api/v1/timers/{id}",
+                     Describe.change("Cancel a timer (kept, cancelled)", "Timer", isPost: false)) { request in
             let id = try request.itemID(.timer, services)
             let snapshot = try services.apply(ActOnTimer(.cancel, id: id), for: request) {
                 try checkTimerPrecondition(request, id: id, $0)
@@ -52,7 +57,8 @@ extension MemoRoutes {
             return Items.response(WireFormat.timer(snapshot), for: request)
         }
         for action in [TimerAction.pause, .resume, .lap, .stop] {
-            router.action("/api/v1/timers/{id}/\(action.rawValue)", services) { request in
+            router.action("/api/v1/timers/{id}/\(action.rawValue)", services,
+                          Describe.change(timerActionSummaries[action.rawValue] ?? action.rawValue, "Timer")) { request in
                 let id = try request.itemID(.timer, services)
                 let snapshot = try services.apply(ActOnTimer(action, id: id), for: request) {
                     try checkTimerPrecondition(request, id: id, $0)
@@ -75,10 +81,27 @@ extension MemoRoutes {
         guard let value = try document.member("duration") else { return nil }
         if case .string(let words) = value.value { return try DurationParser.seconds(in: words) }
         let seconds = try value.double()
-        guard seconds.isFinite, seconds > 0, seconds <= DurationParser.maximumSeconds else {
-            throw value.failure(en: "a duration is more than 0 and at most \(Int(DurationParser.maximumSeconds)) seconds",
-                                ko: "길이는 0초보다 길고 \(Int(DurationParser.maximumSeconds))초 이하여야 합니다")
+        // Durations are kept to the millisecond (every document rounds them
+        // so): a shorter one would be stored as 0, which is refused.
+        guard seconds.isFinite, seconds >= DurationParser.minimumSeconds, seconds <= DurationParser.maximumSeconds else {
+            throw value.failure(en: "a duration is at least 0.001 and at most \(Int(DurationParser.maximumSeconds)) seconds",
+                                ko: "길이는 0.001초 이상, \(Int(DurationParser.maximumSeconds))초 이하여야 합니다")
         }
         return seconds
     }
+}
+
+extension MemoRoutes {
+    static let timerActionSummaries = ["pause": "Pause", "resume": "Resume", "lap": "Record a lap (a stopwatch)",
+                                       "stop": "Stop a stopwatch"]
+
+    static let newTimerSchema = DocumentSchema.object([
+        ("duration", DocumentSchema.nullable(.object([("anyOf", .array([
+            .object([("type", .string("number")), ("minimum", .double(DurationParser.minimumSeconds)),
+                     ("maximum", .double(DurationParser.maximumSeconds))]),
+            DocumentSchema.string,
+        ]))]))),
+        ("label", DocumentSchema.nullable(DocumentSchema.string)),
+        ("todo_id", DocumentSchema.nullable(Describe.minimumInteger(1, maximum: Int(Int64.max)))),
+    ], optional: ["duration", "label", "todo_id"])
 }

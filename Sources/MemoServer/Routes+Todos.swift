@@ -9,17 +9,18 @@ extension MemoRoutes {
     static let todoWord = Localized(en: "to-do", ko: "할 일")
 
     static func addTodos(to router: inout Router, _ services: ServerServices) {
-        router.route(.get, "/api/v1/todos") { request in
+        router.route(.get, "/api/v1/todos", Describe.list("To-dos, filtered and sorted", "Todo",
+                                                          query: todoListQuery)) { request in
             let query = try todoQuery(request, now: services.clock.now())
             let todos = try services.read { try $0.todoStore().todos(matching: query) }
             let body = encoder(services).serialized(todos)
             return Paging.linking(.bytes(body, contentType: "application/json"), request, itemCount: todos.count,
                                   limit: query.limit ?? 0) { todos.last.map { Paging.todoCursor($0, sort: query.sort) } }
         }
-        router.collect(.post, "/api/v1/todos", bodyLimit: JSONBody.limit) { request, body in
+        router.json(.post, "/api/v1/todos", Describe.create("Add a to-do (repeat: a rule for a recurring one)",
+                                                            "TodoDetail", body: newTodoSchema)) { request, body in
             try services.idempotency.perform(request, body: body) {
-                let document = try JSONBody.object(body, allowedKeys: ["title", "note", "priority", "tags", "due", "remind",
-                                                                       "repeat", "repeat_from"])
+                let document = try JSONBody.object(body, allowedKeys: Set(newTodoSchema.propertyNames))
                 let now = services.clock.now()
                 let new = NewTodo(title: try document.string("title"), note: try document.optionalString("note"),
                                   priority: try document.optionalString("priority").map { try Priority(parsing: $0) },
@@ -39,7 +40,7 @@ extension MemoRoutes {
                 return response
             }
         }
-        router.route(.get, "/api/v1/todos/{id}") { request in
+        router.route(.get, "/api/v1/todos/{id}", Describe.item("One to-do", "TodoDetail")) { request in
             let id = try request.itemID(.todo, services)
             let (todo, document) = try services.read { workspace -> (Todo, [UInt8]) in
                 let todo = try workspace.todoStore().todo(id: id)
@@ -47,7 +48,8 @@ extension MemoRoutes {
             }
             return Items.response(serialized: document, rev: todo.rev, for: request)
         }
-        router.collect(.patch, "/api/v1/todos/{id}", bodyLimit: JSONBody.limit) { request, body in
+        router.json(.patch, "/api/v1/todos/{id}", Describe.change("Change a to-do", "TodoDetail", body: todoChangesSchema,
+                                                                  isPost: false)) { request, body in
             let id = try request.itemID(.todo, services)
             let (edits, newTags) = try todoChanges(body, now: services.clock.now())
             // A whole new list of tags is taken as such by the change: every
@@ -58,21 +60,24 @@ extension MemoRoutes {
             }, answer: { todo, workspace in (todo, try todoDocument(todo, workspace, services)) })
             return Items.response(serialized: document, rev: todo.rev, for: request)
         }
-        router.route(.delete, "/api/v1/todos/{id}") { request in
+        router.route(.delete, "/api/v1/todos/{id}",
+                     Describe.change("Remove a to-do", "TodoDetail", answer: DocumentSchema.removed("Todo"),
+                                     isPost: false)) { request in
             let id = try request.itemID(.todo, services)
             let removed = try services.apply(RemoveTodos(ids: [id]), for: request) { workspace in
                 try checkTodoPrecondition(request, id: id, workspace, services)
             }
             return .json(WireFormat.removed(removed.map(encoder(services).json)))
         }
-        router.action("/api/v1/todos/{id}/done", services) { request in
+        router.action("/api/v1/todos/{id}/done", services,
+                      Describe.change("Finish a to-do (a recurring one also gets its next occurrence)", "TodoDetail")) { request in
             let id = try request.itemID(.todo, services)
             let (todo, document) = try services.apply(FinishTodos(ids: [id]), for: request, before: { workspace in
                 try checkTodoPrecondition(request, id: id, workspace, services)
             }, answer: { finished, workspace in (finished.done[0], try todoDocument(finished.done[0], workspace, services)) })
             return Items.response(serialized: document, rev: todo.rev, for: request)
         }
-        router.action("/api/v1/todos/{id}/undo", services) { request in
+        router.action("/api/v1/todos/{id}/undo", services, Describe.change("Reopen a to-do", "TodoDetail")) { request in
             let id = try request.itemID(.todo, services)
             let (todo, document) = try services.apply(ReopenTodos(ids: [id]), for: request, before: { workspace in
                 try checkTodoPrecondition(request, id: id, workspace, services)
@@ -155,8 +160,7 @@ extension MemoRoutes {
     /// A PATCH body as the changes of `todo edit` (null removes a field) and
     /// the whole new list of tags when `tags` gives one.
     static func todoChanges(_ body: [UInt8], now: Timestamp) throws -> (TodoChanges, newTags: [String]?) {
-        let document = try JSONBody.object(body, allowedKeys: JSONBody.tagKeys.union(["title", "note", "priority", "due",
-                                                                                      "remind", "repeat", "repeat_from"]))
+        let document = try JSONBody.object(body, allowedKeys: Set(todoChangesSchema.propertyNames))
         let tags = try document.tagChanges(clean: Tags.normalized(_:))
         var changes = TodoChanges(title: try document.optionalString("title"), addedTags: tags.added, removedTags: tags.removed)
         if let note = try document.change("note") {
@@ -187,4 +191,42 @@ extension MemoRoutes {
         }
         return (changes, tags.replacement)
     }
+}
+
+/// What the to-do routes read: the list's query and the bodies, stated
+/// once (the document shows them; the keys a body may have are read off them).
+extension MemoRoutes {
+    static let todoListQuery: [RouteDescription.Parameter] = [
+        .init("status", DocumentSchema.choice(["open", "done", "all"]), "open (the default), done or all"),
+        Describe.tags,
+        .init("due", DocumentSchema.choice(TodoQuery.DueWindow.allCases.map(\.rawValue)),
+              "week: due by the end of the 7th day, overdue ones included"),
+        .init("due_before", DocumentSchema.string, "the due words; a date alone: before it begins"),
+        .init("due_after", DocumentSchema.string, "the due words; a date alone: after it ends"),
+        .init("priority", DocumentSchema.choice(Priority.allCases.flatMap(Priority.spellings)), "high, medium or low"),
+        .init("sort", DocumentSchema.choice(TodoQuery.Sort.allCases.map(\.rawValue)),
+              "created: oldest first; newest: the last added first"),
+    ]
+
+    /// A to-do's words for when: the command line's (`tomorrow`, `fri 18:30`,
+    /// `2026-12-04`) or RFC 3339 (`due_at` as read).
+    static let dueWords = DocumentSchema.nullable(DocumentSchema.string)
+
+    static let newTodoSchema = DocumentSchema.object([
+        ("title", Describe.title), ("note", DocumentSchema.nullable(DocumentSchema.string)),
+        ("priority", DocumentSchema.nullable(DocumentSchema.choice(Priority.allCases.flatMap(Priority.spellings)))),
+        ("tags", Describe.tagList),
+        ("due", dueWords), ("remind", dueWords), ("repeat", DocumentSchema.nullable(DocumentSchema.string)),
+        ("repeat_from", DocumentSchema.nullable(DocumentSchema.choice(["due", "done"]))),
+    ], optional: ["note", "priority", "tags", "due", "remind", "repeat", "repeat_from"])
+
+    static let todoChangesSchema = DocumentSchema.changes([
+        ("title", DocumentSchema.nullable(Describe.title)), ("note", DocumentSchema.nullable(DocumentSchema.string)),
+        ("priority", DocumentSchema.nullable(DocumentSchema.choice(Priority.allCases.flatMap(Priority.spellings)))),
+        ("due", dueWords), ("remind", dueWords), ("repeat", DocumentSchema.nullable(DocumentSchema.string)),
+        ("repeat_from", DocumentSchema.nullable(DocumentSchema.choice(["due", "done"]))),
+    ] + tagChangeMembers)
+
+    /// `tags` (the whole list), `add_tags`, `remove_tags`.
+    static let tagChangeMembers: [(String, JSON)] = JSONBody.tagKeys.sorted().map { ($0, Describe.tagList) }
 }

@@ -7,7 +7,9 @@ import MemoKit
 /// application layer's use cases, as the command line runs them.
 extension MemoRoutes {
     static func addTransfer(to router: inout Router, _ services: ServerServices) {
-        router.route(.get, "/api/v1/export") { _ in
+        router.route(.get, "/api/v1/export", RouteDescription(
+            "The export document, sent while it is written",
+            answers: [Describe.json(200, "docs/json.md's export", DocumentSchema.type("object"))])) { _ in
             // A connection of its own: the export reads everything in one
             // snapshot, sent while it is written (see ExportStream). Rows
             // inserted by hand get their uids here, before the response
@@ -27,10 +29,17 @@ extension MemoRoutes {
             return .stream(contentType: "application/json") { buffer in try stream.read(into: buffer) }
         }
         // As large as an audio upload may be: the document goes to disk, not memory.
-        router.upload(.post, "/api/v1/import", bodyLimit: services.maximumUpload) { request in
+        router.upload(.post, "/api/v1/import", bodyLimit: services.maximumUpload, RouteDescription(
+            "Import an export document", headers: [Describe.idempotencyKey],
+            body: RouteDescription.Body("application/json", DocumentSchema.type("object")),
+            answers: [Describe.json(200, "what was imported", DocumentSchema.type("object")),
+                      Describe.json(422, "not an export document, or one with values memoapp cannot take",
+                                    DocumentSchema.ref("Error"))])) { request in
             try ImportUpload(services: services, request: request)
         }
-        router.route(.get, "/api/v1/doctor") { request in
+        router.route(.get, "/api/v1/doctor", RouteDescription(
+            "Examine the data home, as memoapp doctor",
+            answers: [Describe.json(200, "docs/json.md's doctor report", DocumentSchema.type("object"))])) { request in
             .json(WireFormat.doctor(DoctorExamination.run(home: services.home), in: request.language))
         }
     }

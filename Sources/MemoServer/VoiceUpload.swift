@@ -89,7 +89,7 @@ final class VoiceUpload: RequestBodyReceiver {
             isTaken = true
             let memo = try store.importWritten(spool, options: options, scanned: scanned)
             services.afterCommit?()
-            var response = Items.response(WireFormat.voiceMemo(memo, in: store), for: request, status: 201)
+            var response = Items.response(WireFormat.voiceMemo(memo), for: request, status: 201)
             response.headers.set("Location", "/api/v1/voice/\(memo.id)")
             return response
         }

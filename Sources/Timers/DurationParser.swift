@@ -12,6 +12,11 @@ public enum DurationParser {
     /// and it keeps every figure far from floating-point trouble.
     public static let maximumSeconds: Double = 365 * 24 * 3600
 
+    /// The shortest: a millisecond. Timers are kept and shown to the
+    /// millisecond, so anything shorter would be a countdown of 0, which
+    /// is refused; `0.0001` and `5e-324` are refused as `0` is.
+    public static let minimumSeconds: Double = 0.001
+
     /// The forms, as an error message lists them.
     public static let forms = Localized(
         en: "90s, 25m, 1h30m, 1h 30m, 1:30 (m:ss), 1:00:00 (h:mm:ss), 25 (minutes), 25분, 1시간 30분 or 30초",
@@ -24,7 +29,7 @@ public enum DurationParser {
         let trimmed = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
         guard let seconds = parse(trimmed) else { throw unreadable(text) }
         guard seconds.isFinite, seconds <= maximumSeconds else { throw tooLong(text) }
-        guard seconds > 0 else { throw zero(text) }
+        guard seconds >= minimumSeconds else { throw zero(text) }
         return seconds
     }
 
@@ -104,8 +109,8 @@ public enum DurationParser {
 
     private static func zero(_ text: String) -> MemoError {
         MemoError(.usage,
-                  en: "A duration must be longer than zero (got '\(text)'). Use \(forms.en).",
-                  ko: "시간 길이는 0보다 길어야 합니다 ('\(text)'). \(forms.ko) 같은 형식을 쓰세요.")
+                  en: "A duration must be at least a millisecond (got '\(text)'). Use \(forms.en).",
+                  ko: "시간 길이는 1밀리초 이상이어야 합니다 ('\(text)'). \(forms.ko) 같은 형식을 쓰세요.")
     }
 
     private static func tooLong(_ text: String) -> MemoError {

@@ -1,4 +1,5 @@
 import HTTPServer
+import MemoCore
 
 /// The web app: the page's HTML, CSS and JavaScript modules, embedded in the
 /// binary by SwiftPM (`resources: [.embedInCode("Web")]` generates one byte
@@ -45,10 +46,28 @@ public enum WebApp {
 
     /// The routes `GET /` and `GET /app/{file}` (HEAD too, through GET).
     public static func addRoutes(to router: inout Router) {
-        router.route(.get, "/") { request in response(for: "index.html", request: request) }
-        router.route(.get, "/app/{file}") { request in
-            response(for: request.parameters["file"] ?? "", request: request)
+        router.route(.get, "/", description("The web app's page", mediaType: "text/html")) { request in
+            response(for: "index.html", request: request)
         }
+        var file = description("The web app's scripts and styles", mediaType: nil)
+        file.path = [.init("file", .object([("type", .string("string")), ("enum", .strings(files.keys.sorted()))]),
+                           "one of the page's files")]
+        router.route(.get, "/app/{file}", file) { request in
+            let name = request.parameters["file"] ?? ""
+            // Refused as the server refuses anything, in its error format
+            // (the app's JSON envelope), not as a page of its own.
+            guard files[name] != nil else { throw HTTPError(status: 404, en: "Not found", ko: "찾을 수 없습니다") }
+            return response(for: name, request: request)
+        }
+    }
+
+    /// What the two routes answer: a file (200, or 304 for its ETag).
+    static func description(_ summary: String, mediaType: String?) -> RouteDescription {
+        let etag = (name: "ETag", schema: JSON.object([("type", .string("string"))]), isRequired: true)
+        return RouteDescription(summary, headers: [.init("If-None-Match", .object([("type", .string("string"))]))],
+                                answers: [.init(200, "the file", mediaType: mediaType, headers: [etag]),
+                                          .init(304, "not modified", headers: [etag])],
+                                isPublic: true)
     }
 
     /// Whether a request's path is one of the web app's (for an access hook:

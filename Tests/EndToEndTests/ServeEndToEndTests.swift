@@ -52,7 +52,7 @@ final class ServeEndToEndTests: XCTestCase {
         let directory = TemporaryDirectory()
         let memoapp = Memoapp(home: directory.appending("home"))
         let serving = try ServingMemoapp(memoapp, arguments: ["--json", "serve", "--listen", "127.0.0.1:0"])
-        XCTAssertEqual(Curl.run([serving.url + "/api/v1/health?secret=1"]).status, 200)
+        XCTAssertEqual(Curl.run([serving.url + "/api/v1/health?lang=en"]).status, 200)
         XCTAssertEqual(serving.stop(signal: SIGINT), 0)
         let line = serving.standardError.split(separator: "\n").first.map(String.init) ?? ""
         let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]

@@ -52,8 +52,8 @@ final class RecurringTodoRouteTests: XCTestCase {
         ]
         for body in bodies {
             let result = server.curl("POST", "/api/v1/todos", json: body)
-            XCTAssertEqual(result.status, 400, body + " " + result.text)
-            XCTAssertEqual(result.errorCode, "usage", body)
+            XCTAssertEqual(result.status, 422, body + " " + result.text)
+            XCTAssertEqual(result.errorCode, "bad_input", body)
         }
         XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": "x", "due": "2099-01-01", "repeat": 7}"#).status,
                        422)
@@ -61,9 +61,9 @@ final class RecurringTodoRouteTests: XCTestCase {
         let plain = server.curl("POST", "/api/v1/todos", json: #"{"title": "y"}"#)
         let id = plain.object["id"] as? Int ?? 0
         XCTAssertTrue(plain.object["repeat"] is NSNull)
-        XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"repeat": "daily"}"#).status, 400,
+        XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"repeat": "daily"}"#).status, 422,
                        "no due date to count from")
-        XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"repeat_from": "done"}"#).status, 400,
+        XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"repeat_from": "done"}"#).status, 422,
                        "no rule to change")
     }
 }

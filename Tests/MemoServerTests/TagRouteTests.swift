@@ -74,7 +74,7 @@ final class TagRouteTests: XCTestCase {
         XCTAssertEqual(server.curl("PATCH", "/api/v1/voice/1", json: #"{"tags": ["a"]}"#, headers: ["If-Match: \(tag)"]).status,
                        412)
         for body in ["{}", #"{"tags": ["a b"]}"#, #"{"title": ""}"#, #"{"tags": ["a"], "add_tags": ["b"]}"#] {
-            XCTAssertEqual(server.curl("PATCH", "/api/v1/voice/1", json: body).status, 400, body)
+            XCTAssertEqual(server.curl("PATCH", "/api/v1/voice/1", json: body).status, 422, body)
         }
         XCTAssertEqual(server.curl("GET", "/api/v1/voice/1").object["tags"] as? [String], ["work"])
     }
@@ -87,6 +87,6 @@ final class TagRouteTests: XCTestCase {
         XCTAssertEqual(replaced.status, 200, replaced.text)
         XCTAssertEqual(replaced.object["tags"] as? [String], ["c", "A"])
         XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"tags": []}"#).object["tags"] as? [String], [])
-        XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"tags": ["x"], "add_tags": ["y"]}"#).status, 400)
+        XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"tags": ["x"], "add_tags": ["y"]}"#).status, 422)
     }
 }

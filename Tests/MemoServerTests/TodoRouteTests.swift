@@ -51,8 +51,8 @@ final class TodoRouteTests: XCTestCase {
             XCTAssertEqual(created.object["due_local"] as? String, local, due)
         }
         let bad = server.curl("POST", "/api/v1/todos", json: #"{"title": "x", "due": "in 3 fortnights"}"#)
-        XCTAssertEqual(bad.status, 400)
-        XCTAssertEqual(bad.errorCode, "usage")
+        XCTAssertEqual(bad.status, 422)
+        XCTAssertEqual(bad.errorCode, "bad_input")
     }
 
     func testATimerTiedToAToDoAndItsDismissal() throws {
@@ -94,7 +94,7 @@ final class TodoRouteTests: XCTestCase {
         XCTAssertNotEqual(moved.object["remind_at"] as? String, created.object["remind_at"] as? String)
         let removed = server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"remind": null}"#)
         XCTAssertTrue(removed.object["remind_at"] is NSNull, removed.text)
-        XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"remind": "someday"}"#).status, 400)
+        XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/\(id)", json: #"{"remind": "someday"}"#).status, 422)
         XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": "x", "remind": 5}"#).status, 422)
     }
 
@@ -109,7 +109,7 @@ final class TodoRouteTests: XCTestCase {
         XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": 5}"#).status, 422)
         XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: #"{"title": "x", "colour": "red"}"#).status, 422)
         XCTAssertEqual(server.curl("POST", "/api/v1/todos", json: "not json").errorCode, "bad_input")
-        XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/1", json: "{}").status, 400)
+        XCTAssertEqual(server.curl("PATCH", "/api/v1/todos/1", json: "{}").status, 422)
         let huge = "{\"title\": \"" + String(repeating: "a", count: 1 << 20) + "\"}"
         let tooLarge = server.curl("POST", "/api/v1/todos", json: huge)
         XCTAssertEqual(tooLarge.status, 413)

@@ -207,7 +207,7 @@ final class DueDateParserTests: XCTestCase {
             XCTFail("accepted")
         } catch let error as MemoError {
             for form in ["someday", "today", "tomorrow", "yesterday", "monday", "eow", "eom", "eoy", "+3d", "+2w", "+1m",
-                         "in 3 days", "9am", "YYYY-MM-DD HH:MM", "YYYY-MM-DDTHH:MM", "오늘", "내일", "모레", "3일 후",
+                         "in 3 days", "9am", "YYYY-MM-DD HH:MM", "YYYY-MM-DDTHH:MM", "RFC 3339", "오늘", "내일", "모레", "3일 후",
                          "다음 주 금요일", "내일 오전 9시"] {
                 XCTAssertTrue(error.message.en.contains(form), form)
             }
@@ -259,4 +259,26 @@ func withTimeZone(_ zone: String, _ body: () throws -> Void) rethrows {
         tzset()
     }
     try body()
+}
+
+extension DueDateParserTests {
+    /// RFC 3339 with Z or an offset is a moment, whatever the time zone: a
+    /// client sends back the `due_at` it read. The last second of a local
+    /// day is a date-only due again (what a date-only due's `due_at` is).
+    func testRFC3339IsAnExactMoment() throws {
+        let zulu = try parser.parse("2026-12-25T05:30:00Z")
+        XCTAssertEqual(zulu.instant.rfc3339, "2026-12-25T05:30:00Z")
+        XCTAssertTrue(zulu.hasTime)
+        XCTAssertEqual(try parser.parse("2026-12-25T14:30:00+09:00").instant.rfc3339, "2026-12-25T05:30:00Z")
+        XCTAssertEqual(try parser.parse("2026-12-25t05:30:00.250z").instant.secondsSince1970,
+                       try parser.parse("2026-12-25T05:30:00Z").instant.secondsSince1970 + 0.25)
+        let endOfDay = try parser.parse("2026-11-29T14:59:59.000Z")
+        XCTAssertFalse(endOfDay.hasTime)
+        XCTAssertEqual(endOfDay.description(in: seoul), "2026-11-29")
+        XCTAssertEqual(try parser.reminder("2026-11-29T14:59:59Z").rfc3339, "2026-11-29T14:59:59Z",
+                       "a reminder is the moment itself, never the day's morning")
+        for text in ["2026-12-25T25:00:00Z", "2026-02-30T10:00:00Z"] {
+            XCTAssertThrowsError(try parser.parse(text), text)
+        }
+    }
 }

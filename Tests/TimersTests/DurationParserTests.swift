@@ -94,9 +94,9 @@ final class DurationParserTests: XCTestCase {
     }
 
     func testZeroIsRefusedInEveryForm() {
-        for text in ["0", "0s", "0m", "0h 0m", "0:00", "0:00:00", "0분", "0.0", "0h0m0s"] {
+        for text in ["0", "0s", "0m", "0h 0m", "0:00", "0:00:00", "0분", "0.0", "0h0m0s", "0.0001s", "0.00001"] {
             let error = assertMemoError(.usage) { try DurationParser.seconds(in: text) }
-            XCTAssertTrue(error?.message.en.contains("longer than zero") ?? false, "'\(text)': \(String(describing: error))")
+            XCTAssertTrue(error?.message.en.contains("at least a millisecond") ?? false, "'\(text)': \(String(describing: error))")
             XCTAssertTrue(error?.message.en.contains("25m") ?? false, "'\(text)' names the forms")
         }
     }

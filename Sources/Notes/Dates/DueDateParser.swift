@@ -39,21 +39,27 @@ public struct DueDateParser: Sendable {
         en: "today, tomorrow, yesterday, a weekday (monday or mon), next friday, eow, eom, eoy, "
             + "+3d, +2w, +1m, in 3 days, dec 25, 25 dec 2027, YYYY-MM-DD, each optionally with a time "
             + "(HH:MM, 9am, 6:30pm, noon), YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, "
+            + "RFC 3339 (2026-12-04T09:00:00Z, 2026-12-04T18:00:00+09:00), "
             + "오늘, 내일, 모레, 어제, 3일 후, 다음 주 금요일, 12월 25일, 내일 오전 9시",
         ko: "오늘, 내일, 모레, 어제, 요일(월요일 또는 월, monday), 다음 주 금요일, 이번 주 금요일, next friday, "
             + "3일 후, 2주 뒤, 12월 25일, 2027년 12월 25일, eow, eom, eoy, +3d, +2w, +1m, in 3 days, dec 25, YYYY-MM-DD, "
             + "각각 시각과 함께(HH:MM, 오전 9시, 오후 6시 30분, 정오, 9am), "
-            + "YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, today, tomorrow, yesterday")
+            + "YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, RFC 3339(2026-12-04T09:00:00Z, 2026-12-04T18:00:00+09:00), "
+            + "today, tomorrow, yesterday")
 
     /// The moment a reminder written as `text` is for: the words a due date
     /// takes, a date alone being its morning (`Due.reminderMoment`). The
     /// command line's `--remind` and the API's `remind` both read it here.
     public func reminder(_ text: String) throws -> Timestamp {
-        try parse(text).reminderMoment(in: calendar)
+        // An exact moment (a `remind_at` sent back) is that moment, even at
+        // the last second of a day, where a due would be a date alone.
+        if let due = try exactMoment(text), due.hasTime == false, let moment = Timestamp(rfc3339: text) { return moment }
+        return try parse(text).reminderMoment(in: calendar)
     }
 
     /// Parses `text`, or throws `MemoError(.usage)` naming the accepted forms.
     public func parse(_ text: String) throws -> Due {
+        if let due = try exactMoment(text) { return due }
         var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String($0).lowercased() }
         let today = calendar.date(at: now)
         // 2026-12-04T09:00: one word holding both.
@@ -69,6 +75,20 @@ public struct DueDateParser: Sendable {
         guard let date = try day(words, today: today, original: text) else { throw unrecognized(text) }
         guard let time else { return Due.endOf(date, in: calendar) }
         return Due(instant: instant(date, time), hasTime: true)
+    }
+
+    /// An RFC 3339 date-time with `Z` or an offset (`2026-12-04T09:00:00Z`,
+    /// `…+09:00`): a moment, whatever the time zone, so that a client can
+    /// send back the `due_at` it read. The last second of a local day is a
+    /// date-only due again, which is what a date-only due's `due_at` is.
+    /// Nil for anything else (the words).
+    func exactMoment(_ text: String) throws -> Due? {
+        guard text.utf8.count >= 20, text.utf8.first.map({ $0 >= 0x30 && $0 <= 0x39 }) == true,
+              let moment = Timestamp(rfc3339: text) else { return nil }
+        guard moment.isSupported else { throw unrecognized(text) }
+        let endOfDay = Due.endOf(calendar.date(at: moment), in: calendar)
+        if abs(endOfDay.instant.secondsSince1970 - moment.secondsSince1970) < 0.0005 { return endOfDay }
+        return Due(instant: moment, hasTime: true)
     }
 
     /// The first moment `text` names, for "since": a date's local midnight,
