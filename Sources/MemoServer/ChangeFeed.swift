@@ -82,6 +82,12 @@ final class ChangeFeed: @unchecked Sendable {
     /// with `Last-Event-ID` to fetch everything again (a new client fetches
     /// anyway), and the feed goes on from the log's newest entry.
     func catchUp() throws {
+        // No reader may be held while waiting for the feed: the scan, holding
+        // it, may be waiting for a reader, and the request's hook leased one
+        // to read its credential. With every pooled reader held by requests
+        // waiting here, 1,000 subscribers after a burst of writes hung the
+        // server (scripts/bench's serve section: 213 of 1,000 streams opened).
+        services.endRequestReads()
         let startedAgain = try mutex.locked { () throws -> Bool in isStale ? try startAgain() : false }
         if startedAgain { onTimersChanged?() }
     }
