@@ -6,14 +6,9 @@ import SQLite
 /// the same on every device (kept by export, import, backup, restore and
 /// undo). A front end that takes either resolves it here.
 public enum ItemIdentity {
-    /// The table holding items of `kind`.
+    /// The table holding items of `kind` (the one list of them, `Revisions.itemTables`).
     static func table(of kind: ChangeLog.Kind) -> String {
-        switch kind {
-        case .todo: return "todos"
-        case .memo: return "memos"
-        case .voice: return "voice_memos"
-        case .timer: return "timers"
-        }
+        Revisions.itemTables.first { $0.kind == kind }!.table
     }
 
     /// The id of the item of `kind` whose uid is `uid` (any case), or nil
