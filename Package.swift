@@ -33,6 +33,9 @@ let package = Package(
         // libsodium's header (Debian: libsodium-dev), not linked: MemoKit loads libsodium.so.23
         // when API tokens are first made or checked (random bytes, SHA-256, constant-time compare).
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", providers: [.apt(["libsodium-dev"])]),
+        // libcurl's header (Debian: libcurl4-openssl-dev), not linked: HTTPClient loads
+        // libcurl.so.4 when `memoapp sync` first reaches a server (HTTP and HTTPS).
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Shared vocabulary: error kinds, localized text, the injectable clock, JSON values.
         .target(name: "MemoCore", dependencies: ["CJansson", "CXXHash"], path: "Sources/MemoCore"),
         // SQLite for any program: connections with a configuration, statements, typed errors,
@@ -52,6 +55,9 @@ let package = Package(
         // An app-agnostic HTTP/1.1 server over libmicrohttpd: requests, responses, a router,
         // streamed bodies, Server-Sent Events, graceful stop. Knows nothing of memoapp.
         .target(name: "HTTPServer", dependencies: ["MemoCore", "CMicroHTTPD"], path: "Sources/HTTPServer"),
+        // An app-agnostic HTTP(S) client over libcurl: one request, its answer. A sync
+        // device reaches its hub through it.
+        .target(name: "HTTPClient", dependencies: ["MemoCore", "CCurl"], path: "Sources/HTTPClient"),
         // The web app: its HTML, CSS and JavaScript embedded in the binary as byte arrays
         // (SwiftPM's embedInCode, no Foundation) and the routes serving them. Its own
         // target, so that only a change of the page recompiles the generated arrays.
@@ -78,7 +84,7 @@ let package = Package(
         // The command line: parse, call the application layer, render text or the wire
         // format, map error kinds to exit codes; terminal handling.
         .target(name: "MemoCLI", dependencies: ["CommandLineKit", "MemoCore", "MemoKit", "MemoAPI", "MemoServer", "Onboarding",
-                                                "Notes", "VoiceMemos", "Timers"],
+                                                "Notes", "VoiceMemos", "Timers", "HTTPClient"],
                 path: "Sources/MemoCLI"),
         // The executable: a few lines that hand argv to MemoCLI.
         .executableTarget(name: "memoapp", dependencies: ["MemoCLI"], path: "Sources/memoapp"),

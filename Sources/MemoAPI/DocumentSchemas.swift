@@ -75,8 +75,8 @@ public enum DocumentSchema {
     ]
 
     static let memoHead: [(String, JSON)] = [("id", integer), ("uid", uid), ("rev", integer), ("title", nullable(string))]
-    static let memoTail: [(String, JSON)] = [("tags", array(string)), ("is_pinned", boolean), ("created_at", time),
-                                             ("updated_at", time)]
+    static let memoTail: [(String, JSON)] = [("tags", array(string)), ("is_pinned", boolean),
+                                             ("conflict_of", nullable(uid)), ("created_at", time), ("updated_at", time)]
 
     /// A voice memo over HTTP: `voiceMemo(_:file:)` without `file` (the
     /// server's path is nobody's business; `/audio` serves the sound).

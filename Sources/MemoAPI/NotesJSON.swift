@@ -126,6 +126,7 @@ extension WireFormat {
             ("text", .string(memo.text)),
             ("tags", .strings(memo.tags)),
             ("is_pinned", .bool(memo.isPinned)),
+            ("conflict_of", .optional(memo.conflictOf)),
             ("created_at", .time(memo.createdAt)),
             ("updated_at", .time(memo.updatedAt)),
         ])
@@ -141,6 +142,7 @@ extension WireFormat {
             ("preview", .string(summary.preview)),
             ("tags", .strings(summary.tags)),
             ("is_pinned", .bool(summary.isPinned)),
+            ("conflict_of", .optional(summary.conflictOf)),
             ("created_at", .time(summary.createdAt)),
             ("updated_at", .time(summary.updatedAt)),
         ])

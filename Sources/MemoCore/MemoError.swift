@@ -17,6 +17,8 @@ public enum ErrorKind: String, Sendable, CaseIterable {
     case tooLarge = "too_large"
     /// Stopped by the user (Ctrl-C) while waiting or recording.
     case interrupted = "interrupted"
+    /// A server that cannot be reached (sync).
+    case unavailable = "unavailable"
 
     /// The stable English word for JSON's `error.code`.
     public var code: String { rawValue }

@@ -18,7 +18,7 @@ enum ErrorResponses {
         case .invalidState, .duplicate: return 409
         case .tooLarge: return 413
         case .badInput: return 422
-        case .storage: return 503
+        case .storage, .unavailable: return 503
         case .internalFailure, .interrupted: return 500
         }
     }
@@ -59,8 +59,17 @@ enum ErrorResponses {
         }
         let failure = Failure(error)
         let hint = failure.hint.flatMap(hintText(for:))?.text(in: language) ?? ""
-        return envelope(status: status(for: failure.kind), code: failure.kind.code,
+        return envelope(status: status(for: failure.kind), code: code(for: failure),
                         message: failure.message.text(in: language) + hint)
+    }
+
+    /// The kind's word, but for the refusals sync's devices act on, whose
+    /// hint is the code they look for (docs/sync.md).
+    static func code(for failure: Failure) -> String {
+        switch failure.hint {
+        case .syncEpochChanged?, .syncOutOfOrder?: return failure.hint!.rawValue
+        default: return failure.kind.code
+        }
     }
 
     static func envelope(status: Int, code: String, message: String) -> Response {

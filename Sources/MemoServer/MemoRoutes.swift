@@ -35,6 +35,7 @@ public enum MemoRoutes {
         addVoice(to: &router, services)
         addTransfer(to: &router, services)
         addUndo(to: &router, services)
+        addSync(to: &router, services)
         addEvents(to: &router, feed)
         let document = OpenAPIDocument.Holder()
         addOpenAPI(to: &router, document)

@@ -23,6 +23,9 @@ public struct Memo: Hashable, Sendable {
     /// from one counter of the home, so a higher rev is a later change.
     /// 0 for one never stored. The API's ETag.
     public var rev: Int64 = 0
+    /// For a conflict copy sync made (two devices changed the same lines),
+    /// the uid of the memo it is a copy of; nil for any other memo.
+    public var conflictOf: String?
 
     /// A memo as stored; stores make these, tests and front ends may too.
     public init(id: Int64, uid: String = "", title: String? = nil, text: String, tags: [String] = [],
@@ -59,6 +62,8 @@ public struct MemoSummary: Hashable, Sendable {
     public var updatedAt: Timestamp
     /// The memo's revision (`Memo.rev`).
     public var rev: Int64 = 0
+    /// The memo it is a conflict copy of (`Memo.conflictOf`).
+    public var conflictOf: String?
 
     /// A summary from its parts.
     public init(id: Int64, uid: String = "", title: String?, preview: String, tags: [String], isPinned: Bool,
@@ -78,6 +83,7 @@ public struct MemoSummary: Hashable, Sendable {
         self.init(id: memo.id, uid: memo.uid, title: memo.title, preview: MemoSummary.preview(of: memo.text), tags: memo.tags,
                   isPinned: memo.isPinned, createdAt: memo.createdAt, updatedAt: memo.updatedAt)
         rev = memo.rev
+        conflictOf = memo.conflictOf
     }
 
     /// Characters of text a preview keeps.

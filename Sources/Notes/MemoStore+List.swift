@@ -79,7 +79,7 @@ extension MemoStore {
         }
         // The preview needs the first line only; substr keeps a 1 MB memo from
         // being read whole for it (a first line longer than this is cut anyway).
-        var sql = "SELECT id, title, substr(text, 1, 400), tags, is_pinned, created_at, updated_at, uid, rev FROM memos"
+        var sql = "SELECT id, title, substr(text, 1, 400), tags, is_pinned, created_at, updated_at, uid, rev, conflict_of FROM memos"
             + selection + " ORDER BY " + MemoStore.order(query)
         if let limit = query.limit {
             sql += " LIMIT ?"
@@ -92,6 +92,7 @@ extension MemoStore {
                                       createdAt: Timestamp(secondsSince1970: row.double(5)),
                                       updatedAt: Timestamp(secondsSince1970: row.double(6)))
             summary.rev = row.int64(8)
+            summary.conflictOf = row.optionalString(9)
             try body(summary)
             return true
         }

@@ -53,13 +53,14 @@ public final class MemoStore {
 
     /// The memo with `id`, whole, or a not-found error.
     public func memo(id: Int64) throws -> Memo {
-        let sql = "SELECT id, title, text, tags, is_pinned, created_at, updated_at, uid, rev FROM memos WHERE id = ?"
+        let sql = "SELECT id, title, text, tags, is_pinned, created_at, updated_at, uid, rev, conflict_of FROM memos WHERE id = ?"
         guard let memo = try connection.queryFirst(sql, id, map: { row in
             var memo = Memo(id: row.int64(0), uid: row.string(7), title: row.optionalString(1), text: row.string(2),
                             tags: TagColumn.split(row.string(3)), isPinned: row.bool(4),
                             createdAt: Timestamp(secondsSince1970: row.double(5)),
                             updatedAt: Timestamp(secondsSince1970: row.double(6)))
             memo.rev = row.int64(8)
+            memo.conflictOf = row.optionalString(9)
             return memo
         }) else { throw MemoError.notFound(.memo, ids: [id]) }
         return memo

@@ -138,6 +138,8 @@ public enum NotesSchema {
         // Each item's revision (see `Migration(_:addingRevisionTo:)`).
         Migration("notes.12-todo-revisions", addingRevisionTo: "todos"),
         Migration("notes.13-memo-revisions", addingRevisionTo: "memos"),
+        // A conflict copy made by sync names the memo it is a copy of.
+        Migration("notes.14-memo-conflict-copies", sql: "ALTER TABLE memos ADD COLUMN conflict_of TEXT;"),
     ]
 }
 

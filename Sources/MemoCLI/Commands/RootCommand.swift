@@ -24,6 +24,7 @@ enum RootCommand {
                 .later("export", ExportCommand.make),
                 .later("import", ImportCommand.make),
                 .later("undo", UndoCommand.make),
+                .later("sync", SyncCommand.make),
                 .later("backup", BackupCommand.make),
                 .later("restore", RestoreCommand.make),
                 .later("token", TokenCommand.make),

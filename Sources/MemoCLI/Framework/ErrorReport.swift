@@ -30,14 +30,16 @@ struct ErrorReport {
     /// The process exit status for each kind (sysexits.h numbers where they exist).
     static func exitCode(for kind: ErrorKind) -> Int32 {
         switch kind {
-        case .internalFailure, .unauthorized, .tooLarge: return 1
+        case .internalFailure, .tooLarge: return 1
         case .onboardingRequired: return 3
         case .notFound: return 4
         case .invalidState, .duplicate: return 5
         case .usage: return 64
         case .badInput: return 65
         case .noInput: return 66
+        case .unavailable: return 69
         case .storage: return 74
+        case .unauthorized: return 77
         case .interrupted: return 130
         }
     }

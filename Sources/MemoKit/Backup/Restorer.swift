@@ -124,7 +124,13 @@ public struct Restorer {
             let connection = try workspace.database()
             // The backup brought its own change log, which tells nothing of
             // how the items changed from those it replaced.
-            try connection.writeTransaction { try ChangeLog.noteEverythingChanged(in: connection) }
+            // Nor do its sync names: a restored hub's devices must take a
+            // fresh copy and send back what the backup lacks, and the hub
+            // a restored device syncs with counts its changes afresh.
+            try connection.writeTransaction {
+                try ChangeLog.noteEverythingChanged(in: connection)
+                try SyncSchema.renewIdentity(in: connection)
+            }
             removed = try VoiceStore(connection: connection, directory: home.voiceDirectory,
                                      clock: workspace.clock).removeLeftovers()
             contents = try BackupContents(counting: connection)

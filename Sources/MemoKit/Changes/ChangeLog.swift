@@ -120,6 +120,9 @@ public enum ChangeLog {
             throw error
         }
         try connection.execute("DELETE FROM item_changes_paused")
+        // Its rows bypassed the log sync reads: devices of this home meet
+        // it afresh.
+        try SyncSchema.renewIdentity(in: connection)
         // The rows it wrote got no revision while paused: numbering them
         // logs the `everything` entry past their numbers.
         guard try Revisions.liveIn(connection), try Revisions.assignMissing(in: connection) else {

@@ -27,6 +27,8 @@ public enum Schema {
         // After the change log, whose pause its bumps obey, and remaking
         // the undo triggers that carry them.
         migrator.register(Revisions.migrations)
+        // After the undo triggers it adds the removal record to.
+        migrator.register(SyncSchema.migrations)
         return migrator
     }()
 }

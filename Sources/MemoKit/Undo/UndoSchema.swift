@@ -88,8 +88,10 @@ enum UndoSchema {
         let drops = ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS undo_\(table)_\($0);\n" }
         let logsChanges = try ChangeLog.livesInUndoTriggers(connection)
         let skipsRevisions = try Revisions.liveIn(connection)
+        let recordsRemovals = try SyncSchema.liveIn(connection)
         try connection.executeScript(drops.joined() + triggers(for: columns, of: table, loggingChanges: logsChanges,
-                                                               skippingRevisions: skipsRevisions))
+                                                               skippingRevisions: skipsRevisions,
+                                                               recordingRemovals: recordsRemovals))
     }
 
     // MARK: - Private
@@ -129,7 +131,7 @@ enum UndoSchema {
     /// column but `rev`: the update that gives the item its new revision
     /// (`Revisions`) is no change of its own.
     private static func triggers(for columns: [Column], of table: String, loggingChanges: Bool,
-                                 skippingRevisions: Bool = false) -> String {
+                                 skippingRevisions: Bool = false, recordingRemovals: Bool = false) -> String {
         let keys = columns.filter(\.isKey)
         precondition(!keys.isEmpty, "table \(table) has no primary key to undo by")
         precondition(columns.count <= valueColumns, "table \(table) is wider than undo_rows")
@@ -137,7 +139,11 @@ enum UndoSchema {
         // migrations made: doctor compares it with theirs.
         func entry(_ event: String) -> String {
             guard loggingChanges, let statement = ChangeLog.entryStatement(for: table, event: event) else { return "" }
-            return statement + "\n"
+            // Sync's record of a removal follows the log's entry, whose number it takes.
+            guard recordingRemovals, let removal = SyncSchema.removalStatement(for: table, event: event) else {
+                return statement + "\n"
+            }
+            return statement + "\n" + removal + "\n"
         }
         func timing(_ event: String) -> String {
             guard skippingRevisions, event == "UPDATE", Revisions.hasRevisions(table) else { return event }

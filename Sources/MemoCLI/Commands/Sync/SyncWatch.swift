@@ -1,0 +1,90 @@
+import HTTPClient
+import MemoCore
+import MemoKit
+
+/// `memoapp sync --watch`: syncs, then again whenever this data home
+/// changes (inotify, `DataHomeWatcher`) or the server tells of a change on
+/// its event stream, and at least every minute; until Ctrl-C. A failed
+/// sync is told and retried with a growing pause (up to a minute): the
+/// server may be away for a while.
+struct SyncWatch {
+    let context: CommandContext
+    let transport: HTTPSyncTransport
+    let force: Bool
+
+    func run() throws -> Never {
+        let monitor = Monitor()
+        let pending = SyncRequests()
+        let watcher = try DataHomeWatcher(directory: context.workspace.home.path)
+        watcher.start { pending.ask(); monitor.broadcast() }
+        let events = HelperThread { listen(pending, monitor) }
+        _ = events
+        var seenRev: Int64 = -1
+        var failures = 0
+        var isDue = true
+        // Ctrl-C and SIGTERM end the process (main.swift's handlers): every
+        // step of a sync is its own transaction, so none is left half-done.
+        while true {
+            let asked = pending.take()
+            do {
+                let newest = try SyncRun.newestRev(context.workspace)
+                // Its own writes (what a pull wrote) move the watcher too:
+                // only a rev it has not seen is a change to send.
+                if isDue || asked.byServer || newest != seenRev {
+                    let report = try SyncRun(context.workspace, transport: transport).run(force: force)
+                    seenRev = try SyncRun.newestRev(context.workspace)
+                    if report.pushed + report.written > 0 || !report.conflicts.isEmpty {
+                        try context.emit(json: SyncCommand.json(report, server: transport.server),
+                                         text: SyncCommand.text(report, server: transport.server, context))
+                    }
+                }
+                failures = 0
+            } catch let error as MemoError where error.kind == .unavailable {
+                try context.warn(error.message.text(in: context.language))
+                failures += 1
+            }
+            let pause = failures == 0 ? 60 : min(60, Double(1 << min(failures, 6)))
+            isDue = !monitor.wait(until: MonotonicTime.now().adding(seconds: pause)) { pending.isAsked }
+        }
+    }
+
+    /// Follows the server's event stream; any event (not a heartbeat) asks
+    /// for a sync. Reconnects after a pause when the stream ends.
+    private func listen(_ pending: SyncRequests, _ monitor: Monitor) {
+        var client = HTTPClient()
+        client.certificateAuthorities = transport.client.certificateAuthorities
+        while true {
+            _ = try? client.stream(transport.server + "/api/v1/events",
+                                   headers: ["Authorization: Bearer " + transport.token, "Accept: text/event-stream"]) { bytes in
+                // An event has a line "event: …"; heartbeats are comments (":").
+                if bytes.firstRange(of: Array("event:".utf8)) != nil {
+                    pending.ask(byServer: true)
+                    monitor.broadcast()
+                }
+                return true
+            }
+            monitor.locked { monitor.wait(seconds: 2) }
+        }
+    }
+}
+
+/// What asked for a sync since the last: this data home changing, the server.
+final class SyncRequests: @unchecked Sendable {
+    private let monitor = Monitor()
+    private var local = false
+    private var server = false
+
+    var isAsked: Bool { monitor.locked { local || server } }
+
+    func ask(byServer: Bool = false) {
+        monitor.locked { if byServer { server = true } else { local = true } }
+    }
+
+    /// Clears the requests, telling what they were.
+    func take() -> (byLocal: Bool, byServer: Bool) {
+        monitor.locked {
+            defer { local = false; server = false }
+            return (local, server)
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import MemoCore
+import SQLite
+
+/// A data home as a device of a hub: what it has not sent yet, and how
+/// what it pulls is written. Each call runs in the caller's transaction;
+/// `SyncRun` puts them in order around the network.
+struct SyncDevice {
+    let connection: Connection
+    let clock: WallClock
+
+    /// The hub this device syncs with, as saved by its first sync.
+    struct Remote: Equatable {
+        var server: String
+        var token: String
+        var epoch: String?
+        var cursor: Int64
+        var pushedThrough: Int64
+        var lastSync: Timestamp?
+        var lastError: String?
+    }
+
+    static func isConfigured(_ connection: Connection) throws -> Bool {
+        try SyncSchema.liveIn(connection)
+            && (try connection.queryFirst("SELECT 1 FROM sync_remote", map: { _ in true }) ?? false)
+    }
+
+    func remote() throws -> Remote? {
+        try connection.queryFirst(
+            "SELECT server, token, epoch, cursor, pushed_through, last_sync, last_error FROM sync_remote") { row in
+            Remote(server: row.string(0), token: row.string(1), epoch: row.optionalString(2), cursor: row.int64(3),
+                   pushedThrough: row.int64(4), lastSync: row.optionalDouble(5).map(Timestamp.init(secondsSince1970:)),
+                   lastError: row.optionalString(6))
+        }
+    }
+
+    /// Saves the hub; a different server or token starts afresh (the new
+    /// hub is met as a new epoch: a full copy both ways).
+    func configure(server: String, token: String) throws {
+        if let current = try remote(), current.server == server, current.token == token { return }
+        try connection.execute("DELETE FROM sync_remote")
+        try connection.execute("INSERT INTO sync_remote (one, server, token) VALUES (1, ?, ?)", server, token)
+        try connection.execute("UPDATE sync_state SET device = ?", UUID4.random())
+    }
+
+    func deviceID() throws -> String {
+        try connection.queryFirst("SELECT device FROM sync_state") { $0.string(0) } ?? ""
+    }
+
+    /// The hub has another epoch: forget the cursor and what it acknowledged,
+    /// and meet it as a new device, to send everything held.
+    func forgetHub() throws {
+        try connection.execute("UPDATE sync_remote SET epoch = NULL, cursor = 0, pushed_through = 0")
+        try connection.execute("UPDATE sync_state SET device = ?", UUID4.random())
+    }
+
+    func note(error: String?, syncedAt: Timestamp?) throws {
+        if let syncedAt {
+            try connection.execute("UPDATE sync_remote SET last_error = NULL, last_sync = ?", syncedAt.secondsSince1970)
+        } else {
+            try connection.execute("UPDATE sync_remote SET last_error = ?", error)
+        }
+    }
+
+    // MARK: - Pushing
+
+    /// What the next push carries: the changes not yet acknowledged, each
+    /// stamped; everything held when the hub is met afresh (no epoch).
+    struct Outgoing {
+        var changes: [SyncDocuments.Pushed]
+        /// The rev the scan began at: the next scan starts there.
+        var scannedThrough: Int64
+        var removals: Int
+        var liveItems: Int
+    }
+
+    func outgoing(remote: Remote) throws -> Outgoing {
+        let scanned = try connection.queryFirst("SELECT published_rev FROM sync_state") { $0.int64(0) } ?? 0
+        let newest = try LocalChanges.newestRev(in: connection)
+        let isFullCopy = remote.epoch == nil
+        let local = isFullCopy ? try LocalChanges.everything(in: connection) : try LocalChanges.since(scanned, in: connection)
+        var latest = try connection.queryFirst("SELECT hlc FROM sync_state") { $0.int64(0) } ?? 0
+        var changes: [SyncDocuments.Pushed] = []
+        var removals = 0
+        for change in local where change.number > remote.pushedThrough {
+            guard isFullCopy || change.stored == nil || !change.changedFields.isEmpty else { continue }
+            latest = HybridClock.next(after: latest, now: change.stored?.updatedAt ?? clock.now())
+            var clocks = isFullCopy ? change.record?.clocks ?? [:] : [:]
+            clocks[removedClock] = nil
+            guard let stored = change.stored else {
+                removals += 1
+                var removalClocks = change.record?.clocks ?? [:]
+                removalClocks[removedClock] = latest
+                changes.append(.init(kind: change.kind, uid: change.uid, change: change.number, values: nil, changed: [],
+                                     clocks: removalClocks, baseText: nil, baseTags: nil))
+                continue
+            }
+            for field in change.changedFields { clocks[field] = latest }
+            let base = isFullCopy ? nil : change.record?.values
+            let textColumn = change.kind.mergedText.flatMap { name in change.kind.fields.first { $0.name == name } }?
+                .columns.first?.name
+            changes.append(.init(kind: change.kind, uid: change.uid, change: change.number, values: stored.values,
+                                 changed: change.changedFields, clocks: clocks,
+                                 baseText: textColumn.flatMap { base?.columns[$0]?.textValue },
+                                 baseTags: base?.tags))
+        }
+        try connection.execute("UPDATE sync_state SET hlc = max(hlc, ?)", latest)
+        let live = try connection.queryFirst("SELECT count(*) FROM sync_items WHERE NOT is_removed") { $0.int(0) } ?? 0
+        return Outgoing(changes: changes, scannedThrough: newest, removals: removals, liveItems: live)
+    }
+
+    /// A push's changes through `through` were applied by the hub.
+    func acknowledge(through: Int64) throws {
+        try connection.execute("UPDATE sync_remote SET pushed_through = max(pushed_through, ?)", through)
+        try connection.execute("DELETE FROM sync_removed WHERE rev <= ?", through)
+    }
+
+    // MARK: - Pulling
+
+    /// Writes a pulled page: each item as the hub has it, unless this home
+    /// changed it since it last pushed (that change goes out with the next
+    /// push and the hub merges; the item comes back merged). Returns how
+    /// many items it changed here.
+    func apply(page: [SyncDocuments.Pulled], cursor: Int64, epoch: String, remote: Remote) throws -> Int {
+        var written = 0
+        var latest: Int64 = 0
+        for pulled in page {
+            latest = max(latest, pulled.clocks.values.max() ?? 0)
+            let kind = pulled.kind
+            let stored = try kind.read(uid: pulled.uid, in: connection)
+            let record = try SyncRecord.read(uid: pulled.uid, in: connection)
+            if let stored, stored.rev > remote.pushedThrough, stored.rev != record?.rev { continue }
+            if stored == nil, try connection.queryFirst(
+                "SELECT 1 FROM sync_removed WHERE uid = ? AND rev > ?", pulled.uid, remote.pushedThrough, map: { _ in true }) == true {
+                continue
+            }
+            var rev = stored?.rev ?? 0
+            if let values = pulled.values {
+                if stored?.values != values {
+                    rev = try kind.write(uid: pulled.uid, values, updatedAt: clock.now(), in: connection)
+                    written += 1
+                }
+            } else if stored != nil {
+                try kind.remove(uid: pulled.uid, in: connection)
+                written += 1
+            }
+            try connection.execute("DELETE FROM sync_removed WHERE uid = ?", pulled.uid)
+            try SyncRecord(uid: pulled.uid, kind: kind, rev: rev, seq: pulled.seq, values: pulled.values,
+                           clocks: pulled.clocks).write(in: connection)
+        }
+        try connection.execute("UPDATE sync_state SET hlc = max(hlc, ?)", latest)
+        try connection.execute("UPDATE sync_remote SET cursor = ?, epoch = ?", cursor, epoch)
+        return written
+    }
+
+    /// The next scan of local changes starts at `rev`.
+    func scanned(through rev: Int64) throws {
+        try connection.execute("UPDATE sync_state SET published_rev = ?", rev)
+    }
+
+    /// Changes made here and not yet acknowledged by the hub.
+    func waitingCount(remote: Remote) throws -> Int {
+        try outgoingCount(remote: remote)
+    }
+
+    private func outgoingCount(remote: Remote) throws -> Int {
+        let scanned = try connection.queryFirst("SELECT published_rev FROM sync_state") { $0.int64(0) } ?? 0
+        let local = remote.epoch == nil ? try LocalChanges.everything(in: connection) : try LocalChanges.since(scanned, in: connection)
+        return local.filter { $0.number > remote.pushedThrough && ($0.stored == nil || !$0.changedFields.isEmpty) }.count
+    }
+}
