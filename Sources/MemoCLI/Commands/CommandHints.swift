@@ -26,6 +26,12 @@ enum CommandHints {
             return Localized(en: " (use --allow-duplicate to store it again)", ko: " (다시 저장하려면 --allow-duplicate)")
         case .nameTheFormat:
             return Localized(en: "; name it with --format wav|flac|ogg|mp3", ko: ". --format wav|flac|ogg|mp3로 지정하세요")
+        case .syncNeedsServer:
+            return Localized(en: "; name it once: memoapp sync --server URL --token TOKEN",
+                             ko: ". 한 번 지정하세요: memoapp sync --server URL --token TOKEN")
+        case .confirmMassRemoval:
+            return Localized(en: "; run 'memoapp sync --force' if that is what you mean",
+                             ko: ". 그렇게 하려는 것이면 'memoapp sync --force'를 실행하세요")
         default:
             return nil
         }

@@ -103,7 +103,7 @@ public struct SyncRun {
     private func push(_ remote: inout Remote, force: Bool, into report: inout Report) throws -> Int64 {
         let outgoing = try write { try $0.outgoing(remote: remote) }
         if !force, outgoing.removals >= SyncRun.massRemovalFloor, outgoing.removals * 2 > outgoing.liveItems {
-            throw MemoError(.invalidState, hint: .force,
+            throw MemoError(.invalidState, hint: .confirmMassRemoval,
                             en: "this sync would remove \(outgoing.removals) of \(outgoing.liveItems) items on the server",
                             ko: "이번 동기화는 서버의 항목 \(outgoing.liveItems)개 중 \(outgoing.removals)개를 지웁니다")
         }
@@ -173,4 +173,6 @@ public struct SyncStatus: Sendable {
 extension MemoError.Hint {
     /// Sync needs a server (and a token) the first time.
     public static let syncNeedsServer = MemoError.Hint(rawValue: "sync_needs_server")
+    /// A sync removing more than half of the items goes on only when asked again.
+    public static let confirmMassRemoval = MemoError.Hint(rawValue: "confirm_mass_removal")
 }
