@@ -47,9 +47,10 @@ final class SyncHomes {
         for _ in 0..<2 { for index in devices.indices { sync(index, file: file, line: line) } }
     }
 
-    /// Stops the hub and starts it again on the same home (a new port).
+    /// Stops the hub (unless a test stopped it already) and starts it
+    /// again on the same home (a new port).
     func restartHub() throws {
-        _ = serving.stop(signal: SIGTERM)
+        if serving.process.isRunning { _ = serving.stop(signal: SIGTERM) }
         serving = try ServingMemoapp(hub, arguments: ["serve", "--listen", "127.0.0.1:0"])
     }
 

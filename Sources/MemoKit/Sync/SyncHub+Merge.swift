@@ -28,6 +28,9 @@ extension SyncHub {
     public func push(_ document: JSONReader, device: String) throws -> PushResult {
         try document.refuseMembers(except: ["epoch", "device", "from", "changes"])
         let from = try document.int("from")
+        guard from >= 0 else {
+            throw MemoError(.badInput, en: "from is a change number, 0 or more", ko: "from은 0 이상의 변경 번호입니다")
+        }
         let changes = try document.required("changes").elements()
         guard changes.count <= SyncDocuments.maximumChanges else {
             throw MemoError(.tooLarge, en: "a push carries at most \(SyncDocuments.maximumChanges) changes",
