@@ -17,7 +17,7 @@ final class ErrorReportTests: XCTestCase {
     func testEveryMemoErrorKindExitsWithItsCode() {
         let expected: [ErrorKind: Int32] = [
             .internalFailure: 1, .onboardingRequired: 3, .notFound: 4, .invalidState: 5, .duplicate: 5,
-            .usage: 64, .badInput: 65, .noInput: 66, .storage: 74, .unauthorized: 1, .tooLarge: 1,
+            .usage: 64, .badInput: 65, .noInput: 66, .storage: 74, .unauthorized: 77, .tooLarge: 1, .unavailable: 69,
             .interrupted: 130,
         ]
         for kind in ErrorKind.allCases {
