@@ -145,7 +145,7 @@ public final class MemoStore {
         }
     }
 
-    static func validate(text: String, isNew: Bool) throws {
+    public static func validate(text: String, isNew: Bool) throws {
         guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace && $0 != "\0" }) else {
             throw isNew
                 ? MemoError(.badInput, en: "the memo is empty; nothing was added",
@@ -156,7 +156,7 @@ public final class MemoStore {
     }
 
     /// A title is one line: lists show a memo a line, its title first.
-    static func validate(title: String?) throws {
+    public static func validate(title: String?) throws {
         guard let title, title.hasLineBreak else { return }
         throw MemoError(.usage, en: "a memo's title must be one line", ko: "메모 제목은 한 줄이어야 합니다")
     }

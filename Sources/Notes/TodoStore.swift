@@ -205,7 +205,7 @@ public final class TodoStore {
     }
 
     /// A title is one line with something in it: lists show a to-do a line.
-    static func validate(title: String) throws {
+    public static func validate(title: String) throws {
         guard title.contains(where: { !$0.isWhitespace }) else {
             throw MemoError(.usage, en: "a to-do needs a title", ko: "할 일에는 제목이 필요합니다")
         }

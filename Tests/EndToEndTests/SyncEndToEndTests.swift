@@ -109,3 +109,39 @@ final class SyncEndToEndTests: XCTestCase {
         XCTAssertEqual(SyncHomes.todos(homes.hub).count, 2)
     }
 }
+
+/// `memoapp sync --watch` on two devices: a change made on one reaches the
+/// other without anyone running a sync.
+final class SyncWatchEndToEndTests: XCTestCase {
+    func testAChangeOnOneWatchingDeviceReachesTheOther() throws {
+        let homes = try SyncHomes(devices: 2)
+        homes.syncAll()
+        var watchers: [Process] = []
+        defer { for watcher in watchers where watcher.isRunning { watcher.terminate(); watcher.waitUntilExit() } }
+        for device in homes.devices {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Memoapp.binaryPath)
+            process.arguments = ["sync", "--watch"]
+            process.environment = device.environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            watchers.append(process)
+        }
+        XCTAssertEqual(homes.devices[0].run("todo", "add", "seen on the other side").status, 0)
+        XCTAssertTrue(waitUntil { SyncHomes.todos(homes.devices[1]).contains { $0["title"] as? String == "seen on the other side" } },
+                      "the other watching device got it")
+        XCTAssertEqual(homes.devices[1].run("memo", "add", "and back").status, 0)
+        XCTAssertTrue(waitUntil { SyncHomes.memos(homes.devices[0]).contains { $0["text"] as? String == "and back" } })
+        XCTAssertTrue(watchers.allSatisfy(\.isRunning), "watchers keep running")
+    }
+
+    /// Polls `condition` for up to 30 s: a generous bound, never a race.
+    private func waitUntil(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<300 {
+            if condition() { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+}

@@ -17,6 +17,7 @@ final class ErrorKindTests: XCTestCase {
         (.unauthorized, "unauthorized"),
         (.tooLarge, "too_large"),
         (.interrupted, "interrupted"),
+        (.unavailable, "unavailable"),
     ]
 
     func testEveryKindHasItsCodeWord() {

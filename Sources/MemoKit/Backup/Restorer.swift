@@ -229,7 +229,8 @@ enum HomeState {
 
     /// Looks without creating or changing anything: audio files in `voice/`,
     /// rows in any table but memoapp's own bookkeeping (migrations, the
-    /// onboarding state, the change log: entries of items since removed),
+    /// onboarding state, the change log: entries of items since removed;
+    /// sync's records: its names for the home, copies and removals of items),
     /// or a database that cannot be read (it may hold data).
     ///
     /// Audio files with no database beside them that are all files of the
@@ -249,6 +250,7 @@ enum HomeState {
                 SELECT name FROM pragma_table_list
                 WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
                     AND name NOT IN ('schema_migrations', 'onboarding_state', 'item_changes')
+                    AND name NOT LIKE 'sync\\_%' ESCAPE '\\'
                 ORDER BY name
                 """) { $0.string(0) }
             var filled: [String] = []

@@ -63,10 +63,11 @@ struct SyncDevice {
 
     // MARK: - Pushing
 
-    /// What the next push carries: the changes not yet acknowledged, each
-    /// stamped; everything held when the hub is met afresh (no epoch).
+    /// What the next pushes carry: the changes not yet acknowledged, by
+    /// number; everything held when the hub is met afresh (no epoch).
     struct Outgoing {
-        var changes: [SyncDocuments.Pushed]
+        var candidates: [LocalChanges.Candidate]
+        var isFullCopy: Bool
         /// The rev the scan began at: the next scan starts there.
         var scannedThrough: Int64
         var removals: Int
@@ -77,25 +78,33 @@ struct SyncDevice {
         let scanned = try connection.queryFirst("SELECT published_rev FROM sync_state") { $0.int64(0) } ?? 0
         let newest = try LocalChanges.newestRev(in: connection)
         let isFullCopy = remote.epoch == nil
-        let local = isFullCopy ? try LocalChanges.everything(in: connection) : try LocalChanges.since(scanned, in: connection)
+        let all = isFullCopy ? try LocalChanges.everything(in: connection) : try LocalChanges.since(scanned, in: connection)
+        let candidates = all.filter { $0.number > remote.pushedThrough }
+        let live = try connection.queryFirst("SELECT count(*) FROM sync_items WHERE NOT is_removed") { $0.int(0) } ?? 0
+        return Outgoing(candidates: candidates, isFullCopy: isFullCopy, scannedThrough: newest,
+                        removals: isFullCopy ? 0 : candidates.filter { $0.id == nil }.count, liveItems: live)
+    }
+
+    /// The changes `candidates` name, as they are now, each stamped by the
+    /// hybrid clock; those with nothing to send left out.
+    func changes(_ candidates: ArraySlice<LocalChanges.Candidate>, fullCopy: Bool) throws -> [SyncDocuments.Pushed] {
         var latest = try connection.queryFirst("SELECT hlc FROM sync_state") { $0.int64(0) } ?? 0
         var changes: [SyncDocuments.Pushed] = []
-        var removals = 0
-        for change in local where change.number > remote.pushedThrough {
-            guard isFullCopy || change.stored == nil || !change.changedFields.isEmpty else { continue }
+        for candidate in candidates {
+            guard let change = try LocalChanges.resolve(candidate, fullCopy: fullCopy, in: connection) else { continue }
+            guard fullCopy || change.stored == nil || !change.changedFields.isEmpty else { continue }
             latest = HybridClock.next(after: latest, now: change.stored?.updatedAt ?? clock.now())
-            var clocks = isFullCopy ? change.record?.clocks ?? [:] : [:]
-            clocks[removedClock] = nil
             guard let stored = change.stored else {
-                removals += 1
                 var removalClocks = change.record?.clocks ?? [:]
-                removalClocks[removedClock] = latest
+                removalClocks[removedClock] = removalClocks[removedClock] ?? latest
                 changes.append(.init(kind: change.kind, uid: change.uid, change: change.number, values: nil, changed: [],
                                      clocks: removalClocks, baseText: nil, baseTags: nil))
                 continue
             }
+            var clocks = fullCopy ? change.record?.clocks ?? [:] : [:]
+            clocks[removedClock] = nil
             for field in change.changedFields { clocks[field] = latest }
-            let base = isFullCopy ? nil : change.record?.values
+            let base = fullCopy ? nil : change.record?.values
             let textColumn = change.kind.mergedText.flatMap { name in change.kind.fields.first { $0.name == name } }?
                 .columns.first?.name
             changes.append(.init(kind: change.kind, uid: change.uid, change: change.number, values: stored.values,
@@ -104,14 +113,13 @@ struct SyncDevice {
                                  baseTags: base?.tags))
         }
         try connection.execute("UPDATE sync_state SET hlc = max(hlc, ?)", latest)
-        let live = try connection.queryFirst("SELECT count(*) FROM sync_items WHERE NOT is_removed") { $0.int(0) } ?? 0
-        return Outgoing(changes: changes, scannedThrough: newest, removals: removals, liveItems: live)
+        return changes
     }
 
-    /// A push's changes through `through` were applied by the hub.
+    /// A push's changes through `through` were applied by the hub. Its
+    /// removals stay recorded until their tombstones come back in a pull.
     func acknowledge(through: Int64) throws {
         try connection.execute("UPDATE sync_remote SET pushed_through = max(pushed_through, ?)", through)
-        try connection.execute("DELETE FROM sync_removed WHERE rev <= ?", through)
     }
 
     // MARK: - Pulling
@@ -134,14 +142,16 @@ struct SyncDevice {
                 continue
             }
             var rev = stored?.rev ?? 0
-            if let values = pulled.values {
+            if pulled.values == nil {
+                // A tombstone keeps the number of its removal here, so a full
+                // copy can send it again.
+                if stored != nil { try kind.remove(uid: pulled.uid, in: connection); written += 1 }
+                rev = try connection.queryFirst("SELECT rev FROM sync_removed WHERE uid = ?", pulled.uid) { $0.int64(0) } ?? 0
+            } else if let values = pulled.values {
                 if stored?.values != values {
                     rev = try kind.write(uid: pulled.uid, values, updatedAt: clock.now(), in: connection)
                     written += 1
                 }
-            } else if stored != nil {
-                try kind.remove(uid: pulled.uid, in: connection)
-                written += 1
             }
             try connection.execute("DELETE FROM sync_removed WHERE uid = ?", pulled.uid)
             try SyncRecord(uid: pulled.uid, kind: kind, rev: rev, seq: pulled.seq, values: pulled.values,
@@ -159,12 +169,7 @@ struct SyncDevice {
 
     /// Changes made here and not yet acknowledged by the hub.
     func waitingCount(remote: Remote) throws -> Int {
-        try outgoingCount(remote: remote)
-    }
-
-    private func outgoingCount(remote: Remote) throws -> Int {
-        let scanned = try connection.queryFirst("SELECT published_rev FROM sync_state") { $0.int64(0) } ?? 0
-        let local = remote.epoch == nil ? try LocalChanges.everything(in: connection) : try LocalChanges.since(scanned, in: connection)
-        return local.filter { $0.number > remote.pushedThrough && ($0.stored == nil || !$0.changedFields.isEmpty) }.count
+        let outgoing = try outgoing(remote: remote)
+        return try changes(outgoing.candidates[...], fullCopy: outgoing.isFullCopy).count
     }
 }

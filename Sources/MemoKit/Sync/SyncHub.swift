@@ -40,7 +40,8 @@ public struct SyncHub {
         let newest = try LocalChanges.newestRev(in: connection)
         guard newest != published else { return }
         var latest = try latestStamp()
-        for change in try LocalChanges.since(published, in: connection) {
+        for candidate in try LocalChanges.since(published, in: connection) {
+            guard let change = try LocalChanges.resolve(candidate, fullCopy: false, in: connection) else { continue }
             var record = change.record ?? SyncRecord(uid: change.uid, kind: change.kind, rev: 0, seq: 0, values: nil, clocks: [:])
             latest = HybridClock.next(after: latest, now: change.stored?.updatedAt ?? clock.now())
             if let stored = change.stored {

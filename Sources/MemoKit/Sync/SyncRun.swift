@@ -109,22 +109,42 @@ public struct SyncRun {
         }
         let device = try write { try $0.deviceID() }
         var start = 0
-        while start < outgoing.changes.count {
-            let batch = Array(outgoing.changes[start..<min(start + SyncDocuments.maximumChanges / 2, outgoing.changes.count)])
-            let document = JSON.object([
-                ("epoch", remote.epoch.map(JSON.string) ?? .null), ("device", .string(device)),
-                ("from", .int(remote.pushedThrough)), ("changes", .array(batch.map(SyncDocuments.json))),
-            ])
-            let answer = try transport.push(document)
-            let through = try answer.int("through")
-            try write { try $0.acknowledge(through: through) }
-            remote.pushedThrough = max(remote.pushedThrough, through)
-            report.pushed += batch.count
-            report.kept += try answer.required("kept").elements().map { try $0.string() }
-            report.conflicts += try answer.required("conflicts").elements().map { try $0.string("copy") }
-            start += batch.count
+        while start < outgoing.candidates.count {
+            // A batch's values are read when it is sent: a full copy of a
+            // large home is never held whole.
+            let end = min(start + SyncRun.batchSize, outgoing.candidates.count)
+            let batch = try write { try $0.changes(outgoing.candidates[start..<end], fullCopy: outgoing.isFullCopy) }
+            start = end
+            // Split by size too: long memos (and their bases) fill a push
+            // sooner than a count does.
+            var part: [JSON] = [], bytes = 0
+            for change in batch.map(SyncDocuments.json) {
+                let size = change.serializedBytes.count
+                if !part.isEmpty, bytes + size > SyncRun.batchBytes {
+                    try send(part, device: device, remote: &remote, into: &report)
+                    part = []
+                    bytes = 0
+                }
+                part.append(change)
+                bytes += size
+            }
+            if !part.isEmpty { try send(part, device: device, remote: &remote, into: &report) }
         }
         return outgoing.scannedThrough
+    }
+
+    private func send(_ changes: [JSON], device: String, remote: inout Remote, into report: inout Report) throws {
+        let document = JSON.object([
+            ("epoch", remote.epoch.map(JSON.string) ?? .null), ("device", .string(device)),
+            ("from", .int(remote.pushedThrough)), ("changes", .array(changes)),
+        ])
+        let answer = try transport.push(document)
+        let through = try answer.int("through")
+        try write { try $0.acknowledge(through: through) }
+        remote.pushedThrough = max(remote.pushedThrough, through)
+        report.pushed += changes.count
+        report.kept += try answer.required("kept").elements().map { try $0.string() }
+        report.conflicts += try answer.required("conflicts").elements().map { try $0.string("copy") }
     }
 
     private func pull(_ remote: inout Remote, into report: inout Report) throws {
@@ -155,6 +175,12 @@ public struct SyncRun {
             try body(SyncDevice(connection: connection, clock: workspace.clock))
         }
     }
+
+    /// Changes per push: well under the hub's 2,000 and, with memos of
+    /// ordinary length, its 8 MiB.
+    static let batchSize = 500
+    /// Bytes of changes per push: half the hub's limit.
+    static let batchBytes = 4 << 20
 
     /// A sync removing fewer items than this never asks.
     public static let massRemovalFloor = 10

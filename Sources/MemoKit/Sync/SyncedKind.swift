@@ -208,6 +208,19 @@ struct SyncedKind: Sendable {
             }
         }
         let tags = try Tags.normalized(try reader.member("tags")?.elements().map { try $0.string() } ?? [])
+        // The stores' own rules, so a device cannot store what no front end could.
+        switch kind {
+        case .todo:
+            try TodoStore.validate(title: columns["title"]?.textValue ?? "")
+        case .memo:
+            try MemoStore.validate(text: columns["text"]?.textValue ?? "", isNew: true)
+            try MemoStore.validate(title: columns["title"]?.textValue)
+            if let original = columns["conflict_of"]?.textValue, !UUID4.isWellFormed(original) {
+                throw MemoError(.badInput, en: "conflict_of is a memo's uid", ko: "conflict_of는 메모의 uid입니다")
+            }
+        default:
+            break
+        }
         return Values(columns: columns, tags: tags)
     }
 }

@@ -1,0 +1,132 @@
+# shellcheck shell=bash
+# The sync rows of scripts/bench: a hub (`memoapp serve` on loopback) and
+# devices (data homes on the bench's tmpfs), whole `memoapp sync` processes:
+#   nothing to do        <= 50 ms (hyperfine median) and <= 2 KB on the wire
+#                        (a counting relay between device and hub)
+#   push 10,000 changes  <= 5 s: 10,000 to-dos made on a device, one sync
+#                        (it also pulls them back as the hub merged them)
+#   pull 10,000 changes  <= 3 s: another device taking them
+#   new device           <= 60 s and peak RSS <= 100 MB: a fresh device's first
+#                        sync of a hub holding 100,000 to-dos and 100,000 memos
+#                        (the hub publishes them to sync on that first pull)
+#   --watch              <= 1 s, median of 50: a to-do added on one device is
+#                        in the other's database, both running `sync --watch`
+# Voice memos do not sync yet: no audio rows. Sourced by scripts/bench after lib.sh.
+
+sync_start_hub() {
+  local home="$1" out="$BENCH_WORK/sync-serve.out.$RANDOM" _
+  "$BENCH_BIN" --home "$home" --json serve --listen 127.0.0.1:0 > "$out" 2>/dev/null &
+  SYNC_HUB_PID=$!
+  BENCH_CHILDREN+=("$SYNC_HUB_PID")
+  for _ in $(seq 1 200); do [ -s "$out" ] && break; sleep 0.1; done
+  SYNC_URL=$(head -n 1 "$out" | jq -r .url)
+  [ -n "$SYNC_URL" ] && [ "$SYNC_URL" != null ] || bench_die "memoapp serve printed no URL"
+}
+
+# sync_device HOME NAME [URL]: a device home, onboarded, its token made on the
+# hub, synced once (saving the server).
+sync_device() {
+  local home="$1" name="$2" url="${3:-$SYNC_URL}" token
+  bench_new_home "$home"
+  token=$("$BENCH_BIN" --home "$SYNC_HUB" --json token create "$name" | jq -r .token)
+  "$BENCH_BIN" --home "$home" sync --server "$url" --token "$token" >/dev/null || bench_die "first sync of $name failed"
+}
+
+# sync_ms COMMAND...: the wall time of one run, in milliseconds.
+sync_ms() {
+  local start end
+  start=$EPOCHREALTIME
+  "$@" >/dev/null || bench_die "failed: $*"
+  end=$EPOCHREALTIME
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", (b - a) * 1000 }'
+}
+
+section_sync() {
+  bench_need sqlite3 jq python3
+  SYNC_HUB="$BENCH_HOMES/sync-hub"
+  bench_new_home "$SYNC_HUB"
+  sync_start_hub "$SYNC_HUB"
+  local a="$BENCH_HOMES/sync-a" b="$BENCH_HOMES/sync-b" c="$BENCH_HOMES/sync-c" counts="$BENCH_WORK/sync-bytes"
+  local port relay_pid idle push pull fresh_ms fresh_rss bytes
+
+  # Nothing to do: through the counting relay, saved as the device's server.
+  local _
+  python3 scripts/bench.d/byte-counter.py "${SYNC_URL##*:}" "$counts" > "$BENCH_WORK/relay.port" &
+  relay_pid=$!
+  BENCH_CHILDREN+=("$relay_pid")
+  for _ in $(seq 1 100); do [ -s "$BENCH_WORK/relay.port" ] && break; sleep 0.1; done
+  port=$(head -n 1 "$BENCH_WORK/relay.port")
+  [ -n "$port" ] || bench_die "the counting relay did not start"
+  sync_device "$a" sync-a "http://127.0.0.1:$port"
+  "$BENCH_BIN" --home "$a" todo add "one to-do" >/dev/null
+  "$BENCH_BIN" --home "$a" sync >/dev/null
+  echo "0 0" > "$counts"
+  "$BENCH_BIN" --home "$a" sync >/dev/null
+  bytes=$(awk '{ print $1 + $2 }' "$counts")
+  bench_measure sync-idle "$BENCH_BIN --home $a sync"
+  idle=$(bench_median_ms sync-idle)
+  bench_limit "sync (nothing to do)" "$idle" ms "<=" 50 "whole process, hyperfine median"
+  bench_limit "sync bytes (nothing to do)" "$(awk -v b="$bytes" 'BEGIN { print b / 1024 }')" KB "<=" 2 \
+    "$bytes bytes both ways, headers included"
+
+  # Push 10,000, then another device pulls them.
+  sync_device "$b" sync-b
+  seq 1 10000 | sed 's/^/bench to-do /' > "$BENCH_WORK/sync-todo.txt"
+  "$BENCH_BIN" --home "$a" todo import "$BENCH_WORK/sync-todo.txt" --from todotxt >/dev/null
+  push=$(sync_ms "$BENCH_BIN" --home "$a" sync)
+  bench_limit "sync push 10,000" "$push" ms "<=" 5000 "one sync: sent, merged, taken back"
+  pull=$(sync_ms "$BENCH_BIN" --home "$b" sync)
+  bench_limit "sync pull 10,000" "$pull" ms "<=" 3000 "a second device taking them"
+  [ "$(sqlite3 "$b/memoapp.db" 'SELECT count(*) FROM todos')" -ge 10001 ] || bench_die "device b lacks the to-dos"
+
+  # A new device on a hub of 100,000 + 100,000.
+  local big="$BENCH_HOMES/sync-big"
+  bench_new_home "$big"
+  bench_fill_notes "$big/memoapp.db" 100000
+  # bench_fill_notes writes rows as a tool would, without uids: give them theirs.
+  "$BENCH_SQL" "$big/memoapp.db" >/dev/null <<'SQL'
+UPDATE todos SET uid = lower(printf('%08x-%04x-4%03x-8%03x-%012x', id, id % 65536, id % 4096, id % 4096, id)) WHERE uid IS NULL;
+UPDATE memos SET uid = lower(printf('%08x-%04x-4%03x-9%03x-%012x', id, id % 65536, id % 4096, id % 4096, id)) WHERE uid IS NULL;
+SQL
+  kill "$SYNC_HUB_PID" 2>/dev/null; wait "$SYNC_HUB_PID" 2>/dev/null || true
+  SYNC_HUB="$big"
+  sync_start_hub "$big"
+  bench_new_home "$c"
+  local token
+  token=$("$BENCH_BIN" --home "$big" --json token create sync-c | jq -r .token)
+  local started=$EPOCHREALTIME
+  fresh_rss=$(bench_max_rss_mb "$BENCH_BIN" --home "$c" sync --server "$SYNC_URL" --token "$token")
+  fresh_ms=$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", (b - a) * 1000 }')
+  bench_limit "sync new device 100k+100k" "$fresh_ms" ms "<=" 60000 "first sync, whole process"
+  bench_limit "sync new device peak RSS" "$fresh_rss" MB "<=" 100 "the device's process"
+  [ "$(sqlite3 "$c/memoapp.db" 'SELECT count(*) FROM memos')" -eq 100000 ] || bench_die "device c lacks the memos"
+
+  section_sync_watch
+}
+
+# Two devices on --watch; each round adds a to-do on one and times until the
+# other's database holds it.
+section_sync_watch() {
+  local d="$BENCH_HOMES/sync-d" e="$BENCH_HOMES/sync-e" times="$BENCH_WORK/results/sync-watch.times" round start
+  sync_device "$d" sync-d
+  sync_device "$e" sync-e
+  "$BENCH_BIN" --home "$d" sync --watch >/dev/null 2>&1 &
+  BENCH_CHILDREN+=("$!")
+  "$BENCH_BIN" --home "$e" sync --watch >/dev/null 2>&1 &
+  BENCH_CHILDREN+=("$!")
+  sleep 1
+  mkdir -p "$BENCH_WORK/results"
+  : > "$times"
+  for round in $(seq 1 50); do
+    start=$EPOCHREALTIME
+    "$BENCH_BIN" --home "$d" todo add "watch $round" >/dev/null
+    local waited=0
+    until [ "$(sqlite3 "$e/memoapp.db" "SELECT count(*) FROM todos WHERE title = 'watch $round'" 2>/dev/null)" = 1 ]; do
+      sleep 0.01
+      waited=$((waited + 1))
+      [ "$waited" -lt 1000 ] || bench_die "watch $round never reached the other device"
+    done
+    awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.6f\n", b - a }' >> "$times"
+  done
+  bench_limit "sync --watch latency" "$(bench_median_ms sync-watch)" ms "<=" 1000 "median of 50, device to device"
+}
