@@ -26,3 +26,7 @@ static inline CURLcode memoapp_curl_setopt_write_function(void *function, CURL *
 static inline CURLcode memoapp_curl_getinfo_long(void *function, CURL *handle, CURLINFO info, long *value) {
     return ((memoapp_curl_getinfo_function)function)(handle, info, value);
 }
+
+static inline CURLcode memoapp_curl_getinfo_offset(void *function, CURL *handle, CURLINFO info, curl_off_t *value) {
+    return ((memoapp_curl_getinfo_function)function)(handle, info, value);
+}

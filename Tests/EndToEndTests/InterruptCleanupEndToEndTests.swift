@@ -11,10 +11,6 @@ import XCTest
 /// and creates a marker file; the test sends the signal only once the marker
 /// is there, so the temporary exists and the write has not ended.
 final class InterruptCleanupEndToEndTests: XCTestCase {
-    private static let shimSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("fixtures/preload/hold-part-fsync.c").path
-
     func testCtrlCDuringAnExportRemovesItsTemporary() throws {
         let folder = TemporaryDirectory()
         let app = Memoapp(home: folder.appending("home"))
@@ -72,16 +68,8 @@ final class InterruptCleanupEndToEndTests: XCTestCase {
 
     // MARK: - Helpers
 
-    /// The shim, built once per test run with the C compiler scripts/test installs.
-    private static let shim: Result<String, Error> = Result {
-        let library = NSTemporaryDirectory() + "/memoapp-hold-part-fsync-\(getpid()).so"
-        let result = runChildProcess("/usr/bin/env", ["cc", "-shared", "-fPIC", "-o", library, shimSource, "-ldl"])
-        guard result.status == 0 else {
-            throw NSError(domain: "cc", code: Int(result.status),
-                          userInfo: [NSLocalizedDescriptionKey: String(decoding: result.stderr, as: UTF8.self)])
-        }
-        return library
-    }
+    /// The shim (fixtures/preload/hold-part-fsync.c), built once per test run.
+    private static let shim = PreloadLibrary.build("hold-part-fsync")
 
     /// Starts memoapp with the shim and returns once it is held inside the
     /// fsync of its temporary.

@@ -61,6 +61,13 @@ final class SyncRecoveryEndToEndTests: XCTestCase {
             XCTAssertTrue(result.text.contains(#""error""#), result.text)
         }
         XCTAssertTrue(SyncHomes.todos(homes.hub).isEmpty, "nothing of a refused push is kept")
+        // A uid that names a to-do cannot be given to a memo.
+        XCTAssertEqual(push(homes, #"{"device": "d2", "from": 0, "changes": [\#(change(uid, number: 1, title: "a to-do"))]}"#).status, 200)
+        let memo = #"{"kind": "memo", "uid": "\#(uid)", "change": 2, "removed": false, "changed": ["text"], "clocks": {"text": 1}, "#
+            + #""values": {"title": null, "text": "x", "is_pinned": false, "created_at": 1800000000, "conflict_of": null, "tags": []}}"#
+        let clash = push(homes, #"{"device": "d2", "from": 1, "changes": [\#(memo)]}"#)
+        XCTAssertEqual(clash.status, 422, clash.text)
+        XCTAssertTrue(SyncHomes.memos(homes.hub).isEmpty)
         let tooMany = "[" + (1...2_001).map { change(UUID().uuidString.lowercased(), number: $0, title: "t") }
             .joined(separator: ",") + "]"
         let large = homes.folder.appending("large.json")

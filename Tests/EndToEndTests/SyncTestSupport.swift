@@ -112,17 +112,7 @@ final class SyncHomes {
 
     /// The LD_PRELOAD library that shifts a process's wall clock
     /// (fixtures/preload/shift-clock.c), built once per test run.
-    static let clockShift: Result<String, Error> = Result {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("fixtures/preload/shift-clock.c").path
-        let library = NSTemporaryDirectory() + "/memoapp-shift-clock-\(getpid()).so"
-        let result = runChildProcess("/usr/bin/env", ["cc", "-shared", "-fPIC", "-o", library, source, "-ldl"])
-        guard result.status == 0 else {
-            throw NSError(domain: "cc", code: Int(result.status),
-                          userInfo: [NSLocalizedDescriptionKey: String(decoding: result.stderr, as: UTF8.self)])
-        }
-        return library
-    }
+    static let clockShift = PreloadLibrary.build("shift-clock")
 
     /// The environment that runs memoapp with its wall clock `seconds` off.
     static func shiftedClock(by seconds: Int) throws -> [String: String] {

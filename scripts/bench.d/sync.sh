@@ -2,7 +2,7 @@
 # The sync rows of scripts/bench: a hub (`memoapp serve` on loopback) and
 # devices (data homes on the bench's tmpfs), whole `memoapp sync` processes:
 #   nothing to do        <= 50 ms (hyperfine median) and <= 2 KB on the wire
-#                        (a counting relay between device and hub)
+#                        (HTTP heads and bodies, as `sync --json` counts them)
 #   push 10,000 changes  <= 5 s: 10,000 to-dos made on a device, one sync
 #                        (it also pulls them back as the hub merged them)
 #   pull 10,000 changes  <= 3 s: another device taking them
@@ -23,13 +23,13 @@ sync_start_hub() {
   [ -n "$SYNC_URL" ] && [ "$SYNC_URL" != null ] || bench_die "memoapp serve printed no URL"
 }
 
-# sync_device HOME NAME [URL]: a device home, onboarded, its token made on the
+# sync_device HOME NAME: a device home, onboarded, its token made on the
 # hub, synced once (saving the server).
 sync_device() {
-  local home="$1" name="$2" url="${3:-$SYNC_URL}" token
+  local home="$1" name="$2" token
   bench_new_home "$home"
   token=$("$BENCH_BIN" --home "$SYNC_HUB" --json token create "$name" | jq -r .token)
-  "$BENCH_BIN" --home "$home" sync --server "$url" --token "$token" >/dev/null || bench_die "first sync of $name failed"
+  "$BENCH_BIN" --home "$home" sync --server "$SYNC_URL" --token "$token" >/dev/null || bench_die "first sync of $name failed"
 }
 
 # sync_ms COMMAND...: the wall time of one run, in milliseconds.
@@ -46,28 +46,20 @@ section_sync() {
   SYNC_HUB="$BENCH_HOMES/sync-hub"
   bench_new_home "$SYNC_HUB"
   sync_start_hub "$SYNC_HUB"
-  local a="$BENCH_HOMES/sync-a" b="$BENCH_HOMES/sync-b" c="$BENCH_HOMES/sync-c" counts="$BENCH_WORK/sync-bytes"
-  local port relay_pid idle push pull fresh_ms fresh_rss bytes
+  local a="$BENCH_HOMES/sync-a" b="$BENCH_HOMES/sync-b" c="$BENCH_HOMES/sync-c"
+  local idle push pull fresh_ms fresh_rss bytes
 
-  # Nothing to do: through the counting relay, saved as the device's server.
-  local _
-  python3 scripts/bench.d/byte-counter.py "${SYNC_URL##*:}" "$counts" > "$BENCH_WORK/relay.port" &
-  relay_pid=$!
-  BENCH_CHILDREN+=("$relay_pid")
-  for _ in $(seq 1 100); do [ -s "$BENCH_WORK/relay.port" ] && break; sleep 0.1; done
-  port=$(head -n 1 "$BENCH_WORK/relay.port")
-  [ -n "$port" ] || bench_die "the counting relay did not start"
-  sync_device "$a" sync-a "http://127.0.0.1:$port"
+  # Nothing to do: the bytes as `sync --json` counts them (libcurl's
+  # request and answer sizes, heads and bodies).
+  sync_device "$a" sync-a
   "$BENCH_BIN" --home "$a" todo add "one to-do" >/dev/null
   "$BENCH_BIN" --home "$a" sync >/dev/null
-  echo "0 0" > "$counts"
-  "$BENCH_BIN" --home "$a" sync >/dev/null
-  bytes=$(awk '{ print $1 + $2 }' "$counts")
+  bytes=$("$BENCH_BIN" --home "$a" --json sync | jq '.bytes_sent + .bytes_received')
   bench_measure sync-idle "$BENCH_BIN --home $a sync"
   idle=$(bench_median_ms sync-idle)
   bench_limit "sync (nothing to do)" "$idle" ms "<=" 50 "whole process, hyperfine median"
   bench_limit "sync bytes (nothing to do)" "$(awk -v b="$bytes" 'BEGIN { print b / 1024 }')" KB "<=" 2 \
-    "$bytes bytes both ways, headers included"
+    "$bytes bytes both ways, HTTP heads included"
 
   # Push 10,000, then another device pulls them.
   sync_device "$b" sync-b

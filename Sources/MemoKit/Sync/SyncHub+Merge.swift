@@ -81,6 +81,10 @@ extension SyncHub {
         defer { try? connection.execute("UPDATE sync_state SET hlc = max(hlc, ?)", latest) }
         let kind = pushed.kind
         var record = try SyncRecord.read(uid: pushed.uid, in: connection)
+        if let record, record.kind.kind != kind.kind {
+            throw MemoError(.badInput, en: "uid \(pushed.uid) names a \(record.kind.kind.rawValue), not a \(kind.kind.rawValue)",
+                            ko: "uid \(pushed.uid)은(는) \(kind.kind.rawValue)가 아니라 \(record.kind.kind.rawValue)입니다")
+        }
         let stored = try kind.read(uid: pushed.uid, in: connection)
 
         guard let values = pushed.values else {

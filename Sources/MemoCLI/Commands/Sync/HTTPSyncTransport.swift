@@ -9,6 +9,13 @@ struct HTTPSyncTransport: SyncTransport {
     let server: String
     let token: String
     var client = HTTPClient()
+    /// The bytes every exchange put on the wire, for `--json`.
+    let traffic = Traffic()
+
+    final class Traffic: @unchecked Sendable {
+        var sent = 0
+        var received = 0
+    }
 
     init(server: String, token: String, certificateAuthorities: String?) {
         self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
@@ -30,6 +37,8 @@ struct HTTPSyncTransport: SyncTransport {
     private var headers: [String] { ["Authorization: Bearer " + token, "Accept: application/json"] }
 
     private func answer(_ answer: HTTPClient.Answer) throws -> JSONReader {
+        traffic.sent += answer.bytesSent
+        traffic.received += answer.bytesReceived
         if answer.status == 200 { return try JSONReader(parsing: answer.body, source: server) }
         let envelope = try? JSONReader(parsing: answer.body).required("error")
         let code = (try? envelope?.string("code")) ?? ""

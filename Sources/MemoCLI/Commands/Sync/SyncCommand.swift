@@ -70,13 +70,15 @@ enum SyncCommand {
             try SyncWatch(context: context, transport: transport, force: arguments[force]).run()
         }
         let report = try SyncRun(workspace, transport: transport).run(force: arguments[force])
-        try context.emit(json: json(report, server: saved.server), text: text(report, server: saved.server, context))
+        try context.emit(json: json(report, server: saved.server, traffic: transport.traffic),
+                         text: text(report, server: saved.server, context))
     }
 
-    static func json(_ report: SyncRun.Report, server: String) -> JSON {
+    static func json(_ report: SyncRun.Report, server: String, traffic: HTTPSyncTransport.Traffic) -> JSON {
         .object([("server", .string(server)), ("pushed", .int(report.pushed)), ("pulled", .int(report.pulled)),
                  ("written", .int(report.written)), ("kept", .strings(report.kept)), ("conflicts", .strings(report.conflicts)),
-                 ("fresh_copy", .bool(report.tookFreshCopy))])
+                 ("fresh_copy", .bool(report.tookFreshCopy)),
+                 ("bytes_sent", .int(traffic.sent)), ("bytes_received", .int(traffic.received))])
     }
 
     static func text(_ report: SyncRun.Report, server: String, _ context: CommandContext) -> TerminalText {

@@ -34,7 +34,7 @@ struct SyncWatch {
                     let report = try SyncRun(context.workspace, transport: transport).run(force: force)
                     seenRev = try SyncRun.newestRev(context.workspace)
                     if report.pushed + report.written > 0 || !report.conflicts.isEmpty {
-                        try context.emit(json: SyncCommand.json(report, server: transport.server),
+                        try context.emit(json: SyncCommand.json(report, server: transport.server, traffic: transport.traffic),
                                          text: SyncCommand.text(report, server: transport.server, context))
                     }
                 }
