@@ -61,20 +61,35 @@ public struct SyncHub {
     }
 
     /// A page of what changed after `cursor`: each item once, as it is
-    /// now, in the order of its latest change.
+    /// now, in the order of its latest change; at most `limit` items and,
+    /// past the first, `pageBytes` bytes (a page of long memos would
+    /// otherwise be gigabytes held at once).
     public func pull(after cursor: Int64, limit: Int) throws -> JSON {
-        let rows = try connection.query("""
-            SELECT uid, kind, rev, seq, vals, clocks FROM sync_items WHERE seq > ? ORDER BY seq LIMIT ?
-            """, cursor, limit + 1) { try SyncRecord.record(uid: $0.string(0), $0, offset: 1) }
-        let records = rows.compactMap { $0 }
-        let page = records.prefix(limit)
-        let changes = page.map {
-            SyncDocuments.json(SyncDocuments.Pulled(kind: $0.kind, uid: $0.uid, seq: $0.seq, values: $0.values,
-                                                    clocks: $0.clocks))
+        var changes: [JSON] = []
+        var bytes = 0
+        var last = max(cursor, 0)
+        var more = false
+        try connection.forEachRow(
+            "SELECT uid, kind, rev, seq, vals, clocks FROM sync_items WHERE seq > ? ORDER BY seq LIMIT ?",
+            arguments: [.integer(cursor), .integer(Int64(limit) + 1)]) { row in
+            guard changes.count < limit, bytes < SyncHub.pageBytes else {
+                more = true
+                return false
+            }
+            guard let record = try SyncRecord.record(uid: row.string(0), row, offset: 1) else { return true }
+            let change = SyncDocuments.json(SyncDocuments.Pulled(kind: record.kind, uid: record.uid, seq: record.seq,
+                                                                 values: record.values, clocks: record.clocks))
+            bytes += change.serializedBytes.count
+            changes.append(change)
+            last = record.seq
+            return true
         }
-        return .object([("epoch", .string(try epoch())), ("cursor", .int(page.last?.seq ?? max(cursor, 0))),
-                        ("more", .bool(records.count > limit)), ("changes", .array(changes))])
+        return .object([("epoch", .string(try epoch())), ("cursor", .int(last)), ("more", .bool(more)),
+                        ("changes", .array(changes))])
     }
+
+    /// The bytes of changes a pull page stops after.
+    static let pageBytes = 4 << 20
 
     // MARK: - Shared with the merge
 
