@@ -117,11 +117,26 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   });
 
   const offLang = onLangChange(() => { renderChrome(); if (current && current.relabel) current.relabel(); else open(active); });
+  const offBars = measureBars(header, nav);
   root.replaceChildren(shell);
   document.body.dataset.screen = 'main';
   events.connect();
   open(active);
-  screen = { kind: 'main', close: () => { offLang(); if (current) current.destroy(); current = null; } };
+  screen = { kind: 'main', close: () => { offLang(); offBars(); if (current) current.destroy(); current = null; } };
+}
+
+// The heights of the sticky top bar and tab bar, as CSS variables: the side
+// navigation sticks just below the top bar, and a row scrolled into view
+// (a search hit opened, "Load more" reached) is not left under either bar.
+function measureBars(header, nav) {
+  const style = document.documentElement.style;
+  const observer = new ResizeObserver(() => {
+    style.setProperty('--topbar-height', `${header.offsetHeight}px`);
+    style.setProperty('--tabbar-height', `${nav.offsetHeight}px`);
+  });
+  observer.observe(header);
+  observer.observe(nav);
+  return () => observer.disconnect();
 }
 
 function showSignIn(refused) {

@@ -6,7 +6,7 @@ import * as api from './api.js';
 import * as events from './events.js';
 import { h, icon, errorToast, formatLocal, splitTags } from './dom.js';
 import { t } from './i18n.js';
-import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast } from './editing.js';
+import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
 
 // "주간 [회의]" → ["주간 ", <mark>회의</mark>]
@@ -26,6 +26,7 @@ export function marked(snippet) {
 
 export function mountMemos(panel) {
   let loading = 0;
+  let started = false;
   const mTitle = h('input', { name: 'memo-title', autocomplete: 'off', maxlength: '1000' });
   const text = h('textarea', { name: 'memo-text', rows: '3', required: true });
   const tags = h('input', { name: 'memo-tags', autocomplete: 'off' });
@@ -50,7 +51,7 @@ export function mountMemos(panel) {
     pinLabel.textContent = t('pin');
     addButton.textContent = t('add');
     search.placeholder = t('search'); search.setAttribute('aria-label', t('search'));
-    load();
+    if (started) refresh(true); else { started = true; load(); }
   }
 
   async function add(event) {
@@ -61,10 +62,22 @@ export function mountMemos(panel) {
     try {
       await api.post('/memos', body);
       form.reset();
-      load();
+      refresh();
     } catch (error) { errorToast(error.message); }
   }
 
+  // The rows loaded brought up to date in place (paging.js); search hits,
+  // which are never paged, are asked for again.
+  async function refresh(rerender = false) {
+    if (search.value.trim()) { load(); return; }
+    const ticket = loading;
+    try {
+      const memos = await pages.refresh(rerender);
+      if (ticket === loading && memos) empty.hidden = memos.length > 0;
+    } catch (error) { if (ticket === loading) errorToast(error.message); }
+  }
+
+  // The first page, or the hits of the search typed.
   async function load() {
     const ticket = ++loading;
     const q = search.value.trim();
@@ -115,7 +128,7 @@ export function mountMemos(panel) {
   }
 
   async function call(f) {
-    try { await f(); load(); } catch (error) { errorToast(error.message); }
+    try { await f(); refresh(); } catch (error) { errorToast(error.message); }
   }
 
   async function edit(li, id) {
@@ -130,25 +143,24 @@ export function mountMemos(panel) {
       event.preventDefault();
       // The whole list: the server replaces the memo's tags with it.
       const body = { text: eText.value, title: eTitle.value.trim() || null, tags: splitTags(eTags.value) };
-      saveEdit(`/memos/${id}`, body, version, load, event.currentTarget).then(saved => { if (saved) load(); }, error => errorToast(error.message));
+      saveEdit(`/memos/${id}`, body, version, refresh, event.currentTarget).then(saved => { if (saved) refresh(); }, error => errorToast(error.message));
     } }, eTitle, eText, eTags,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
-      h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));
-    li.replaceWith(editor);
-    eText.focus();
+      h('button', { type: 'button', text: t('cancel'), onclick: () => refresh() })));
+    showEditor(li, editor, eText);
   }
 
   async function remove(id) {
     try {
       const { step } = await api.change('DELETE', `/memos/${id}`);
-      load();
-      undoableToast(t('memoRemoved'), step, load);
+      refresh();
+      undoableToast(t('memoRemoved'), step, refresh);
     } catch (error) { errorToast(error.message); }
   }
 
   panel.append(form, searchBox, list, pages.more, empty);
-  const reload = reloadUnlessEditing(list, load);
+  const reload = reloadUnlessEditing(list, () => refresh());
   const off = [events.on('memo', reload), events.on('todo', () => { if (search.value.trim()) reload(); }),
     events.on('reconnected', reload)];
   relabel();

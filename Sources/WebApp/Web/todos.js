@@ -1,11 +1,12 @@
 // To-dos: add (title, due as a date or the command line's words, priority,
-// tags), filter, check off, edit, delete with undo. The list reloads on every
-// `todo` event, whoever made the change.
+// tags), filter, check off, edit, delete with undo. Every `todo` event,
+// whoever made the change, and every change made here refresh the rows
+// loaded where they are (paging.js); a filter starts again from the first page.
 import * as api from './api.js';
 import * as events from './events.js';
 import { h, icon, errorToast, formatDue, splitTags } from './dom.js';
 import { t } from './i18n.js';
-import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast } from './editing.js';
+import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
 import { repeatOptions, repeatText, repeatWord, reminderText, reminderWords } from './repeat.js';
 
@@ -17,6 +18,7 @@ function priorityOptions(selected) {
 
 export function mountTodos(panel) {
   const filters = { status: 'open', due: '', tag: '', sort: 'newest' };
+  let started = false;
 
   const title = h('input', { name: 'title', required: true, autocomplete: 'off', maxlength: '1000' });
   const due = h('input', { name: 'due', autocomplete: 'off' });
@@ -72,7 +74,7 @@ export function mountTodos(panel) {
     tagFilter.setAttribute('aria-label', t('filterTag'));
     empty.textContent = t('noTodos');
     pages.relabel();
-    load();
+    if (started) refresh(true); else { started = true; load(); }
   }
 
   async function add(event) {
@@ -87,13 +89,22 @@ export function mountTodos(panel) {
       await api.post('/todos', body);
       form.reset();
       title.focus();
-      load();
+      refresh();
     } catch (error) { errorToast(error.message); }
   }
 
+  // The first page for the filters chosen.
   async function load() {
     try {
       const items = await pages.load('/todos' + api.query({ status: filters.status, due: filters.due, tag: filters.tag, sort: filters.sort, limit: PAGE_SIZE }));
+      if (items) empty.hidden = items.length > 0;
+    } catch (error) { errorToast(error.message); }
+  }
+
+  // The rows loaded, brought up to date in place.
+  async function refresh(rerender = false) {
+    try {
+      const items = await pages.refresh(rerender);
       if (items) empty.hidden = items.length > 0;
     } catch (error) { errorToast(error.message); }
   }
@@ -103,8 +114,8 @@ export function mountTodos(panel) {
     check.addEventListener('change', async () => {
       try {
         const { step } = await api.change('POST', `/todos/${todo.id}/${check.checked ? 'done' : 'undo'}`);
-        load();
-        undoableToast(check.checked ? t('todoDone') : t('todoReopened'), step, load);
+        refresh();
+        undoableToast(check.checked ? t('todoDone') : t('todoReopened'), step, refresh);
       } catch (error) { check.checked = !check.checked; errorToast(error.message); }
     });
     const meta = h('div', { class: 'meta' },
@@ -144,13 +155,12 @@ export function mountTodos(panel) {
       // Sent only when changed: a rule the select cannot show is kept.
       if (eRepeat.value !== 'keep' && eRepeat.value !== repeatWord(todo.repeat)) body.repeat = eRepeat.value || null;
       if (eRemind.value.trim() !== reminderWords(todo.remind_at)) body.remind = eRemind.value.trim() || null;
-      try { if (await saveEdit(`/todos/${todo.id}`, body, version, load, event.currentTarget)) load(); } catch (error) { errorToast(error.message); }
+      try { if (await saveEdit(`/todos/${todo.id}`, body, version, refresh, event.currentTarget)) refresh(); } catch (error) { errorToast(error.message); }
     } }, eTitle, eDue, ePriority, eTags, eRepeat, eRemind,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
-      h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));
-    li.replaceWith(editor);
-    eTitle.focus();
+      h('button', { type: 'button', text: t('cancel'), onclick: () => refresh() })));
+    showEditor(li, editor, eTitle);
   }
 
   // Undo asks the server to revert the removal's own step: the to-do comes
@@ -158,13 +168,13 @@ export function mountTodos(panel) {
   async function remove(todo) {
     try {
       const { step } = await api.change('DELETE', `/todos/${todo.id}`);
-      load();
-      undoableToast(t('todoRemoved'), step, load);
+      refresh();
+      undoableToast(t('todoRemoved'), step, refresh);
     } catch (error) { errorToast(error.message); }
   }
 
   panel.append(h('h2', { class: 'visually-hidden', text: t('todos') }), form, filterBar, list, pages.more, empty);
-  const reload = reloadUnlessEditing(list, load);
+  const reload = reloadUnlessEditing(list, () => refresh());
   const off = [events.on('todo', reload), events.on('reconnected', reload)];
   relabel();
   return { relabel, destroy() { off.forEach(f => f()); } };
