@@ -275,7 +275,8 @@ class MainScreenTests(BrowserTest):
         self.css('input[name="label"]').send_keys("tea")
         self.css(".timer-form button[type=submit]").click()
         self.wait(lambda d: "Time is up: tea" in self.css("#toast").text, timeout=10)
-        self.wait(lambda d: len(self.all(".timer.countdown")) == 0)
+        # It stays, finished, until dismissed (test_timers_ended).
+        self.wait(lambda d: len(self.all(".timer.countdown.state-finished")) == 1)
 
     def test_edit_a_memo(self):
         self.server.memoapp("memo", "add", "first draft")
