@@ -36,6 +36,9 @@ const texts = {
     changedElsewhere: 'This was changed elsewhere after you opened it. Save again to replace that change, or Cancel to see it.',
     rename: 'Rename', voiceRemoved: 'Voice memo deleted.', noMicrophone: 'No microphone could be opened.',
     mainTitle: 'memoapp', overdueCount: n => `${n} overdue`,
+    close: 'Close', memo: 'Memo', itemGone: 'This was deleted.',
+    markdownMissing: 'Markdown cannot be shown here (the server has no markdown-it): the text as written.',
+    changedElsewhereShown: 'This memo was changed elsewhere: here it is as it is now. Tick again if you still want to.',
   },
   ko: {
     skip: '건너뛰기', next: '다음', start: '시작하기', pages: '온보딩 페이지', language: 'English',
@@ -71,6 +74,9 @@ const texts = {
     changedElsewhere: '연 뒤에 다른 곳에서 바뀌었습니다. 다시 저장하면 그 변경을 덮어쓰고, 취소하면 바뀐 내용을 봅니다.',
     rename: '이름 바꾸기', voiceRemoved: '음성 메모를 삭제했습니다.', noMicrophone: '마이크를 열 수 없습니다.',
     mainTitle: 'memoapp', overdueCount: n => `지난 할 일 ${n}개`,
+    close: '닫기', memo: '메모', itemGone: '삭제되었습니다.',
+    markdownMissing: '서버에 markdown-it이 없어 마크다운을 보여 줄 수 없습니다. 쓴 그대로 보여 줍니다.',
+    changedElsewhereShown: '다른 곳에서 바뀐 메모입니다. 지금 내용을 보여 줍니다. 그래도 바꾸려면 다시 체크하세요.',
   },
 };
 

@@ -8,6 +8,7 @@ import { h, icon, errorToast, formatLocal, splitTags } from './dom.js';
 import { t } from './i18n.js';
 import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
+import { openMemo, openHit } from './itemview.js';
 
 // "주간 [회의]" → ["주간 ", <mark>회의</mark>]
 export function marked(snippet) {
@@ -102,19 +103,21 @@ export function mountMemos(panel) {
   function hitRow(hit) {
     const kind = { todo: t('todos'), memo: t('memos'), voice: t('voice') }[hit.kind] || hit.kind;
     const titleParts = hit.field === 'title' ? marked(hit.snippet) : [hit.title || ''];
+    // The whole hit opens its item.
     return h('li', { class: `item hit hit-${hit.kind}`, 'data-id': String(hit.id) },
-      h('div', { class: 'body' },
+      h('button', { type: 'button', class: 'body open-item', onclick: () => openHit(hit) },
         h('span', { class: 'kind', text: kind }),
         h('span', { class: 'title' }, titleParts),
-        hit.field !== 'title' ? h('p', { class: 'preview' }, marked(hit.snippet)) : null));
+        hit.field !== 'title' ? h('span', { class: 'preview' }, marked(hit.snippet)) : null));
   }
 
   function row(memo) {
     const li = h('li', { class: 'item memo' + (memo.is_pinned ? ' is-pinned' : ''), 'data-id': String(memo.id) },
-      h('div', { class: 'body' },
+      // Tapping the memo opens it, its Markdown rendered (itemview.js).
+      h('button', { type: 'button', class: 'body open-item', onclick: () => openMemo(memo.id) },
         memo.title ? h('span', { class: 'title', text: memo.title }) : null,
-        h('p', { class: memo.title ? 'preview' : 'preview untitled', text: memo.preview }),
-        h('div', { class: 'meta' },
+        h('span', { class: memo.title ? 'preview' : 'preview untitled', text: memo.preview }),
+        h('span', { class: 'meta' },
           memo.is_pinned ? h('span', { class: 'pinned', text: t('pinned') }) : null,
           memo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag })),
           h('span', { class: 'date', text: formatLocal(memo.updated_at) }))),
