@@ -131,8 +131,8 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
 function measureBars(header, nav) {
   const style = document.documentElement.style;
   const observer = new ResizeObserver(() => {
-    style.setProperty('--topbar-height', `${header.offsetHeight}px`);
-    style.setProperty('--tabbar-height', `${nav.offsetHeight}px`);
+    style.setProperty('--topbar-height', `${header.getBoundingClientRect().height}px`);
+    style.setProperty('--tabbar-height', `${nav.getBoundingClientRect().height}px`);
   });
   observer.observe(header);
   observer.observe(nav);

@@ -9,6 +9,7 @@ import { t } from './i18n.js';
 import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
 import { openMemo, openHit } from './itemview.js';
+import { foldForm } from './folding.js';
 
 // "주간 [회의]" → ["주간 ", <mark>회의</mark>]
 export function marked(snippet) {
@@ -29,13 +30,15 @@ export function mountMemos(panel) {
   let loading = 0;
   let started = false;
   const mTitle = h('input', { name: 'memo-title', autocomplete: 'off', maxlength: '1000' });
-  const text = h('textarea', { name: 'memo-text', rows: '3', required: true });
+  const text = h('textarea', { name: 'memo-text', rows: '3', required: true, class: 'fold-keep' });
   const tags = h('input', { name: 'memo-tags', autocomplete: 'off' });
   const pinned = h('input', { type: 'checkbox', name: 'memo-pinned' });
   const pinLabel = h('span');
   const addButton = h('button', { type: 'submit', class: 'primary' });
   const form = h('form', { class: 'card add-form memo-form', onsubmit: add },
     mTitle, text, h('div', { class: 'form-row' }, tags, h('label', { class: 'inline' }, pinned, pinLabel), addButton));
+  // On a phone: the text alone until it is tapped.
+  foldForm(form, text);
   const search = h('input', { type: 'search', name: 'q', class: 'search', autocomplete: 'off' });
   let searchTimer = 0;
   search.addEventListener('input', () => { clearTimeout(searchTimer); searchTimer = setTimeout(load, 200); });

@@ -9,6 +9,7 @@ import { t } from './i18n.js';
 import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
 import { repeatOptions, repeatText, repeatWord, reminderText, reminderWords } from './repeat.js';
+import { foldForm, filterToggle } from './folding.js';
 
 const priorities = ['', 'low', 'medium', 'high'];
 
@@ -32,19 +33,27 @@ export function mountTodos(panel) {
   const more = h('details', { class: 'more' }, moreLabel, h('div', { class: 'more-fields' },
     h('label', { class: 'field' }, h('span', { class: 'label' }), repeat),
     h('label', { class: 'field' }, h('span', { class: 'label' }), remind)));
-  const addButton = h('button', { type: 'submit', class: 'primary' });
+  const addButton = h('button', { type: 'submit', class: 'primary fold-keep' });
   const form = h('form', { class: 'card add-form todo-form', onsubmit: add },
-    h('label', { class: 'field wide' }, h('span', { class: 'label' }), title),
+    h('label', { class: 'field wide fold-keep' }, h('span', { class: 'label' }), title),
     h('label', { class: 'field' }, h('span', { class: 'label' }), h('span', { class: 'due-row' }, due, datePicker)),
     h('label', { class: 'field' }, h('span', { class: 'label' }), priority),
     h('label', { class: 'field' }, h('span', { class: 'label' }), tags),
     addButton, more);
+  // On a phone: the title and Add alone until the title is tapped.
+  foldForm(form, title);
 
-  const status = h('select', { name: 'status', onchange: () => { filters.status = status.value; load(); } });
-  const dueFilter = h('select', { name: 'due-filter', onchange: () => { filters.due = dueFilter.value; load(); } });
-  const sort = h('select', { name: 'sort', onchange: () => { filters.sort = sort.value; load(); } });
-  const tagFilter = h('input', { name: 'tag-filter', type: 'search', autocomplete: 'off', onchange: () => { filters.tag = tagFilter.value.trim().replace(/^#/, ''); load(); } });
+  const status = h('select', { name: 'status', onchange: () => { filters.status = status.value; filtered(); } });
+  const dueFilter = h('select', { name: 'due-filter', onchange: () => { filters.due = dueFilter.value; filtered(); } });
+  const sort = h('select', { name: 'sort', onchange: () => { filters.sort = sort.value; filtered(); } });
+  const tagFilter = h('input', { name: 'tag-filter', type: 'search', autocomplete: 'off', onchange: () => { filters.tag = tagFilter.value.trim().replace(/^#/, ''); filtered(); } });
   const filterBar = h('div', { class: 'filters' }, status, dueFilter, sort, tagFilter);
+  // On a phone the filters are behind one button that says how they are set.
+  const chosen = select => select.selectedOptions[0] ? select.selectedOptions[0].textContent : '';
+  const toggle = filterToggle(filterBar, 'todo-filters', () => t('filters'),
+    () => [chosen(status), filters.due ? chosen(dueFilter) : null, chosen(sort), filters.tag ? '#' + filters.tag : null]
+      .filter(Boolean).join(' · '));
+  function filtered() { toggle.update(); load(); }
   const list = h('ul', { class: 'list todo-list', 'aria-live': 'polite' });
   const empty = h('p', { class: 'empty' });
   const pages = pagedList(list, row);
@@ -52,6 +61,7 @@ export function mountTodos(panel) {
   function relabel() {
     const labels = form.querySelectorAll('.label');
     labels[0].textContent = t('title'); labels[1].textContent = t('due');
+    title.placeholder = t('newTodo'); // the only words a folded form shows
     labels[2].textContent = t('priority'); labels[3].textContent = t('tags');
     labels[4].textContent = t('repeat'); labels[5].textContent = t('remind');
     moreLabel.textContent = t('more');
@@ -73,6 +83,7 @@ export function mountTodos(panel) {
     tagFilter.placeholder = t('filterTag');
     tagFilter.setAttribute('aria-label', t('filterTag'));
     empty.textContent = t('noTodos');
+    toggle.update();
     pages.relabel();
     if (started) refresh(true); else { started = true; load(); }
   }
@@ -173,7 +184,7 @@ export function mountTodos(panel) {
     } catch (error) { errorToast(error.message); }
   }
 
-  panel.append(h('h2', { class: 'visually-hidden', text: t('todos') }), form, filterBar, list, pages.more, empty);
+  panel.append(h('h2', { class: 'visually-hidden', text: t('todos') }), form, toggle.button, filterBar, list, pages.more, empty);
   const reload = reloadUnlessEditing(list, () => refresh());
   const off = [events.on('todo', reload), events.on('reconnected', reload)];
   relabel();
