@@ -39,7 +39,7 @@ public enum WebApp {
             ("voice.js", PackageResources.voice_js), ("paging.js", PackageResources.paging_js),
             ("editing.js", PackageResources.editing_js), ("repeat.js", PackageResources.repeat_js),
             ("markdown.js", PackageResources.markdown_js), ("itemview.js", PackageResources.itemview_js),
-            ("folding.js", PackageResources.folding_js),
+            ("folding.js", PackageResources.folding_js), ("search.js", PackageResources.search_js),
         ] {
             files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: EntityTag.of(bytes))
         }

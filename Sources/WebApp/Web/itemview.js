@@ -5,7 +5,7 @@
 // live: a change made elsewhere shows at once, a removal is said.
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, formatLocal, formatDue } from './dom.js';
+import { h, formatLocal, formatDue, tagButton } from './dom.js';
 import { t } from './i18n.js';
 import { markdownParser, renderMarkdown, tickedText } from './markdown.js';
 
@@ -31,6 +31,8 @@ function showDialog(kind, id, build) {
     if (open && open.dialog === dialog) open = null;
   });
   closeButton.addEventListener('click', () => view.close());
+  // A tag tapped in the view shows its list (main.js), which the view would hide.
+  body.addEventListener('click', event => { if (event.target.closest('.tag')) view.close(); });
   document.body.append(dialog);
   dialog.showModal();
   closeButton.focus();
@@ -62,7 +64,7 @@ export function openMemo(id) {
       view.heading.textContent = memo.title || t('memo');
       const meta = h('p', { class: 'meta' },
         memo.is_pinned ? h('span', { class: 'pinned', text: t('pinned') }) : null,
-        memo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag })),
+        memo.tags.map(tag => tagButton('memo', tag)),
         h('span', { class: 'date', text: formatLocal(memo.updated_at) }));
       let article;
       try {
@@ -130,7 +132,7 @@ export function openTodo(id) {
         h('p', { class: 'meta' },
           todo.due_local ? h('time', { class: 'due', datetime: todo.due_at, text: formatDue(todo.due_local) }) : null,
           todo.priority ? h('span', { class: `priority p-${todo.priority}`, text: t(todo.priority) }) : null,
-          todo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag })))));
+          todo.tags.map(tag => tagButton('todo', tag)))));
     }
     load();
     return events.on('todo', data => {
@@ -149,7 +151,7 @@ export function openVoice(id) {
         view.heading.textContent = memo.title || memo.original_name;
         view.body.replaceChildren(
           h('p', { class: 'meta' }, h('span', { text: formatLocal(memo.imported_at) }),
-            memo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag }))),
+            memo.tags.map(tag => tagButton('voice', tag))),
           h('audio', { controls: true, preload: 'metadata', src: `/api/v1/voice/${id}/audio` }));
       } catch (error) { view.say(error.status === 404 ? t('itemGone') : error.message); }
     }

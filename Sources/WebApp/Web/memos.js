@@ -1,30 +1,14 @@
-// Memos: write (title, text, tags, pinned), pin, edit, delete with undo, and
-// search across to-dos and memos with the matches marked. The search is the
-// server's (memoapp's own index: 민국 finds 대한민국); its snippets bracket
-// every match, which become <mark> elements here.
+// Memos: write (title, text, tags, pinned), pin, edit, delete with undo,
+// open one to read (itemview.js), and a list filtered by a tag tapped. The
+// search across everything is the top bar's (search.js).
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, icon, errorToast, formatLocal, splitTags } from './dom.js';
+import { h, icon, errorToast, formatLocal, splitTags, tagButton, tagChip } from './dom.js';
 import { t } from './i18n.js';
 import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
-import { openMemo, openHit } from './itemview.js';
+import { openMemo } from './itemview.js';
 import { foldForm } from './folding.js';
-
-// "주간 [회의]" → ["주간 ", <mark>회의</mark>]
-export function marked(snippet) {
-  const parts = [];
-  const re = /\[([^\[\]]+)\]/g;
-  let last = 0;
-  let m;
-  while ((m = re.exec(snippet))) {
-    if (m.index > last) parts.push(snippet.slice(last, m.index));
-    parts.push(h('mark', { text: m[1] }));
-    last = m.index + m[0].length;
-  }
-  if (last < snippet.length) parts.push(snippet.slice(last));
-  return parts;
-}
 
 export function mountMemos(panel) {
   let loading = 0;
@@ -39,10 +23,8 @@ export function mountMemos(panel) {
     mTitle, text, h('div', { class: 'form-row' }, tags, h('label', { class: 'inline' }, pinned, pinLabel), addButton));
   // On a phone: the text alone until it is tapped.
   foldForm(form, text);
-  const search = h('input', { type: 'search', name: 'q', class: 'search', autocomplete: 'off' });
-  let searchTimer = 0;
-  search.addEventListener('input', () => { clearTimeout(searchTimer); searchTimer = setTimeout(load, 200); });
-  const searchBox = h('label', { class: 'search-box' }, icon('search'), search);
+  let tag = '';
+  const chip = tagChip(() => filterTag(''));
   const list = h('ul', { class: 'list memo-list', 'aria-live': 'polite' });
   const empty = h('p', { class: 'empty' });
   const pages = pagedList(list, row);
@@ -54,7 +36,7 @@ export function mountMemos(panel) {
     tags.placeholder = `${t('tags')}: ${t('tagsPlaceholder')}`; tags.setAttribute('aria-label', t('tags'));
     pinLabel.textContent = t('pin');
     addButton.textContent = t('add');
-    search.placeholder = t('search'); search.setAttribute('aria-label', t('search'));
+    chip.set(tag, t('clearTag'));
     if (started) refresh(true); else { started = true; load(); }
   }
 
@@ -70,10 +52,8 @@ export function mountMemos(panel) {
     } catch (error) { errorToast(error.message); }
   }
 
-  // The rows loaded brought up to date in place (paging.js); search hits,
-  // which are never paged, are asked for again.
+  // The rows loaded, brought up to date in place (paging.js).
   async function refresh(rerender = false) {
-    if (search.value.trim()) { load(); return; }
     const ticket = loading;
     try {
       const memos = await pages.refresh(rerender);
@@ -81,48 +61,34 @@ export function mountMemos(panel) {
     } catch (error) { if (ticket === loading) errorToast(error.message); }
   }
 
-  // The first page, or the hits of the search typed.
+  // The first page (pinned first, then newest: the API's order, page after
+  // page), of the memos with the tag chosen when one is.
   async function load() {
     const ticket = ++loading;
-    const q = search.value.trim();
     try {
-      if (q) {
-        pages.reset();
-        const hits = await api.get('/search' + api.query({ q, limit: 100 }));
-        if (ticket !== loading) return;
-        list.replaceChildren(...hits.map(hitRow));
-        empty.textContent = t('noHits');
-        empty.hidden = hits.length > 0;
-      } else {
-        // Pinned first, then newest: the API's order, page after page.
-        const memos = await pages.load('/memos' + api.query({ limit: PAGE_SIZE }));
-        if (ticket !== loading || !memos) return;
-        empty.textContent = t('noMemos');
-        empty.hidden = memos.length > 0;
-      }
+      const memos = await pages.load('/memos' + api.query({ tag, limit: PAGE_SIZE }));
+      if (ticket !== loading || !memos) return;
+      empty.textContent = t('noMemos');
+      empty.hidden = memos.length > 0;
     } catch (error) { if (ticket === loading) errorToast(error.message); }
   }
 
-  function hitRow(hit) {
-    const kind = { todo: t('todos'), memo: t('memos'), voice: t('voice') }[hit.kind] || hit.kind;
-    const titleParts = hit.field === 'title' ? marked(hit.snippet) : [hit.title || ''];
-    // The whole hit opens its item.
-    return h('li', { class: `item hit hit-${hit.kind}`, 'data-id': String(hit.id) },
-      h('button', { type: 'button', class: 'body open-item', onclick: () => openHit(hit) },
-        h('span', { class: 'kind', text: kind }),
-        h('span', { class: 'title' }, titleParts),
-        hit.field !== 'title' ? h('span', { class: 'preview' }, marked(hit.snippet)) : null));
+  function filterTag(chosen) {
+    tag = chosen;
+    chip.set(tag, t('clearTag'));
+    load();
   }
 
   function row(memo) {
     const li = h('li', { class: 'item memo' + (memo.is_pinned ? ' is-pinned' : ''), 'data-id': String(memo.id) },
-      // Tapping the memo opens it, its Markdown rendered (itemview.js).
-      h('button', { type: 'button', class: 'body open-item', onclick: () => openMemo(memo.id) },
-        memo.title ? h('span', { class: 'title', text: memo.title }) : null,
-        h('span', { class: memo.title ? 'preview' : 'preview untitled', text: memo.preview }),
-        h('span', { class: 'meta' },
+      h('div', { class: 'body' },
+        // Tapping the memo opens it, its Markdown rendered (itemview.js).
+        h('button', { type: 'button', class: 'open-item', onclick: () => openMemo(memo.id) },
+          memo.title ? h('span', { class: 'title', text: memo.title }) : null,
+          h('span', { class: memo.title ? 'preview' : 'preview untitled', text: memo.preview })),
+        h('div', { class: 'meta' },
           memo.is_pinned ? h('span', { class: 'pinned', text: t('pinned') }) : null,
-          memo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag })),
+          memo.tags.map(name => tagButton('memo', name)),
           h('span', { class: 'date', text: formatLocal(memo.updated_at) }))),
       h('div', { class: 'row-actions' },
         h('button', { type: 'button', class: 'icon-button pin' + (memo.is_pinned ? ' on' : ''), 'aria-pressed': String(memo.is_pinned),
@@ -165,10 +131,9 @@ export function mountMemos(panel) {
     } catch (error) { errorToast(error.message); }
   }
 
-  panel.append(form, searchBox, list, pages.more, empty);
+  panel.append(form, chip.element, list, pages.more, empty);
   const reload = reloadUnlessEditing(list, () => refresh());
-  const off = [events.on('memo', reload), events.on('todo', () => { if (search.value.trim()) reload(); }),
-    events.on('reconnected', reload)];
+  const off = [events.on('memo', reload), events.on('reconnected', reload)];
   relabel();
-  return { relabel, destroy() { off.forEach(f => f()); clearTimeout(searchTimer); } };
+  return { relabel, filterTag, destroy() { off.forEach(f => f()); } };
 }

@@ -4,7 +4,7 @@
 // loaded where they are (paging.js); a filter starts again from the first page.
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, icon, errorToast, formatDue, splitTags } from './dom.js';
+import { h, icon, errorToast, formatDue, splitTags, tagButton } from './dom.js';
 import { t } from './i18n.js';
 import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
@@ -54,6 +54,13 @@ export function mountTodos(panel) {
     () => [chosen(status), filters.due ? chosen(dueFilter) : null, chosen(sort), filters.tag ? '#' + filters.tag : null]
       .filter(Boolean).join(' · '));
   function filtered() { toggle.update(); load(); }
+
+  // A tag tapped: the to-dos with it (the tag filter's field says which).
+  function filterTag(tag) {
+    filters.tag = tag;
+    tagFilter.value = tag;
+    filtered();
+  }
   const list = h('ul', { class: 'list todo-list', 'aria-live': 'polite' });
   const empty = h('p', { class: 'empty' });
   const pages = pagedList(list, row);
@@ -135,7 +142,7 @@ export function mountTodos(panel) {
       todo.priority ? h('span', { class: `priority p-${todo.priority}`, text: t(todo.priority) }) : null,
       todo.repeat ? h('span', { class: 'repeat', text: repeatText(todo.repeat) }) : null,
       todo.remind_at ? h('time', { class: 'remind', datetime: todo.remind_at, text: reminderText(todo.remind_at) }) : null,
-      todo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag })));
+      todo.tags.map(tag => tagButton('todo', tag)));
     const li = h('li', { class: 'item todo' + (todo.is_done ? ' is-done' : ''), 'data-id': String(todo.id) },
       check,
       h('div', { class: 'body' }, h('span', { class: 'title', text: todo.title }), todo.note ? h('p', { class: 'note', text: todo.note }) : null, meta),
@@ -188,5 +195,5 @@ export function mountTodos(panel) {
   const reload = reloadUnlessEditing(list, () => refresh());
   const off = [events.on('todo', reload), events.on('reconnected', reload)];
   relabel();
-  return { relabel, destroy() { off.forEach(f => f()); } };
+  return { relabel, filterTag, destroy() { off.forEach(f => f()); } };
 }

@@ -5,7 +5,7 @@
 // trimming to a stretch selected on the waveform.
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, icon, errorToast, formatLocal, splitTags } from './dom.js';
+import { h, icon, errorToast, formatLocal, splitTags, tagButton, tagChip } from './dom.js';
 import { t } from './i18n.js';
 import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
@@ -58,6 +58,8 @@ export function mountVoice(panel) {
   const pages = pagedList(list, row);
   let recorder = null;
   let started = false;
+  let tag = '';
+  const chip = tagChip(() => filterTag(''));
 
   function relabel() {
     pages.relabel();
@@ -70,6 +72,7 @@ export function mountVoice(panel) {
     recordButton.hidden = !(navigator.mediaDevices && window.MediaRecorder);
     progress.setAttribute('aria-label', t('uploading'));
     empty.textContent = t('noVoice');
+    chip.set(tag, t('clearTag'));
     if (started) refresh(true); else { started = true; load(); }
   }
 
@@ -117,9 +120,16 @@ export function mountVoice(panel) {
 
   async function load() {
     try {
-      const memos = await pages.load('/voice' + api.query({ limit: PAGE_SIZE }));
+      const memos = await pages.load('/voice' + api.query({ tag, limit: PAGE_SIZE }));
       if (memos) empty.hidden = memos.length > 0;
     } catch (error) { errorToast(error.message); }
+  }
+
+  // A tag tapped: the voice memos with it.
+  function filterTag(chosen) {
+    tag = chosen;
+    chip.set(tag, t('clearTag'));
+    load();
   }
 
   // The rows loaded, brought up to date in place (paging.js).
@@ -210,7 +220,7 @@ export function mountVoice(panel) {
     const li = h('li', { class: 'item voice', 'data-id': String(memo.id) },
       h('div', { class: 'body' }, name,
         h('div', { class: 'meta' }, h('span', { class: 'length', text: duration(memo.duration) }),
-          h('span', { text: formatLocal(memo.imported_at) }), memo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag }))),
+          h('span', { text: formatLocal(memo.imported_at) }), memo.tags.map(tag => tagButton('voice', tag))),
         canvas, audio, h('div', { class: 'row-actions' }, trim)),
       h('div', { class: 'row-actions' },
         h('button', { type: 'button', class: 'icon-button edit', 'aria-label': t('rename'), title: t('rename'), onclick: () => rename(li, memo) }, icon('pencil')),
@@ -243,9 +253,9 @@ export function mountVoice(panel) {
     } catch (error) { errorToast(error.message); }
   }
 
-  panel.append(form, list, pages.more, empty);
+  panel.append(form, chip.element, list, pages.more, empty);
   const reload = reloadUnlessEditing(list, () => refresh());
   const off = [events.on('voice', reload), events.on('reconnected', reload)];
   relabel();
-  return { relabel, destroy() { off.forEach(f => f()); if (recorder) recorder.stop(); } };
+  return { relabel, filterTag, destroy() { off.forEach(f => f()); if (recorder) recorder.stop(); } };
 }
