@@ -80,7 +80,7 @@ class LoadedRowsStay:
         self.wait(lambda d: self.rows()[0].find_element(By.CSS_SELECTOR, ".title").text == "brand new")
         self.assertTrue(self.css(".load-more").is_displayed())
         self.assert_in_place(249, remade=[self.rows()[0].get_attribute("data-id")])
-        self.shot(f"live-list-{self.language}-{self.viewport[0]}")
+        self.language_shot("live-list")
 
     def test_a_check_off_an_edit_and_a_delete_keep_the_rows_and_the_place(self):
         # Checked off: it leaves the open list, nothing else changes.

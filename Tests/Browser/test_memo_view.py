@@ -78,7 +78,7 @@ class MemoView:
         self.assertIn('<a href="/elsewhere">raw</a>', article.text)
         self.assertIsNone(self.driver.execute_script("return window.pwned"))
         self.assertEqual(view.find_element(By.CSS_SELECTOR, ".view-close").text, self.expected["close"])
-        self.shot(f"memo-view-{self.language}-{self.viewport[0]}")
+        self.language_shot("memo-view")
         view.find_element(By.CSS_SELECTOR, ".view-close").click()
         self.wait(lambda d: len(self.all("dialog.item-view")) == 0)
 
@@ -136,7 +136,7 @@ class MemoView:
         self.wait(lambda d: len(self.all("dialog.item-view.view-todo .check")) == 1)
         self.assertEqual(self.css("dialog.item-view .view-title").text, "buy rye bread")
         self.assertEqual(self.css("dialog.item-view .due").text, self.expected["due"])
-        self.shot(f"todo-view-{self.language}-{self.viewport[0]}")
+        self.language_shot("todo-view")
         self.css("dialog.item-view .check").click()
         self.wait(lambda d: self.server.memoapp("todo", "show", "1")["is_done"])
 

@@ -51,7 +51,7 @@ class Layout:
         self.assertEqual(toggle.text, self.expected["filters"])
         self.assertGreaterEqual(self.driver.execute_script(ROWS_IN_VIEW, ".todo-list .todo"), 6,
                                 "the list has the screen")
-        self.shot(f"phone-folded-{self.language}")
+        self.language_shot("phone-folded")
         # The title tapped: the whole form; a to-do added with a due.
         title.click()
         self.wait(lambda d: self.css('input[name="due"]').is_displayed())
@@ -60,7 +60,7 @@ class Layout:
         self.css(".todo-form button[type=submit]").click()
         self.wait(lambda d: self.all(".todo-list .todo .title")[0].text == "call mum")
         self.assertIsNotNone(self.server.memoapp("todo", "show", "31")["due_at"])
-        self.shot(f"phone-unfolded-{self.language}")
+        self.language_shot("phone-unfolded")
         # Left with nothing entered, it folds again.
         self.css(".todo-list .todo .title").click()
         self.wait(lambda d: not self.css('input[name="due"]').is_displayed())
@@ -71,7 +71,7 @@ class Layout:
         Select(self.css('select[name="status"]')).select_by_value("done")
         self.wait(lambda d: self.all(".todo-list .todo") == [])
         self.assertEqual(toggle.text, self.expected["filtersDone"])
-        self.shot(f"phone-filters-{self.language}")
+        self.language_shot("phone-filters")
 
     def test_a_phone_folds_the_memo_form_behind_its_text(self):
         self.use_viewport(390, 844)
@@ -101,7 +101,7 @@ class Layout:
         self.wait(lambda d: d.execute_script("return window.scrollY") > 1000)
         self.assertAlmostEqual(self.driver.execute_script(top, tab), before, delta=0.5,
                                msg="the side navigation did not move")
-        self.shot(f"desktop-scrolled-{self.language}")
+        self.language_shot("desktop-scrolled")
         tab.click()
         self.wait(lambda d: self.css("#panel").get_attribute("data-feature") == "memos")
 

@@ -41,7 +41,7 @@ class TagsAndSearch:
         self.assertEqual(self.css('input[name="tag-filter"]').get_attribute("value"), "garden")
         if self.viewport[0] < 700:
             self.assertIn("#garden", self.css(".filters-toggle").text)
-        self.shot(f"tag-todos-{self.language}-{self.viewport[0]}")
+        self.language_shot("tag-todos")
         # A memo's tag, in its list and in the memo opened.
         self.open_tab("memos")
         self.wait(lambda d: len(self.all(".memo-list .memo")) == 2)
@@ -73,7 +73,7 @@ class TagsAndSearch:
         kinds = sorted(e.get_attribute("textContent") for e in self.all(".hit-list .kind"))
         self.assertEqual(kinds, sorted(self.expected["kinds"]))
         self.assertEqual(len(self.all(".hit-list mark")), 3)
-        self.shot(f"search-{self.language}-{self.viewport[0]}")
+        self.language_shot("search")
         self.css(".hit-list .hit-voice .open-item").click()
         self.wait(lambda d: len(self.all("dialog.item-view.view-voice audio")) == 1)
         self.assertEqual(self.css("dialog.item-view .view-title").text, "rye field song")

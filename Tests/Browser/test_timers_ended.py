@@ -61,7 +61,7 @@ class EndedTimersStay:
         self.assertEqual(row.find_element("css selector", ".clock").text, "00:00.0")
         self.assertTrue(row.find_element("css selector", ".state").text.startswith(self.expected["finished"]))
         self.assertEqual(row.find_element("css selector", ".dismiss").text, self.expected["dismiss"])
-        self.shot(f"timer-finished-{self.language}-{self.viewport[0]}")
+        self.language_shot("timer-finished")
         # Kept by the server, not by this tab: a reload still shows it.
         self.reload_page()
         self.wait(lambda d: len(self.all(".timer.countdown.state-finished")) == 1)
@@ -91,7 +91,7 @@ class EndedTimersStay:
         self.assertTrue(laps[0].startswith(f"{self.expected['lap']} 3"), laps[0])
         self.assertIn(clock(stored["laps"][0]["elapsed"]), laps[2])
         self.assertTrue(row.find_element("css selector", ".state").text.startswith(self.expected["stopped"]))
-        self.shot(f"timer-stopped-{self.language}-{self.viewport[0]}")
+        self.language_shot("timer-stopped")
         self.reload_page()
         self.wait(lambda d: len(self.all(".timer.stopwatch.state-stopped .laps li")) == 3)
         self.assertEqual(self.css(".timer.state-stopped .clock").text, clock(stored["elapsed"]))

@@ -133,8 +133,6 @@ export function pagedList(list, row) {
       })();
       return refreshing;
     },
-    // A list shown without paging (search hits): later pages are forgotten.
-    reset() { ticket++; next = null; path = null; more.hidden = true; },
   };
 }
 
