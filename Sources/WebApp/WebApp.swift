@@ -55,6 +55,7 @@ public enum WebApp {
         let names = (Array(files.keys) + Array(SystemScript.all.keys)).sorted()
         file.path = [.init("file", .object([("type", .string("string")), ("enum", .strings(names))]),
                            "one of the page's files, or a library a Debian package installs (SystemScript)")]
+        file.answers.append(.init(404, "a library whose Debian package is not installed", mediaType: "application/json"))
         router.route(.get, "/app/{file}", file) { request in
             let name = request.parameters["file"] ?? ""
             if let script = SystemScript.all[name] {
