@@ -121,6 +121,16 @@ class MemoView:
         self.all("dialog.item-view .task-check")[0].click()
         self.wait(lambda d: "- [x] oat milk" in self.server.memoapp("memo", "show", "1")["text"])
 
+    def test_the_view_follows_changes_made_elsewhere(self):
+        self.open_memo()
+        self.server.memoapp("memo", "edit", "1", "--text", "# Changed\n\n- [x] done elsewhere")
+        self.wait(lambda d: self.css("dialog.item-view .markdown h1").text == "Changed")
+        self.assertTrue(self.css("dialog.item-view .task-check").is_selected())
+        self.server.memoapp("memo", "rm", "1")
+        self.wait(lambda d: self.css("dialog.item-view .view-note").text == self.expected["gone"])
+        self.css("dialog.item-view .view-close").click()
+        self.wait(lambda d: not self.all("dialog.item-view") and not self.all(".memo-list .memo"))
+
     def test_search_hits_open_their_item(self):
         self.server.memoapp("todo", "add", "buy rye bread", "--due", "2031-12-18")
         search = self.css('input[name="q"]')
@@ -144,14 +154,14 @@ class MemoView:
 class EnglishPhoneTests(MemoView, BrowserTest):
     language = "en-US"
     viewport = (390, 844)
-    expected = {"close": "Close", "due": "18 Dec 2031",
+    expected = {"close": "Close", "due": "18 Dec 2031", "gone": "This was deleted.",
                 "changed": "This memo was changed elsewhere: here it is as it is now. Tick again if you still want to."}
 
 
 class KoreanDesktopTests(MemoView, BrowserTest):
     language = "ko-KR"
     viewport = (1280, 800)
-    expected = {"close": "닫기", "due": "2031년 12월 18일",
+    expected = {"close": "닫기", "due": "2031년 12월 18일", "gone": "삭제되었습니다.",
                 "changed": "다른 곳에서 바뀐 메모입니다. 지금 내용을 보여 줍니다. 그래도 바꾸려면 다시 체크하세요."}
 
 

@@ -24,7 +24,8 @@ class TagsAndSearch:
         self.server.memoapp("memo", "add", "# Rye bread\n\n- [ ] flour", "--tag", "baking")
         self.server.memoapp("memo", "add", "seed list", "--tag", "garden")
         self.server.memoapp("voice", "import", str(ROOT / "fixtures" / "audio" / "tone-mono-16k.wav"),
-                            "--title", "rye field song")
+                            "--title", "rye field song", "--tag", "music")
+        self.server.memoapp("voice", "import", str(ROOT / "fixtures" / "audio" / "beep.mp3"), "--title", "beep")
 
     def open_tab(self, name):
         self.css(f'.tab[data-tab="{name}"]').click()
@@ -58,6 +59,15 @@ class TagsAndSearch:
         self.wait(lambda d: not self.all("dialog.item-view") and len(self.all(".memo-list .memo")) == 1)
         self.assertIn("Rye bread", self.css(".memo-list .preview").text)
         self.assertTrue(self.css(".tag-chip").text.startswith("#baking"))
+
+    def test_a_voice_memos_tag_shows_its_list(self):
+        self.open_tab("voice")
+        self.wait(lambda d: len(self.all(".voice-list .voice")) == 2)
+        self.css('.voice-list button.tag[data-tag="music"]').click()
+        self.wait(lambda d: self.titles(".voice-list .voice .title") == ["rye field song"])
+        self.assertTrue(self.css(".tag-chip").text.startswith("#music"))
+        self.css(".tag-chip-clear").click()
+        self.wait(lambda d: len(self.all(".voice-list .voice")) == 2)
 
     def test_one_search_for_everything_from_any_tab(self):
         self.open_tab("timers")
