@@ -38,6 +38,8 @@ public enum WebApp {
             ("memos.js", PackageResources.memos_js), ("timers.js", PackageResources.timers_js),
             ("voice.js", PackageResources.voice_js), ("paging.js", PackageResources.paging_js),
             ("editing.js", PackageResources.editing_js), ("repeat.js", PackageResources.repeat_js),
+            ("markdown.js", PackageResources.markdown_js), ("itemview.js", PackageResources.itemview_js),
+            ("folding.js", PackageResources.folding_js), ("search.js", PackageResources.search_js),
         ] {
             files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: EntityTag.of(bytes))
         }
@@ -50,10 +52,19 @@ public enum WebApp {
             response(for: "index.html", request: request)
         }
         var file = description("The web app's scripts and styles", mediaType: nil)
-        file.path = [.init("file", .object([("type", .string("string")), ("enum", .strings(files.keys.sorted()))]),
-                           "one of the page's files")]
+        let names = (Array(files.keys) + Array(SystemScript.all.keys)).sorted()
+        file.path = [.init("file", .object([("type", .string("string")), ("enum", .strings(names))]),
+                           "one of the page's files, or a library a Debian package installs (SystemScript)")]
+        file.answers.append(.init(404, "a library whose Debian package is not installed", mediaType: "application/json"))
         router.route(.get, "/app/{file}", file) { request in
             let name = request.parameters["file"] ?? ""
+            if let script = SystemScript.all[name] {
+                guard let file = script.file() else {
+                    throw HTTPError(status: 404, en: "\(script.package) is not installed (scripts/install-deps installs it)",
+                                    ko: "\(script.package) 패키지가 설치되어 있지 않습니다 (scripts/install-deps가 설치합니다)")
+                }
+                return response(for: file, request: request)
+            }
             // Refused as the server refuses anything, in its error format
             // (the app's JSON envelope), not as a page of its own.
             guard files[name] != nil else { throw HTTPError(status: 404, en: "Not found", ko: "찾을 수 없습니다") }
@@ -82,6 +93,11 @@ public enum WebApp {
         guard let file = files[name] else {
             return Response.text("not found\n", status: 404)
         }
+        return response(for: file, request: request)
+    }
+
+    /// `file`'s response, `304` when `If-None-Match` names its ETag.
+    static func response(for file: File, request: Request) -> Response {
         var headers: Headers = [
             "Content-Type": file.contentType,
             "ETag": file.etag,

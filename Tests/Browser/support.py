@@ -174,7 +174,13 @@ class BrowserTest(unittest.TestCase):
         if SHOTS:
             Path(SHOTS).mkdir(parents=True, exist_ok=True)
             suffix = "" if SCHEME == "light" else "-" + SCHEME
-            self.driver.save_screenshot(str(Path(SHOTS) / f"{name}-{VIEWPORT}{suffix}.png"))
+            # Named by the size shown, which a test may set itself.
+            size = self.driver.execute_script("return innerWidth + 'x' + innerHeight")
+            self.driver.save_screenshot(str(Path(SHOTS) / f"{name}-{size}{suffix}.png"))
+
+    def language_shot(self, name):
+        """`shot`, named with `-ko` on a Korean page (as scripts/screenshots names them)."""
+        self.shot(name + ("-ko" if self.language.startswith("ko") else ""))
 
     def complete_onboarding(self):
         self.open_signed_in()

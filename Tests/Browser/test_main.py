@@ -188,9 +188,9 @@ class MainScreenTests(BrowserTest):
         self.wait(lambda d: len(self.all(".memo.is-pinned")) == 1)
         self.shot("memos")
         self.css('input[name="q"]').send_keys("민국")
-        self.wait(lambda d: [m.text for m in self.all(".memo-list mark")] == ["민국"])
-        self.assertEqual(len(self.all(".memo-list .hit")), 1)
-        self.assertIn("대한민국", self.css(".memo-list .hit").text)
+        self.wait(lambda d: [m.text for m in self.all(".hit-list mark")] == ["민국"])
+        self.assertEqual(len(self.all(".hit-list .hit")), 1)
+        self.assertIn("대한민국", self.css(".hit-list .hit").text)
         self.shot("memos-search")
 
     def test_a_command_line_write_appears_live(self):
@@ -275,7 +275,8 @@ class MainScreenTests(BrowserTest):
         self.css('input[name="label"]').send_keys("tea")
         self.css(".timer-form button[type=submit]").click()
         self.wait(lambda d: "Time is up: tea" in self.css("#toast").text, timeout=10)
-        self.wait(lambda d: len(self.all(".timer.countdown")) == 0)
+        # It stays, finished, until dismissed (test_timers_ended).
+        self.wait(lambda d: len(self.all(".timer.countdown.state-finished")) == 1)
 
     def test_edit_a_memo(self):
         self.server.memoapp("memo", "add", "first draft")

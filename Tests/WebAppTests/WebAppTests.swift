@@ -58,4 +58,24 @@ final class WebAppTests: XCTestCase {
         let total = WebApp.files.values.reduce(0) { $0 + $1.bytes.count }
         XCTAssertLessThan(total, 150 * 1024, "every file the page can load, together")
     }
+
+    func testMarkdownItIsServedFromItsDebianPackage() throws {
+        let script = SystemScript.markdownIt
+        guard FileManager.default.fileExists(atPath: script.path) else {
+            throw XCTSkip("\(script.package) is not installed (scripts/install-deps installs it)")
+        }
+        let onDisk = try Data(contentsOf: URL(fileURLWithPath: script.path))
+        let file = try XCTUnwrap(script.file())
+        XCTAssertTrue(file.bytes == [UInt8](onDisk), "the package's file, byte for byte")
+        XCTAssertEqual(file.contentType, "text/javascript; charset=utf-8")
+        XCTAssertNil(WebApp.files[script.name], "not embedded: the first load stays small")
+        let request = Request(method: .get, target: "/app/markdown-it.js", path: ["app", "markdown-it.js"],
+                              headers: ["If-None-Match": file.etag])
+        XCTAssertEqual(WebApp.response(for: file, request: request).status, 304)
+    }
+
+    func testAScriptWhosePackageIsMissingIsNotServed() {
+        let missing = SystemScript(name: "nothing.js", path: "/nonexistent/nothing.js", package: "none")
+        XCTAssertNil(missing.file())
+    }
 }

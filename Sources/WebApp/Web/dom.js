@@ -13,6 +13,29 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
+// A tag as a button: tapped, it shows its kind's list filtered by it
+// (main.js hears the event, wherever the tag is shown).
+export function tagButton(kind, tag) {
+  return h('button', { type: 'button', class: 'tag', text: '#' + tag, 'data-tag': tag, onclick: () =>
+    window.dispatchEvent(new CustomEvent('memoapp:tag', { detail: { kind, tag } })) });
+}
+
+// The tag a list is filtered by ("#home ×"); × shows every tag again.
+export function tagChip(onClear) {
+  const name = h('span', { class: 'tag-chip-name' });
+  const clear = h('button', { type: 'button', class: 'tag-chip-clear', text: '×', onclick: onClear });
+  const element = h('p', { class: 'tag-chip', hidden: true }, name, clear);
+  return {
+    element,
+    set(tag, clearLabel) {
+      name.textContent = tag ? '#' + tag : '';
+      element.hidden = !tag;
+      clear.setAttribute('aria-label', clearLabel);
+      clear.title = clearLabel;
+    },
+  };
+}
+
 // "home, #work errand" → ["home", "work", "errand"]: the tags a field holds.
 export function splitTags(text) {
   return text.split(/[\s,]+/).map(s => s.replace(/^#/, '')).filter(Boolean);

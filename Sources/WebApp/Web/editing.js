@@ -60,3 +60,12 @@ export async function saveEdit(path, body, version, undone = () => {}, form = nu
     return false;
   }
 }
+
+// Puts `editor` where the row `li` was and its `field` in focus, and brings
+// the whole editor into view: opened on a row at the bottom of a phone's
+// screen, its Save button was under the tab bar.
+export function showEditor(li, editor, field) {
+  li.replaceWith(editor);
+  field.focus({ preventScroll: true });
+  editor.scrollIntoView({ block: 'nearest' });
+}

@@ -9,6 +9,7 @@ import { mountTodos } from './todos.js';
 import { mountMemos } from './memos.js';
 import { mountTimers } from './timers.js';
 import { mountVoice } from './voice.js';
+import { globalSearch } from './search.js';
 
 const root = document.getElementById('root');
 let screen = null; // { kind: 'onboarding'|'main'|'signin', ... }
@@ -81,9 +82,10 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   // Said in words while the server cannot be reached (a red dot alone
   // said nothing to most people).
   const connection = h('p', { class: 'connection-status', role: 'status' });
-  const header = h('header', { class: 'topbar' }, h('h1', { class: 'brand', text: 'memoapp' }),
-    h('div', { class: 'top-actions' }, tourLink, signOutButton, langButton), connection);
-  const shell = h('div', { class: 'main' }, header, nav, h('main', { class: 'content' }, panel));
+  const search = globalSearch(panel);
+  const header = h('header', { class: 'topbar' }, h('h1', { class: 'brand', text: 'memoapp' }), search.box,
+    h('div', { class: 'top-actions' }, search.opener, tourLink, signOutButton, langButton), connection);
+  const shell = h('div', { class: 'main' }, header, nav, h('main', { class: 'content' }, panel, search.results));
   let current = null;
   let active = tab;
 
@@ -95,9 +97,20 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
     langButton.setAttribute('aria-label', t('languageName'));
     nav.replaceChildren(...features.map(f => h('button', {
       type: 'button', class: 'tab', 'data-tab': f.id, 'aria-current': f.id === active ? 'page' : 'false',
-      onclick: () => open(f.id),
+      onclick: () => { search.clear(); open(f.id); },
     }, icon(f.icon), h('span', { text: t(f.id) }))));
+    search.relabel();
   }
+
+  // A tag tapped anywhere (a row, an opened item): its kind's list, filtered by it.
+  function showTag(event) {
+    const tab = { todo: 'todos', memo: 'memos', voice: 'voice' }[event.detail.kind];
+    if (!tab) return;
+    search.clear();
+    if (tab !== active) open(tab);
+    if (current && current.filterTag) current.filterTag(event.detail.tag);
+  }
+  window.addEventListener('memoapp:tag', showTag);
 
   function open(id) {
     active = id;
@@ -117,11 +130,30 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   });
 
   const offLang = onLangChange(() => { renderChrome(); if (current && current.relabel) current.relabel(); else open(active); });
+  const offBars = measureBars(header, nav);
   root.replaceChildren(shell);
   document.body.dataset.screen = 'main';
   events.connect();
   open(active);
-  screen = { kind: 'main', close: () => { offLang(); if (current) current.destroy(); current = null; } };
+  screen = { kind: 'main', close: () => {
+    offLang(); offBars(); search.destroy(); window.removeEventListener('memoapp:tag', showTag);
+    if (current) current.destroy();
+    current = null;
+  } };
+}
+
+// The heights of the sticky top bar and tab bar, as CSS variables: the side
+// navigation sticks just below the top bar, and a row scrolled into view
+// (a search hit opened, "Load more" reached) is not left under either bar.
+function measureBars(header, nav) {
+  const style = document.documentElement.style;
+  const observer = new ResizeObserver(() => {
+    style.setProperty('--topbar-height', `${header.getBoundingClientRect().height}px`);
+    style.setProperty('--tabbar-height', `${nav.getBoundingClientRect().height}px`);
+  });
+  observer.observe(header);
+  observer.observe(nav);
+  return () => observer.disconnect();
 }
 
 function showSignIn(refused) {

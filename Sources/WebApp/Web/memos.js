@@ -1,43 +1,30 @@
-// Memos: write (title, text, tags, pinned), pin, edit, delete with undo, and
-// search across to-dos and memos with the matches marked. The search is the
-// server's (memoapp's own index: 민국 finds 대한민국); its snippets bracket
-// every match, which become <mark> elements here.
+// Memos: write (title, text, tags, pinned), pin, edit, delete with undo,
+// open one to read (itemview.js), and a list filtered by a tag tapped. The
+// search across everything is the top bar's (search.js).
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, icon, errorToast, formatLocal, splitTags } from './dom.js';
+import { h, icon, errorToast, formatLocal, splitTags, tagButton, tagChip } from './dom.js';
 import { t } from './i18n.js';
-import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast } from './editing.js';
+import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
-
-// "주간 [회의]" → ["주간 ", <mark>회의</mark>]
-export function marked(snippet) {
-  const parts = [];
-  const re = /\[([^\[\]]+)\]/g;
-  let last = 0;
-  let m;
-  while ((m = re.exec(snippet))) {
-    if (m.index > last) parts.push(snippet.slice(last, m.index));
-    parts.push(h('mark', { text: m[1] }));
-    last = m.index + m[0].length;
-  }
-  if (last < snippet.length) parts.push(snippet.slice(last));
-  return parts;
-}
+import { openMemo } from './itemview.js';
+import { foldForm } from './folding.js';
 
 export function mountMemos(panel) {
   let loading = 0;
+  let started = false;
   const mTitle = h('input', { name: 'memo-title', autocomplete: 'off', maxlength: '1000' });
-  const text = h('textarea', { name: 'memo-text', rows: '3', required: true });
+  const text = h('textarea', { name: 'memo-text', rows: '3', required: true, class: 'fold-keep' });
   const tags = h('input', { name: 'memo-tags', autocomplete: 'off' });
   const pinned = h('input', { type: 'checkbox', name: 'memo-pinned' });
   const pinLabel = h('span');
   const addButton = h('button', { type: 'submit', class: 'primary' });
   const form = h('form', { class: 'card add-form memo-form', onsubmit: add },
     mTitle, text, h('div', { class: 'form-row' }, tags, h('label', { class: 'inline' }, pinned, pinLabel), addButton));
-  const search = h('input', { type: 'search', name: 'q', class: 'search', autocomplete: 'off' });
-  let searchTimer = 0;
-  search.addEventListener('input', () => { clearTimeout(searchTimer); searchTimer = setTimeout(load, 200); });
-  const searchBox = h('label', { class: 'search-box' }, icon('search'), search);
+  // On a phone: the text alone until it is tapped.
+  foldForm(form, text);
+  let tag = '';
+  const chip = tagChip(() => filterTag(''));
   const list = h('ul', { class: 'list memo-list', 'aria-live': 'polite' });
   const empty = h('p', { class: 'empty' });
   const pages = pagedList(list, row);
@@ -49,8 +36,8 @@ export function mountMemos(panel) {
     tags.placeholder = `${t('tags')}: ${t('tagsPlaceholder')}`; tags.setAttribute('aria-label', t('tags'));
     pinLabel.textContent = t('pin');
     addButton.textContent = t('add');
-    search.placeholder = t('search'); search.setAttribute('aria-label', t('search'));
-    load();
+    chip.set(tag, t('clearTag'));
+    if (started) refresh(true); else { started = true; load(); }
   }
 
   async function add(event) {
@@ -61,49 +48,47 @@ export function mountMemos(panel) {
     try {
       await api.post('/memos', body);
       form.reset();
-      load();
+      refresh();
     } catch (error) { errorToast(error.message); }
   }
 
-  async function load() {
-    const ticket = ++loading;
-    const q = search.value.trim();
+  // The rows loaded, brought up to date in place (paging.js).
+  async function refresh(rerender = false) {
+    const ticket = loading;
     try {
-      if (q) {
-        pages.reset();
-        const hits = await api.get('/search' + api.query({ q, limit: 100 }));
-        if (ticket !== loading) return;
-        list.replaceChildren(...hits.map(hitRow));
-        empty.textContent = t('noHits');
-        empty.hidden = hits.length > 0;
-      } else {
-        // Pinned first, then newest: the API's order, page after page.
-        const memos = await pages.load('/memos' + api.query({ limit: PAGE_SIZE }));
-        if (ticket !== loading || !memos) return;
-        empty.textContent = t('noMemos');
-        empty.hidden = memos.length > 0;
-      }
+      const memos = await pages.refresh(rerender);
+      if (ticket === loading && memos) empty.hidden = memos.length > 0;
     } catch (error) { if (ticket === loading) errorToast(error.message); }
   }
 
-  function hitRow(hit) {
-    const kind = { todo: t('todos'), memo: t('memos'), voice: t('voice') }[hit.kind] || hit.kind;
-    const titleParts = hit.field === 'title' ? marked(hit.snippet) : [hit.title || ''];
-    return h('li', { class: `item hit hit-${hit.kind}`, 'data-id': String(hit.id) },
-      h('div', { class: 'body' },
-        h('span', { class: 'kind', text: kind }),
-        h('span', { class: 'title' }, titleParts),
-        hit.field !== 'title' ? h('p', { class: 'preview' }, marked(hit.snippet)) : null));
+  // The first page (pinned first, then newest: the API's order, page after
+  // page), of the memos with the tag chosen when one is.
+  async function load() {
+    const ticket = ++loading;
+    try {
+      const memos = await pages.load('/memos' + api.query({ tag, limit: PAGE_SIZE }));
+      if (ticket !== loading || !memos) return;
+      empty.textContent = t('noMemos');
+      empty.hidden = memos.length > 0;
+    } catch (error) { if (ticket === loading) errorToast(error.message); }
+  }
+
+  function filterTag(chosen) {
+    tag = chosen;
+    chip.set(tag, t('clearTag'));
+    load();
   }
 
   function row(memo) {
     const li = h('li', { class: 'item memo' + (memo.is_pinned ? ' is-pinned' : ''), 'data-id': String(memo.id) },
       h('div', { class: 'body' },
-        memo.title ? h('span', { class: 'title', text: memo.title }) : null,
-        h('p', { class: memo.title ? 'preview' : 'preview untitled', text: memo.preview }),
+        // Tapping the memo opens it, its Markdown rendered (itemview.js).
+        h('button', { type: 'button', class: 'open-item', onclick: () => openMemo(memo.id) },
+          memo.title ? h('span', { class: 'title', text: memo.title }) : null,
+          h('span', { class: memo.title ? 'preview' : 'preview untitled', text: memo.preview })),
         h('div', { class: 'meta' },
           memo.is_pinned ? h('span', { class: 'pinned', text: t('pinned') }) : null,
-          memo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag })),
+          memo.tags.map(name => tagButton('memo', name)),
           h('span', { class: 'date', text: formatLocal(memo.updated_at) }))),
       h('div', { class: 'row-actions' },
         h('button', { type: 'button', class: 'icon-button pin' + (memo.is_pinned ? ' on' : ''), 'aria-pressed': String(memo.is_pinned),
@@ -115,7 +100,7 @@ export function mountMemos(panel) {
   }
 
   async function call(f) {
-    try { await f(); load(); } catch (error) { errorToast(error.message); }
+    try { await f(); refresh(); } catch (error) { errorToast(error.message); }
   }
 
   async function edit(li, id) {
@@ -130,27 +115,25 @@ export function mountMemos(panel) {
       event.preventDefault();
       // The whole list: the server replaces the memo's tags with it.
       const body = { text: eText.value, title: eTitle.value.trim() || null, tags: splitTags(eTags.value) };
-      saveEdit(`/memos/${id}`, body, version, load, event.currentTarget).then(saved => { if (saved) load(); }, error => errorToast(error.message));
+      saveEdit(`/memos/${id}`, body, version, refresh, event.currentTarget).then(saved => { if (saved) refresh(); }, error => errorToast(error.message));
     } }, eTitle, eText, eTags,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
-      h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));
-    li.replaceWith(editor);
-    eText.focus();
+      h('button', { type: 'button', text: t('cancel'), onclick: () => refresh() })));
+    showEditor(li, editor, eText);
   }
 
   async function remove(id) {
     try {
       const { step } = await api.change('DELETE', `/memos/${id}`);
-      load();
-      undoableToast(t('memoRemoved'), step, load);
+      refresh();
+      undoableToast(t('memoRemoved'), step, refresh);
     } catch (error) { errorToast(error.message); }
   }
 
-  panel.append(form, searchBox, list, pages.more, empty);
-  const reload = reloadUnlessEditing(list, load);
-  const off = [events.on('memo', reload), events.on('todo', () => { if (search.value.trim()) reload(); }),
-    events.on('reconnected', reload)];
+  panel.append(form, chip.element, list, pages.more, empty);
+  const reload = reloadUnlessEditing(list, () => refresh());
+  const off = [events.on('memo', reload), events.on('reconnected', reload)];
   relabel();
-  return { relabel, destroy() { off.forEach(f => f()); clearTimeout(searchTimer); } };
+  return { relabel, filterTag, destroy() { off.forEach(f => f()); } };
 }

@@ -3,9 +3,15 @@
 // the moment it was made) plus the time since, so no clock skew between
 // browser and server matters. A countdown's end (`timer.finished`) rings a
 // tone and shows a notification, on whichever tab the user is.
+//
+// As on the command line's main screen, a timer that ended is not thrown
+// away: a finished countdown and a stopped stopwatch (its time and every
+// lap) stay until dismissed (`POST /timers/{id}/dismiss`, which marks it
+// seen, here and for `memoapp` alike). A cancelled one leaves at once: the
+// user threw it away.
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, toast, errorToast } from './dom.js';
+import { h, toast, errorToast, formatLocal } from './dom.js';
 import { t } from './i18n.js';
 
 function clock(seconds) {
@@ -47,6 +53,10 @@ function notify(timer) {
   }
 }
 
+const isActive = item => item.state === 'running' || item.state === 'paused';
+// Running and paused timers, and ended ones waiting to be dismissed.
+const isShown = item => isActive(item) || ((item.state === 'finished' || item.state === 'stopped') && !item.seen_at);
+
 // Finished countdowns ring whichever feature is open.
 events.on('timer.finished', data => notify(data.item || data));
 
@@ -85,9 +95,12 @@ export function mountTimers(panel) {
 
   async function load() {
     try {
-      const items = await api.get('/timers');
+      // Ended ones too: those not yet seen are shown until dismissed.
+      const items = (await api.get('/timers?all=true')).filter(isShown);
+      const ended = items.filter(item => !isActive(item))
+        .sort((a, b) => (a.ended_at || '').localeCompare(b.ended_at || '') || a.id - b.id);
       const at = performance.now();
-      timers = items.map(item => ({ item, at }));
+      timers = [...items.filter(isActive), ...ended].map(item => ({ item, at }));
       render();
     } catch (error) { errorToast(error.message); }
   }
@@ -112,14 +125,14 @@ export function mountTimers(panel) {
     list.replaceChildren(...timers.map(entry => {
       const { item } = entry;
       const running = item.state === 'running';
+      if (!isActive(item)) return endedRow(entry);
       const buttons = [];
       if (running) buttons.push(h('button', { type: 'button', class: 'pause', text: t('pause'), onclick: action(item.id, 'pause') }));
       if (item.state === 'paused') buttons.push(h('button', { type: 'button', class: 'resume', text: t('resume'), onclick: action(item.id, 'resume') }));
       if (item.kind === 'stopwatch' && running) buttons.push(h('button', { type: 'button', class: 'lap', text: t('lap'), onclick: action(item.id, 'lap') }));
       if (item.kind === 'stopwatch') buttons.push(h('button', { type: 'button', class: 'stop', text: t('stop'), onclick: action(item.id, 'stop') }));
       buttons.push(h('button', { type: 'button', class: 'cancel', text: t('cancelTimer'), onclick: action(item.id, 'cancel') }));
-      const laps = (item.laps || []).slice(-5).reverse().map(lap =>
-        h('li', { text: `${t('lap')} ${lap.number}  ${clock(lap.elapsed)}  (+${clock(lap.split)})` }));
+      const laps = (item.laps || []).slice(-5).reverse().map(lapLine);
       return h('li', { class: `item timer ${item.kind} state-${item.state}`, 'data-id': String(item.id) },
         h('div', { class: 'body' },
           h('span', { class: 'title', text: item.label || t(item.kind) }),
@@ -131,9 +144,33 @@ export function mountTimers(panel) {
     empty.hidden = timers.length > 0;
   }
 
+  // A finished countdown or a stopped stopwatch: what it came to, when it
+  // ended, every lap, and Dismiss.
+  function endedRow(entry) {
+    const { item } = entry;
+    const laps = (item.laps || []).slice().reverse().map(lapLine);
+    return h('li', { class: `item timer ${item.kind} state-${item.state}`, 'data-id': String(item.id) },
+      h('div', { class: 'body' },
+        h('span', { class: 'title', text: item.label || t(item.kind) }),
+        h('span', { class: 'clock', text: clock(seconds(entry)) }),
+        h('span', { class: 'meta ended' }, h('span', { class: 'state', text: item.state === 'finished' ? t('timerDone') : t('timerStopped') }),
+          h('time', { datetime: item.ended_at, text: formatLocal(item.ended_at) })),
+        laps.length ? h('ul', { class: 'laps' }, laps) : null),
+      h('div', { class: 'row-actions' },
+        h('button', { type: 'button', class: 'dismiss', text: t('dismiss'), onclick: action(item.id, 'dismiss') })));
+  }
+
+  function lapLine(lap) {
+    return h('li', { text: `${t('lap')} ${lap.number}  ${clock(lap.elapsed)}  (+${clock(lap.split)})` });
+  }
+
   function tick() {
+    // The active timers' clocks, in the order of `timers` (ended ones, whose
+    // clocks stand still, come after them and have none).
     const clocks = list.querySelectorAll('[data-live]');
-    timers.forEach((entry, i) => { if (clocks[i]) clocks[i].textContent = clock(seconds(entry)); });
+    timers.filter(entry => isActive(entry.item)).forEach((entry, i) => {
+      if (clocks[i]) clocks[i].textContent = clock(seconds(entry));
+    });
     frame = requestAnimationFrame(tick);
   }
 

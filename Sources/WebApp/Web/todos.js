@@ -1,13 +1,15 @@
 // To-dos: add (title, due as a date or the command line's words, priority,
-// tags), filter, check off, edit, delete with undo. The list reloads on every
-// `todo` event, whoever made the change.
+// tags), filter, check off, edit, delete with undo. Every `todo` event,
+// whoever made the change, and every change made here refresh the rows
+// loaded where they are (paging.js); a filter starts again from the first page.
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, icon, errorToast, formatDue, splitTags } from './dom.js';
+import { h, icon, errorToast, formatDue, splitTags, tagButton } from './dom.js';
 import { t } from './i18n.js';
-import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast } from './editing.js';
+import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
 import { repeatOptions, repeatText, repeatWord, reminderText, reminderWords } from './repeat.js';
+import { foldForm, filterToggle } from './folding.js';
 
 const priorities = ['', 'low', 'medium', 'high'];
 
@@ -17,6 +19,7 @@ function priorityOptions(selected) {
 
 export function mountTodos(panel) {
   const filters = { status: 'open', due: '', tag: '', sort: 'newest' };
+  let started = false;
 
   const title = h('input', { name: 'title', required: true, autocomplete: 'off', maxlength: '1000' });
   const due = h('input', { name: 'due', autocomplete: 'off' });
@@ -30,19 +33,34 @@ export function mountTodos(panel) {
   const more = h('details', { class: 'more' }, moreLabel, h('div', { class: 'more-fields' },
     h('label', { class: 'field' }, h('span', { class: 'label' }), repeat),
     h('label', { class: 'field' }, h('span', { class: 'label' }), remind)));
-  const addButton = h('button', { type: 'submit', class: 'primary' });
+  const addButton = h('button', { type: 'submit', class: 'primary fold-keep' });
   const form = h('form', { class: 'card add-form todo-form', onsubmit: add },
-    h('label', { class: 'field wide' }, h('span', { class: 'label' }), title),
+    h('label', { class: 'field wide fold-keep' }, h('span', { class: 'label' }), title),
     h('label', { class: 'field' }, h('span', { class: 'label' }), h('span', { class: 'due-row' }, due, datePicker)),
     h('label', { class: 'field' }, h('span', { class: 'label' }), priority),
     h('label', { class: 'field' }, h('span', { class: 'label' }), tags),
     addButton, more);
+  // On a phone: the title and Add alone until the title is tapped.
+  foldForm(form, title);
 
-  const status = h('select', { name: 'status', onchange: () => { filters.status = status.value; load(); } });
-  const dueFilter = h('select', { name: 'due-filter', onchange: () => { filters.due = dueFilter.value; load(); } });
-  const sort = h('select', { name: 'sort', onchange: () => { filters.sort = sort.value; load(); } });
-  const tagFilter = h('input', { name: 'tag-filter', type: 'search', autocomplete: 'off', onchange: () => { filters.tag = tagFilter.value.trim().replace(/^#/, ''); load(); } });
+  const status = h('select', { name: 'status', onchange: () => { filters.status = status.value; filtered(); } });
+  const dueFilter = h('select', { name: 'due-filter', onchange: () => { filters.due = dueFilter.value; filtered(); } });
+  const sort = h('select', { name: 'sort', onchange: () => { filters.sort = sort.value; filtered(); } });
+  const tagFilter = h('input', { name: 'tag-filter', type: 'search', autocomplete: 'off', onchange: () => { filters.tag = tagFilter.value.trim().replace(/^#/, ''); filtered(); } });
   const filterBar = h('div', { class: 'filters' }, status, dueFilter, sort, tagFilter);
+  // On a phone the filters are behind one button that says how they are set.
+  const chosen = select => select.selectedOptions[0] ? select.selectedOptions[0].textContent : '';
+  const toggle = filterToggle(filterBar, 'todo-filters', () => t('filters'),
+    () => [chosen(status), filters.due ? chosen(dueFilter) : null, chosen(sort), filters.tag ? '#' + filters.tag : null]
+      .filter(Boolean).join(' · '));
+  function filtered() { toggle.update(); load(); }
+
+  // A tag tapped: the to-dos with it (the tag filter's field says which).
+  function filterTag(tag) {
+    filters.tag = tag;
+    tagFilter.value = tag;
+    filtered();
+  }
   const list = h('ul', { class: 'list todo-list', 'aria-live': 'polite' });
   const empty = h('p', { class: 'empty' });
   const pages = pagedList(list, row);
@@ -50,6 +68,7 @@ export function mountTodos(panel) {
   function relabel() {
     const labels = form.querySelectorAll('.label');
     labels[0].textContent = t('title'); labels[1].textContent = t('due');
+    title.placeholder = t('newTodo'); // the only words a folded form shows
     labels[2].textContent = t('priority'); labels[3].textContent = t('tags');
     labels[4].textContent = t('repeat'); labels[5].textContent = t('remind');
     moreLabel.textContent = t('more');
@@ -71,8 +90,9 @@ export function mountTodos(panel) {
     tagFilter.placeholder = t('filterTag');
     tagFilter.setAttribute('aria-label', t('filterTag'));
     empty.textContent = t('noTodos');
+    toggle.update();
     pages.relabel();
-    load();
+    if (started) refresh(true); else { started = true; load(); }
   }
 
   async function add(event) {
@@ -87,13 +107,22 @@ export function mountTodos(panel) {
       await api.post('/todos', body);
       form.reset();
       title.focus();
-      load();
+      refresh();
     } catch (error) { errorToast(error.message); }
   }
 
+  // The first page for the filters chosen.
   async function load() {
     try {
       const items = await pages.load('/todos' + api.query({ status: filters.status, due: filters.due, tag: filters.tag, sort: filters.sort, limit: PAGE_SIZE }));
+      if (items) empty.hidden = items.length > 0;
+    } catch (error) { errorToast(error.message); }
+  }
+
+  // The rows loaded, brought up to date in place.
+  async function refresh(rerender = false) {
+    try {
+      const items = await pages.refresh(rerender);
       if (items) empty.hidden = items.length > 0;
     } catch (error) { errorToast(error.message); }
   }
@@ -103,8 +132,8 @@ export function mountTodos(panel) {
     check.addEventListener('change', async () => {
       try {
         const { step } = await api.change('POST', `/todos/${todo.id}/${check.checked ? 'done' : 'undo'}`);
-        load();
-        undoableToast(check.checked ? t('todoDone') : t('todoReopened'), step, load);
+        refresh();
+        undoableToast(check.checked ? t('todoDone') : t('todoReopened'), step, refresh);
       } catch (error) { check.checked = !check.checked; errorToast(error.message); }
     });
     const meta = h('div', { class: 'meta' },
@@ -113,7 +142,7 @@ export function mountTodos(panel) {
       todo.priority ? h('span', { class: `priority p-${todo.priority}`, text: t(todo.priority) }) : null,
       todo.repeat ? h('span', { class: 'repeat', text: repeatText(todo.repeat) }) : null,
       todo.remind_at ? h('time', { class: 'remind', datetime: todo.remind_at, text: reminderText(todo.remind_at) }) : null,
-      todo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag })));
+      todo.tags.map(tag => tagButton('todo', tag)));
     const li = h('li', { class: 'item todo' + (todo.is_done ? ' is-done' : ''), 'data-id': String(todo.id) },
       check,
       h('div', { class: 'body' }, h('span', { class: 'title', text: todo.title }), todo.note ? h('p', { class: 'note', text: todo.note }) : null, meta),
@@ -144,13 +173,12 @@ export function mountTodos(panel) {
       // Sent only when changed: a rule the select cannot show is kept.
       if (eRepeat.value !== 'keep' && eRepeat.value !== repeatWord(todo.repeat)) body.repeat = eRepeat.value || null;
       if (eRemind.value.trim() !== reminderWords(todo.remind_at)) body.remind = eRemind.value.trim() || null;
-      try { if (await saveEdit(`/todos/${todo.id}`, body, version, load, event.currentTarget)) load(); } catch (error) { errorToast(error.message); }
+      try { if (await saveEdit(`/todos/${todo.id}`, body, version, refresh, event.currentTarget)) refresh(); } catch (error) { errorToast(error.message); }
     } }, eTitle, eDue, ePriority, eTags, eRepeat, eRemind,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
-      h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));
-    li.replaceWith(editor);
-    eTitle.focus();
+      h('button', { type: 'button', text: t('cancel'), onclick: () => refresh() })));
+    showEditor(li, editor, eTitle);
   }
 
   // Undo asks the server to revert the removal's own step: the to-do comes
@@ -158,14 +186,14 @@ export function mountTodos(panel) {
   async function remove(todo) {
     try {
       const { step } = await api.change('DELETE', `/todos/${todo.id}`);
-      load();
-      undoableToast(t('todoRemoved'), step, load);
+      refresh();
+      undoableToast(t('todoRemoved'), step, refresh);
     } catch (error) { errorToast(error.message); }
   }
 
-  panel.append(h('h2', { class: 'visually-hidden', text: t('todos') }), form, filterBar, list, pages.more, empty);
-  const reload = reloadUnlessEditing(list, load);
+  panel.append(h('h2', { class: 'visually-hidden', text: t('todos') }), form, toggle.button, filterBar, list, pages.more, empty);
+  const reload = reloadUnlessEditing(list, () => refresh());
   const off = [events.on('todo', reload), events.on('reconnected', reload)];
   relabel();
-  return { relabel, destroy() { off.forEach(f => f()); } };
+  return { relabel, filterTag, destroy() { off.forEach(f => f()); } };
 }

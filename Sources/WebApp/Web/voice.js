@@ -5,9 +5,9 @@
 // trimming to a stretch selected on the waveform.
 import * as api from './api.js';
 import * as events from './events.js';
-import { h, icon, errorToast, formatLocal, splitTags } from './dom.js';
+import { h, icon, errorToast, formatLocal, splitTags, tagButton, tagChip } from './dom.js';
 import { t } from './i18n.js';
-import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast } from './editing.js';
+import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
 
 function duration(seconds) {
@@ -57,6 +57,9 @@ export function mountVoice(panel) {
   const empty = h('p', { class: 'empty' });
   const pages = pagedList(list, row);
   let recorder = null;
+  let started = false;
+  let tag = '';
+  const chip = tagChip(() => filterTag(''));
 
   function relabel() {
     pages.relabel();
@@ -69,7 +72,8 @@ export function mountVoice(panel) {
     recordButton.hidden = !(navigator.mediaDevices && window.MediaRecorder);
     progress.setAttribute('aria-label', t('uploading'));
     empty.textContent = t('noVoice');
-    load();
+    chip.set(tag, t('clearTag'));
+    if (started) refresh(true); else { started = true; load(); }
   }
 
   async function send(blob, name, contentType) {
@@ -79,7 +83,7 @@ export function mountVoice(panel) {
       const q = api.query({ title: title.value.trim() || undefined, filename: name });
       await api.upload('/voice' + q, blob, contentType, fraction => { progress.value = fraction; });
       form.reset();
-      load();
+      refresh();
     } catch (error) { errorToast(error.message); }
     progress.hidden = true;
   }
@@ -116,7 +120,22 @@ export function mountVoice(panel) {
 
   async function load() {
     try {
-      const memos = await pages.load('/voice' + api.query({ limit: PAGE_SIZE }));
+      const memos = await pages.load('/voice' + api.query({ tag, limit: PAGE_SIZE }));
+      if (memos) empty.hidden = memos.length > 0;
+    } catch (error) { errorToast(error.message); }
+  }
+
+  // A tag tapped: the voice memos with it.
+  function filterTag(chosen) {
+    tag = chosen;
+    chip.set(tag, t('clearTag'));
+    load();
+  }
+
+  // The rows loaded, brought up to date in place (paging.js).
+  async function refresh(rerender = false) {
+    try {
+      const memos = await pages.refresh(rerender);
       if (memos) empty.hidden = memos.length > 0;
     } catch (error) { errorToast(error.message); }
   }
@@ -192,8 +211,8 @@ export function mountVoice(panel) {
       if (!selection) return;
       try {
         const { step } = await api.change('POST', `/voice/${memo.id}/trim`, { start: selection[0], end: selection[1] });
-        load();
-        undoableToast(t('voiceTrimmed'), step, load);
+        refresh();
+        undoableToast(t('voiceTrimmed'), step, refresh);
       } catch (error) { errorToast(error.message); }
     });
 
@@ -201,7 +220,7 @@ export function mountVoice(panel) {
     const li = h('li', { class: 'item voice', 'data-id': String(memo.id) },
       h('div', { class: 'body' }, name,
         h('div', { class: 'meta' }, h('span', { class: 'length', text: duration(memo.duration) }),
-          h('span', { text: formatLocal(memo.imported_at) }), memo.tags.map(tag => h('span', { class: 'tag', text: '#' + tag }))),
+          h('span', { text: formatLocal(memo.imported_at) }), memo.tags.map(tag => tagButton('voice', tag))),
         canvas, audio, h('div', { class: 'row-actions' }, trim)),
       h('div', { class: 'row-actions' },
         h('button', { type: 'button', class: 'icon-button edit', 'aria-label': t('rename'), title: t('rename'), onclick: () => rename(li, memo) }, icon('pencil')),
@@ -219,25 +238,24 @@ export function mountVoice(panel) {
     const editor = h('form', { class: 'item editor', 'data-id': String(memo.id), onsubmit: async event => {
       event.preventDefault();
       const body = { title: field.value.trim(), tags: splitTags(tags.value) };
-      try { if (await saveEdit(`/voice/${memo.id}`, body, version, load, event.currentTarget)) load(); } catch (error) { errorToast(error.message); }
+      try { if (await saveEdit(`/voice/${memo.id}`, body, version, refresh, event.currentTarget)) refresh(); } catch (error) { errorToast(error.message); }
     } }, field, tags, h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
-      h('button', { type: 'button', text: t('cancel'), onclick: () => load() })));
-    li.replaceWith(editor);
-    field.focus();
+      h('button', { type: 'button', text: t('cancel'), onclick: () => refresh() })));
+    showEditor(li, editor, field);
   }
 
   async function remove(memo) {
     try {
       const { step } = await api.change('DELETE', `/voice/${memo.id}`);
-      load();
-      undoableToast(t('voiceRemoved'), step, load);
+      refresh();
+      undoableToast(t('voiceRemoved'), step, refresh);
     } catch (error) { errorToast(error.message); }
   }
 
-  panel.append(form, list, pages.more, empty);
-  const reload = reloadUnlessEditing(list, load);
+  panel.append(form, chip.element, list, pages.more, empty);
+  const reload = reloadUnlessEditing(list, () => refresh());
   const off = [events.on('voice', reload), events.on('reconnected', reload)];
   relabel();
-  return { relabel, destroy() { off.forEach(f => f()); if (recorder) recorder.stop(); } };
+  return { relabel, filterTag, destroy() { off.forEach(f => f()); if (recorder) recorder.stop(); } };
 }
