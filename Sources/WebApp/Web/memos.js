@@ -88,6 +88,8 @@ export function mountMemos(panel) {
           h('span', { class: memo.title ? 'preview' : 'preview untitled', text: memo.preview })),
         h('div', { class: 'meta' },
           memo.is_pinned ? h('span', { class: 'pinned', text: t('pinned') }) : null,
+          // A copy sync kept of a device's text where two devices changed the same lines.
+          memo.conflict_of ? h('span', { class: 'conflict-copy', text: t('conflictCopy') }) : null,
           memo.tags.map(name => tagButton('memo', name)),
           h('span', { class: 'date', text: formatLocal(memo.updated_at) }))),
       h('div', { class: 'row-actions' },
