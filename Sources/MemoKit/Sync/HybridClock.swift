@@ -1,16 +1,19 @@
 import MemoCore
 
 /// The hybrid logical clock that orders concurrent changes of one field:
-/// a stamp is microseconds since 1970, taken as the later of the wall
-/// clock and one past the latest stamp this home has made or seen, so a
-/// change is always stamped after everything its device knew of, whatever
-/// its wall clock says. Conflicts are found by revisions, never by clocks;
-/// a stamp only decides which of two concurrent values of a field stays.
+/// a stamp is microseconds since 1970, taken as the later of the wall clock
+/// when the field changed and one past the stamp of the value it replaced,
+/// so a change is always stamped after the value it was made on, whatever
+/// its device's wall clock says. Conflicts are found by revisions and
+/// records, never by clocks; a stamp only decides which of two concurrent
+/// values of a field stays.
 ///
-/// A device's clock can be wrong. One a day slow still stamps after what
-/// it has seen (the "seen" half), so it does not lose forever; one a day
+/// A device's clock can be wrong. One a day slow still stamps after what it
+/// has synced (the "after" half), so it does not lose forever; one a day
 /// fast would win forever, so the hub clamps every stamp ahead of its own
-/// clock to its own next stamp (`clamped`) before keeping it.
+/// clock to its own next stamp (`clamped`) before keeping it. A change is
+/// stamped by when it was made (the item's `updated_at`), never by when it
+/// is sent: an edit made offline last week must not beat one made since.
 public enum HybridClock {
     /// Microseconds since 1970 of `time`.
     public static func micros(_ time: Timestamp) -> Int64 {
@@ -19,8 +22,7 @@ public enum HybridClock {
         return value >= Double(Int64.max / 2) ? Int64.max / 2 : Int64(value)
     }
 
-    /// The stamp of a change made now, after `latest`, the latest stamp
-    /// made or seen.
+    /// The stamp of a change made at `now` to a value stamped `latest`.
     public static func next(after latest: Int64, now: Timestamp) -> Int64 {
         max(latest &+ 1, micros(now))
     }

@@ -88,22 +88,27 @@ struct SyncDevice {
     /// The changes `candidates` name, as they are now, each stamped by the
     /// hybrid clock; those with nothing to send left out.
     func changes(_ candidates: ArraySlice<LocalChanges.Candidate>, fullCopy: Bool) throws -> [SyncDocuments.Pushed] {
-        var latest = try connection.queryFirst("SELECT hlc FROM sync_state") { $0.int64(0) } ?? 0
         var changes: [SyncDocuments.Pushed] = []
         for candidate in candidates {
             guard let change = try LocalChanges.resolve(candidate, fullCopy: fullCopy, in: connection) else { continue }
             guard fullCopy || change.stored == nil || !change.changedFields.isEmpty else { continue }
-            latest = HybridClock.next(after: latest, now: change.stored?.updatedAt ?? clock.now())
+            let known = change.record?.clocks ?? [:]
             guard let stored = change.stored else {
-                var removalClocks = change.record?.clocks ?? [:]
-                removalClocks[removedClock] = removalClocks[removedClock] ?? latest
+                var removalClocks = known
+                removalClocks[removedClock] = removalClocks[removedClock]
+                    ?? HybridClock.next(after: known.values.max() ?? 0, now: clock.now())
                 changes.append(.init(kind: change.kind, uid: change.uid, change: change.number, values: nil, changed: [],
                                      clocks: removalClocks, baseText: nil, baseTags: nil))
                 continue
             }
-            var clocks = fullCopy ? change.record?.clocks ?? [:] : [:]
+            var clocks = fullCopy ? known : [:]
             clocks[removedClock] = nil
-            for field in change.changedFields { clocks[field] = latest }
+            // Each changed field is stamped when the item last changed here,
+            // and after the value it replaced: never with the moment of the
+            // push, which would let an old change beat a later one elsewhere.
+            for field in change.changedFields {
+                clocks[field] = HybridClock.next(after: known[field] ?? 0, now: stored.updatedAt)
+            }
             let base = fullCopy ? nil : change.record?.values
             let textColumn = change.kind.mergedText.flatMap { name in change.kind.fields.first { $0.name == name } }?
                 .columns.first?.name
@@ -112,14 +117,25 @@ struct SyncDevice {
                                  baseText: textColumn.flatMap { base?.columns[$0]?.textValue },
                                  baseTags: base?.tags))
         }
-        try connection.execute("UPDATE sync_state SET hlc = max(hlc, ?)", latest)
         return changes
     }
 
-    /// A push's changes through `through` were applied by the hub. Its
-    /// removals stay recorded until their tombstones come back in a pull.
-    func acknowledge(through: Int64) throws {
+    /// A push's changes through `through` were applied by the hub: each
+    /// becomes the record of its item (what the next change here is told
+    /// against), until a pull brings the hub's merged state, so a sync cut
+    /// before its pull neither sends them again nor lets a later change
+    /// claim fields it did not touch.
+    func acknowledge(_ pushed: [SyncDocuments.Pushed], through: Int64) throws {
         try connection.execute("UPDATE sync_remote SET pushed_through = max(pushed_through, ?)", through)
+        for change in pushed where change.change <= through {
+            var record = try SyncRecord.read(uid: change.uid, in: connection)
+                ?? SyncRecord(uid: change.uid, kind: change.kind, rev: 0, seq: 0, values: nil, clocks: [:])
+            record.rev = change.change
+            record.values = change.values
+            for (field, stamp) in change.clocks { record.clocks[field] = max(record.clocks[field] ?? 0, stamp) }
+            if change.values != nil { record.clocks[removedClock] = nil }
+            try record.write(in: connection)
+        }
     }
 
     // MARK: - Pulling
@@ -146,7 +162,8 @@ struct SyncDevice {
                 // A tombstone keeps the number of its removal here, so a full
                 // copy can send it again.
                 if stored != nil { try kind.remove(uid: pulled.uid, in: connection); written += 1 }
-                rev = try connection.queryFirst("SELECT rev FROM sync_removed WHERE uid = ?", pulled.uid) { $0.int64(0) } ?? 0
+                rev = try connection.queryFirst("SELECT rev FROM sync_removed WHERE uid = ?", pulled.uid) { $0.int64(0) }
+                    ?? (record?.isRemoved == true ? record!.rev : 0)
             } else if let values = pulled.values {
                 if stored?.values != values {
                     rev = try kind.write(uid: pulled.uid, values, updatedAt: clock.now(), in: connection)

@@ -43,15 +43,19 @@ public struct SyncHub {
         for candidate in try LocalChanges.since(published, in: connection) {
             guard let change = try LocalChanges.resolve(candidate, fullCopy: false, in: connection) else { continue }
             var record = change.record ?? SyncRecord(uid: change.uid, kind: change.kind, rev: 0, seq: 0, values: nil, clocks: [:])
-            latest = HybridClock.next(after: latest, now: change.stored?.updatedAt ?? clock.now())
             if let stored = change.stored {
-                for field in change.changedFields { record.clocks[field] = latest }
+                // Stamped when it was made, after the value it replaced.
+                for field in change.changedFields {
+                    record.clocks[field] = HybridClock.next(after: record.clocks[field] ?? 0, now: stored.updatedAt)
+                    latest = max(latest, record.clocks[field]!)
+                }
                 record.clocks[removedClock] = nil
                 record.values = stored.values
                 record.rev = stored.rev
             } else {
                 record.values = nil
-                record.clocks[removedClock] = latest
+                record.clocks[removedClock] = HybridClock.next(after: record.latestClock, now: clock.now())
+                latest = max(latest, record.clocks[removedClock]!)
                 try connection.execute("DELETE FROM sync_removed WHERE uid = ?", change.uid)
             }
             record.seq = try nextSeq()

@@ -117,9 +117,9 @@ public struct SyncRun {
             start = end
             // Split by size too: long memos (and their bases) fill a push
             // sooner than a count does.
-            var part: [JSON] = [], bytes = 0
-            for change in batch.map(SyncDocuments.json) {
-                let size = change.serializedBytes.count
+            var part: [SyncDocuments.Pushed] = [], bytes = 0
+            for change in batch {
+                let size = SyncDocuments.json(change).serializedBytes.count
                 if !part.isEmpty, bytes + size > SyncRun.batchBytes {
                     try send(part, device: device, remote: &remote, into: &report)
                     part = []
@@ -133,14 +133,15 @@ public struct SyncRun {
         return outgoing.scannedThrough
     }
 
-    private func send(_ changes: [JSON], device: String, remote: inout Remote, into report: inout Report) throws {
+    private func send(_ changes: [SyncDocuments.Pushed], device: String, remote: inout Remote,
+                      into report: inout Report) throws {
         let document = JSON.object([
             ("epoch", remote.epoch.map(JSON.string) ?? .null), ("device", .string(device)),
-            ("from", .int(remote.pushedThrough)), ("changes", .array(changes)),
+            ("from", .int(remote.pushedThrough)), ("changes", .array(changes.map(SyncDocuments.json))),
         ])
         let answer = try transport.push(document)
         let through = try answer.int("through")
-        try write { try $0.acknowledge(through: through) }
+        try write { try $0.acknowledge(changes, through: through) }
         remote.pushedThrough = max(remote.pushedThrough, through)
         report.pushed += changes.count
         report.kept += try answer.required("kept").elements().map { try $0.string() }

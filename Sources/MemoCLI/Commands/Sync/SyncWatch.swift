@@ -13,11 +13,10 @@ struct SyncWatch {
     let force: Bool
 
     func run() throws -> Never {
-        let monitor = Monitor()
         let pending = SyncRequests()
         let watcher = try DataHomeWatcher(directory: context.workspace.home.path)
-        watcher.start { pending.ask(); monitor.broadcast() }
-        let events = HelperThread { listen(pending, monitor) }
+        watcher.start { pending.ask() }
+        let events = HelperThread { listen(pending) }
         _ = events
         var seenRev: Int64 = -1
         var failures = 0
@@ -36,6 +35,8 @@ struct SyncWatch {
                     if report.pushed + report.written > 0 || !report.conflicts.isEmpty {
                         try context.emit(json: SyncCommand.json(report, server: transport.server, traffic: transport.traffic),
                                          text: SyncCommand.text(report, server: transport.server, context))
+                        // A line per sync as it happens, not at an exit that never comes.
+                        try context.flush()
                     }
                 }
                 failures = 0
@@ -44,40 +45,54 @@ struct SyncWatch {
                 failures += 1
             }
             let pause = failures == 0 ? 60 : min(60, Double(1 << min(failures, 6)))
-            isDue = !monitor.wait(until: MonotonicTime.now().adding(seconds: pause)) { pending.isAsked }
+            isDue = !pending.wait(seconds: pause)
         }
     }
 
     /// Follows the server's event stream; any event (not a heartbeat) asks
-    /// for a sync. Reconnects after a pause when the stream ends.
-    private func listen(_ pending: SyncRequests, _ monitor: Monitor) {
+    /// for a sync, and so does each (re)connection: what changed while it
+    /// was not listening was told to nobody. Reconnects after a pause when
+    /// the stream ends.
+    private func listen(_ pending: SyncRequests) {
         var client = HTTPClient()
         client.certificateAuthorities = transport.client.certificateAuthorities
         while true {
+            var isNew = true
             _ = try? client.stream(transport.server + "/api/v1/events",
                                    headers: ["Authorization: Bearer " + transport.token, "Accept: text/event-stream"]) { bytes in
                 // An event has a line "event: …"; heartbeats are comments (":").
-                if bytes.firstRange(of: Array("event:".utf8)) != nil {
+                if isNew || bytes.firstRange(of: Array("event:".utf8)) != nil {
+                    isNew = false
                     pending.ask(byServer: true)
-                    monitor.broadcast()
                 }
                 return true
             }
-            monitor.locked { monitor.wait(seconds: 2) }
+            _ = pending.wait(seconds: 2, forServer: true)
         }
     }
 }
 
-/// What asked for a sync since the last: this data home changing, the server.
+/// What asked for a sync since the last: this data home changing, the
+/// server. One monitor guards both and is what the loop waits on, so no
+/// request can come between its look and its wait.
 final class SyncRequests: @unchecked Sendable {
     private let monitor = Monitor()
     private var local = false
     private var server = false
 
-    var isAsked: Bool { monitor.locked { local || server } }
-
     func ask(byServer: Bool = false) {
-        monitor.locked { if byServer { server = true } else { local = true } }
+        monitor.locked {
+            if byServer { server = true } else { local = true }
+            monitor.broadcast()
+        }
+    }
+
+    /// Waits until something asks or `seconds` pass; whether something
+    /// asked. With `forServer`, only a pause: nothing it waits for comes.
+    func wait(seconds: Double, forServer: Bool = false) -> Bool {
+        monitor.locked {
+            monitor.wait(until: MonotonicTime.now().adding(seconds: seconds)) { !forServer && (local || server) }
+        }
     }
 
     /// Clears the requests, telling what they were.

@@ -1,0 +1,139 @@
+"""Part 10: kill -9 during syncs, of a device or of the hub, then check that
+nothing was lost and nothing doubled.
+
+A hub (`memoapp serve` on loopback) and three devices. Every round makes a
+few changes on a random device (to-dos added, to-dos finished, a memo's
+lines added to), starts a `memoapp sync` of it, and SIGKILLs, after a random
+delay up to a little past a sync's time, either that sync or (one round in
+four) the hub, which is then started again. At the end every device syncs
+twice, unkilled, and:
+  - every device's to-dos and memos equal the hub's (by uid);
+  - every to-do added anywhere is there exactly once (by its unique title);
+  - every finished one is finished;
+  - every word added to a memo is in it (one memo per device, edited only
+    there, so no line merge can conflict);
+  - PRAGMA integrity_check is ok in every home, and `memoapp doctor` passes.
+"""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import time
+
+import common
+
+
+class Hub:
+    def __init__(self, app):
+        self.app = app
+        self.process = None
+        self.url = None
+
+    def start(self):
+        self.process = subprocess.Popen([self.app.binary, "--json", "serve", "--listen", "127.0.0.1:0"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=self.app.environment)
+        self.url = json.loads(self.process.stdout.readline())["url"]
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+
+def state(app):
+    """A home's to-dos and memos by uid, as its export has them, without what is each home's own."""
+    document = json.loads(app.must("export").stdout)
+    return {item["uid"]: {key: value for key, value in item.items() if key not in ("id", "updated_at")}
+            for kind in ("todos", "memos") for item in document[kind]}
+
+
+def main():
+    arguments = common.parse_arguments(__doc__)
+    rounds = arguments.rounds or (8 if arguments.quick else 80)
+    part = common.Part(10, "kill -9 during sync", arguments)
+    hub_app = common.Memoapp(arguments.binary, os.path.join(arguments.work, "hub")).fresh()
+    hub = Hub(hub_app)
+    hub.start()
+    devices, tokens = [], []
+    for index in range(3):
+        device = common.Memoapp(arguments.binary, os.path.join(arguments.work, f"device{index}")).fresh()
+        token = json.loads(hub_app.must("--json", "token", "create", f"device{index}").stdout)["token"]
+        devices.append(device)
+        tokens.append(token)
+        device.must("memo", "add", f"memo of device {index}")
+        device.must("sync", "--server", hub.url, "--token", token)
+
+    def sync(index, server=None):
+        return devices[index].run("sync", "--server", server or hub.url, "--token", tokens[index])
+
+    added, finished, words = [], set(), {index: [] for index in range(3)}
+    counter = 0
+    calibration = sync(0).seconds
+    try:
+        for round_number in range(rounds):
+            part.rounds += 1
+            index = random.randrange(3)
+            device = devices[index]
+            for _ in range(random.randint(1, 20)):
+                counter += 1
+                roll = random.random()
+                if roll < 0.6:
+                    title = f"todo {counter} of device {index}"
+                    device.must("todo", "add", title)
+                    added.append(title)
+                elif roll < 0.8 and added:
+                    todos = json.loads(device.must("--json", "todo", "list").stdout)
+                    if todos:
+                        chosen = random.choice(todos)
+                        device.must("todo", "done", str(chosen["id"]))
+                        finished.add(chosen["title"])
+                else:
+                    memo = [m for m in json.loads(device.must("--json", "memo", "list").stdout)
+                            if m["preview"] == f"memo of device {index}"][0]
+                    text = json.loads(device.must("--json", "memo", "show", str(memo["id"])).stdout)["text"]
+                    word = f"w{counter}"
+                    device.must("memo", "edit", str(memo["id"]), "--text", text + "\n" + word)
+                    words[index].append(word)
+            process = device.spawn("sync", "--server", hub.url, "--token", tokens[index])
+            time.sleep(random.uniform(0, calibration * 1.5 + 0.05))
+            if round_number % 4 == 3:
+                hub.kill()
+                process.wait()
+                hub.start()
+            else:
+                process.send_signal(signal.SIGKILL)
+                process.wait()
+        for _ in range(2):
+            for index in range(3):
+                result = sync(index)
+                part.check(result.status == 0, f"the last syncs must succeed: {result.describe()}")
+        hub_state = state(hub_app)
+        for index, device in enumerate(devices):
+            part.check(state(device) == hub_state, f"device {index} differs from the hub")
+        todos = json.loads(hub_app.must("--json", "todo", "list", "--all").stdout)
+        titles = [todo["title"] for todo in todos]
+        for title in added:
+            part.check(titles.count(title) == 1, f"{title!r} is there {titles.count(title)} times")
+        for todo in todos:
+            if todo["title"] in finished:
+                part.check(todo["is_done"], f"{todo['title']!r} was finished and is open")
+        memos = {m["uid"]: json.loads(hub_app.must("--json", "memo", "show", str(m["id"])).stdout)["text"]
+                 for m in json.loads(hub_app.must("--json", "memo", "list").stdout)}
+        everything = "\n".join(memos.values())
+        for index, written in words.items():
+            for word in written:
+                part.check(word in everything.split("\n"), f"{word} (device {index}) is in no memo")
+        for app in [hub_app] + devices:
+            part.check(common.integrity(app.database) == ["ok"], f"{app.home}: integrity check failed")
+            part.check(app.run("doctor").status == 0, f"{app.home}: doctor found a problem")
+        part.note(f"{len(added)} to-dos, {len(finished)} finished, {sum(map(len, words.values()))} memo lines, "
+                  f"{rounds // 4} hub kills")
+    finally:
+        if hub.process and hub.process.poll() is None:
+            hub.kill()
+    part.finish()
+
+
+if __name__ == "__main__":
+    main()
