@@ -11,18 +11,16 @@ extension MemoRoutes {
     /// The most bytes one push may have: a thousand changes of memos with
     /// long texts, and their merge bases.
     static let syncPushLimit: UInt64 = 8 << 20
+    /// Items the hub publishes in one write transaction.
+    static let publishedPerTransaction = 20_000
 
     static func addSync(to router: inout Router, _ services: ServerServices) {
         router.route(.get, "/api/v1/sync/changes", syncPullDescription) { request in
             let after = try request.queryInt64("after") ?? 0
             let limit = try request.queryInt("limit", in: 1...SyncDocuments.maximumChanges) ?? SyncDocuments.defaultPage
             let epoch = request.queryValue("epoch")
-            let page = try services.write { workspace in
-                let hub = try SyncHub(workspace)
-                try hub.check(epoch: epoch)
-                try hub.publishLocalChanges()
-                return try hub.pull(after: after, limit: limit)
-            }
+            try publish(services, epoch: epoch)
+            let page = try services.read { try SyncHub($0).pull(after: after, limit: limit) }
             return .json(page)
         }
         router.collect(.post, "/api/v1/sync/changes", bodyLimit: syncPushLimit, syncPushDescription) { request, body in
@@ -35,6 +33,7 @@ extension MemoRoutes {
                                     ko: "기기 이름은 보이는 ASCII 문자 1~64자입니다")
                 }
                 let owner = Access.credentialIdentity(request) ?? "-"
+                try publish(services, epoch: epoch)
                 let result = try services.write { workspace in
                     let hub = try SyncHub(workspace)
                     try hub.check(epoch: epoch)
@@ -50,6 +49,18 @@ extension MemoRoutes {
                 return .json(result.json)
             }
         }
+    }
+
+    /// Publishes the hub's own changes, a bounded number a transaction, so
+    /// that the first sync of a large home does not hold every writer back
+    /// for as long as it takes (a push then publishes the few left inside
+    /// its own transaction).
+    static func publish(_ services: ServerServices, epoch: String?) throws {
+        while try !services.write({ workspace in
+            let hub = try SyncHub(workspace)
+            try hub.check(epoch: epoch)
+            return try hub.publishLocalChanges(limit: publishedPerTransaction)
+        }) {}
     }
 
     static let syncPullDescription: RouteDescription = {

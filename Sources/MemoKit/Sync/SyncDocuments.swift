@@ -48,7 +48,9 @@ public enum SyncDocuments {
         try reader.refuseMembers(except: ["kind", "uid", "seq", "removed", "values", "clocks"])
         let kind = try syncedKind(reader)
         let removed = try reader.bool("removed")
-        let values = removed ? nil : try kind.values(from: try reader.required("values"))
+        // The hub's own values: it bounded them when they were pushed, and a
+        // memo written on it may be longer than a push carries.
+        let values = removed ? nil : try kind.values(from: try reader.required("values"), isOwnRecord: true)
         return Pulled(kind: kind, uid: try uid(reader), seq: try reader.int("seq"), values: values,
                       clocks: try SyncRecord.decodeClocks(try reader.required("clocks")))
     }

@@ -34,14 +34,25 @@ public struct SyncHub {
 
     /// Publishes the changes made here since the last publish (by the
     /// page, the API, the command line, undo): each changed field gets a
-    /// stamp and the item a new sequence number, so devices pull it.
-    public func publishLocalChanges() throws {
+    /// stamp and the item a new sequence number, so devices pull it. At
+    /// most `limit` items a call, so that the first publish of a large home
+    /// is many short transactions, not one that holds every writer back;
+    /// returns whether everything is published. An item published by an
+    /// earlier call is not published again (its record's rev is its own).
+    @discardableResult
+    public func publishLocalChanges(limit: Int = .max) throws -> Bool {
         let published = try connection.queryFirst("SELECT published_rev FROM sync_state") { $0.int64(0) } ?? 0
         let newest = try LocalChanges.newestRev(in: connection)
-        guard newest != published else { return }
+        guard newest != published else { return true }
         var latest = try latestStamp()
+        var written = 0
         for candidate in try LocalChanges.since(published, in: connection) {
             guard let change = try LocalChanges.resolve(candidate, fullCopy: false, in: connection) else { continue }
+            guard written < limit else {
+                try connection.execute("UPDATE sync_state SET hlc = ?", latest)
+                return false
+            }
+            written += 1
             var record = change.record ?? SyncRecord(uid: change.uid, kind: change.kind, rev: 0, seq: 0, values: nil, clocks: [:])
             if let stored = change.stored {
                 // Stamped when it was made, after the value it replaced.
@@ -62,6 +73,7 @@ public struct SyncHub {
             try record.write(in: connection)
         }
         try connection.execute("UPDATE sync_state SET published_rev = ?, hlc = ?", newest, latest)
+        return true
     }
 
     /// A page of what changed after `cursor`: each item once, as it is

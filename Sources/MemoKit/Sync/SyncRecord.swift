@@ -32,7 +32,7 @@ struct SyncRecord {
     static func record(uid: String, _ row: Row, offset: Int) throws -> SyncRecord? {
         guard let kind = SyncedKind.named(row.string(offset)) else { return nil }
         let values = row.isNull(offset + 3)
-            ? nil : try kind.values(from: JSONReader(parsing: Array(row.string(offset + 3).utf8)))
+            ? nil : try kind.values(from: JSONReader(parsing: Array(row.string(offset + 3).utf8)), isOwnRecord: true)
         let clocks = try decodeClocks(row.string(offset + 4))
         return SyncRecord(uid: uid, kind: kind, rev: row.int64(offset + 1), seq: row.int64(offset + 2),
                           values: values, clocks: clocks)

@@ -72,8 +72,10 @@ struct SyncedKind: Sendable {
     var columns: [Column] { fields.flatMap(\.columns) }
     var fieldNames: [String] { fields.map(\.name) }
 
-    /// The longest text a synced column may hold: the API's body limit.
-    static let maximumTextBytes = 1 << 20
+    /// The longest text a pushed column may hold: a push's limit. A memo
+    /// written here may be longer (the command line sets no limit): its
+    /// push is refused as too large, naming it, rather than cut.
+    static let maximumTextBytes = 8 << 20
 
     // MARK: - Rows
 
@@ -170,8 +172,10 @@ struct SyncedKind: Sendable {
     }
 
     /// Values read back from a sync document, every column checked for its
-    /// type, presence and size, the tags by the one tag rule.
-    func values(from reader: JSONReader) throws -> Values {
+    /// type, presence and size, the tags by the one tag rule. A record this
+    /// home wrote itself, or its hub sends (`isOwnRecord`), is read without
+    /// the size bound.
+    func values(from reader: JSONReader, isOwnRecord: Bool = false) throws -> Values {
         var columns: [String: SQLiteValue] = [:]
         let allowed = Set(self.columns.map(\.name) + ["tags"])
         for (key, _) in try reader.members() where !allowed.contains(key) {
@@ -190,8 +194,8 @@ struct SyncedKind: Sendable {
             switch column.type {
             case .text:
                 let text = try member.string()
-                guard text.utf8.count <= Self.maximumTextBytes else {
-                    throw MemoError(.badInput, en: "\(column.name) is longer than 1 MiB", ko: "\(column.name) 값이 1 MiB보다 깁니다")
+                guard isOwnRecord || text.utf8.count <= Self.maximumTextBytes else {
+                    throw MemoError(.tooLarge, en: "\(column.name) is longer than 8 MiB", ko: "\(column.name) 값이 8 MiB보다 깁니다")
                 }
                 columns[column.name] = .text(text)
             case .number:
