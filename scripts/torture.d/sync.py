@@ -5,7 +5,9 @@ A hub (`memoapp serve` on loopback) and three devices. Every round makes a
 few changes on a random device (to-dos added, to-dos finished, a memo's
 lines added to), starts a `memoapp sync` of it, and SIGKILLs, after a random
 delay up to a little past a sync's time, either that sync or (one round in
-four) the hub, which is then started again. At the end every device syncs
+four) the hub, which is then started again (on another port: the devices follow it with
+no full copy); one round in eight gives the device a new token first, so
+the hub meets it anew and it sends a full copy. At the end every device syncs
 twice, unkilled, and:
   - every device's to-dos and memos equal the hub's (by uid);
   - every to-do added anywhere is there exactly once (by its unique title);
@@ -95,6 +97,12 @@ def main():
                     word = f"w{counter}"
                     device.must("memo", "edit", str(memo["id"]), "--text", text + "\n" + word)
                     words[index].append(word)
+            if round_number % 8 == 5:
+                # A new token for the device: the hub meets it as another
+                # device, refuses its next change number, and it sends a
+                # full copy (the path a restored hub also takes).
+                tokens[index] = json.loads(hub_app.must("--json", "token", "create",
+                                                        f"device{index}-{round_number}").stdout)["token"]
             process = device.spawn("sync", "--server", hub.url, "--token", tokens[index])
             time.sleep(random.uniform(0, calibration * 1.5 + 0.05))
             if round_number % 4 == 3:

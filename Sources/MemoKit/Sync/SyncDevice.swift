@@ -33,13 +33,15 @@ struct SyncDevice {
         }
     }
 
-    /// Saves the hub; a different server or token starts afresh (the new
-    /// hub is met as a new epoch: a full copy both ways).
+    /// Saves the hub. A new address or token keeps what was synced: the
+    /// protocol tells whether it is still the same hub (its epoch) and the
+    /// same device there (the change it expects next), and starts afresh
+    /// only when not, so a hub that moved costs no full copy.
     func configure(server: String, token: String) throws {
-        if let current = try remote(), current.server == server, current.token == token { return }
-        try connection.execute("DELETE FROM sync_remote")
-        try connection.execute("INSERT INTO sync_remote (one, server, token) VALUES (1, ?, ?)", server, token)
-        try connection.execute("UPDATE sync_state SET device = ?", UUID4.random())
+        try connection.execute("""
+            INSERT INTO sync_remote (one, server, token) VALUES (1, ?, ?)
+            ON CONFLICT (one) DO UPDATE SET server = excluded.server, token = excluded.token
+            """, server, token)
     }
 
     func deviceID() throws -> String {
