@@ -20,7 +20,8 @@ extension MemoRoutes {
             let limit = try request.queryInt("limit", in: 1...SyncDocuments.maximumChanges) ?? SyncDocuments.defaultPage
             let epoch = request.queryValue("epoch")
             try publish(services, epoch: epoch)
-            let page = try services.read { try SyncHub($0).pull(after: after, limit: limit) }
+            let counting = try request.queryBool("count")
+            let page = try services.read { try SyncHub($0).pull(after: after, limit: limit, counting: counting) }
             return .json(page)
         }
         router.collect(.post, "/api/v1/sync/changes", bodyLimit: syncPushLimit, syncPushDescription) { request, body in
@@ -68,11 +69,12 @@ extension MemoRoutes {
             .init("after", Describe.minimumInteger(0, maximum: Int(Int64.max)), "the cursor of the previous page (0: from the start)"),
             .init("limit", Describe.minimumInteger(1, maximum: SyncDocuments.maximumChanges), "changes per page (default 1000)"),
             .init("epoch", DocumentSchema.string, "the hub's epoch the device knows (409 when it is another)"),
+            .init("count", Describe.flag, "also answer `remaining`: the items after this page (for a progress bar)"),
         ], answers: [
             Describe.json(200, "a page of changes", DocumentSchema.object([
                 ("epoch", DocumentSchema.string), ("cursor", DocumentSchema.integer), ("more", DocumentSchema.boolean),
-                ("changes", DocumentSchema.array(.object([("type", .string("object"))]))),
-            ])),
+                ("changes", DocumentSchema.array(.object([("type", .string("object"))]))), ("remaining", DocumentSchema.integer),
+            ], optional: ["remaining"])),
             Describe.json(409, "another epoch: take a fresh copy", DocumentSchema.ref("Error")),
         ])
         return about

@@ -59,11 +59,12 @@ final class SyncHubTests: XCTestCase {
         try add(6, text: long)
         let hub = try SyncHub(workspace)
         _ = try (try workspace.database()).writeTransaction { try hub.publishLocalChanges() }
-        let first = JSONReader(try hub.pull(after: 0, limit: 2_000))
+        let first = JSONReader(try hub.pull(after: 0, limit: 2_000, counting: true))
         let count = try first.member("changes")!.elements().count
         XCTAssertLessThan(count, 6, "a page of long memos stops early")
         XCTAssertGreaterThanOrEqual(count, 1)
         XCTAssertEqual(try first.bool("more"), true)
+        XCTAssertEqual(try first.int("remaining"), Int64(6 - count), "what comes after the page, for a progress bar")
         let second = JSONReader(try hub.pull(after: try first.int("cursor"), limit: 2_000))
         XCTAssertEqual(count + (try second.member("changes")!.elements().count), 6, "the next page goes on")
         XCTAssertEqual(try second.bool("more"), false)

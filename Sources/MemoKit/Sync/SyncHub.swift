@@ -80,7 +80,7 @@ public struct SyncHub {
     /// now, in the order of its latest change; at most `limit` items and,
     /// past the first, `pageBytes` bytes (a page of long memos would
     /// otherwise be gigabytes held at once).
-    public func pull(after cursor: Int64, limit: Int) throws -> JSON {
+    public func pull(after cursor: Int64, limit: Int, counting: Bool = false) throws -> JSON {
         var changes: [JSON] = []
         var bytes = 0
         var last = max(cursor, 0)
@@ -100,8 +100,14 @@ public struct SyncHub {
             last = record.seq
             return true
         }
-        return .object([("epoch", .string(try epoch())), ("cursor", .int(last)), ("more", .bool(more)),
-                        ("changes", .array(changes))])
+        var members: [(String, JSON)] = [("epoch", .string(try epoch())), ("cursor", .int(last)), ("more", .bool(more)),
+                                         ("changes", .array(changes))]
+        if counting {
+            // How many items are left after this page, for a device's progress.
+            let remaining = try connection.queryFirst("SELECT count(*) FROM sync_items WHERE seq > ?", last) { $0.int64(0) } ?? 0
+            members.append(("remaining", .int(remaining)))
+        }
+        return .object(members)
     }
 
     /// The bytes of changes a pull page stops after.

@@ -5,8 +5,9 @@ import SQLite
 /// test's in-process hub. Errors come as `MemoError`s: `unauthorized`,
 /// `unavailable`, and the hub's own (an epoch changed, out of order).
 public protocol SyncTransport {
-    /// `GET /api/v1/sync/changes`: a page after `cursor`.
-    func pull(after cursor: Int64, epoch: String?, limit: Int) throws -> JSONReader
+    /// `GET /api/v1/sync/changes`: a page after `cursor`; with `counting`,
+    /// also how many items remain after it.
+    func pull(after cursor: Int64, epoch: String?, limit: Int, counting: Bool) throws -> JSONReader
     /// `POST /api/v1/sync/changes`: a batch of changes.
     func push(_ document: JSON) throws -> JSONReader
 }
@@ -67,30 +68,33 @@ public struct SyncRun {
         }
     }
 
-    public func run(force: Bool) throws -> Report {
+    /// Syncs once; `progress` is told (done, total) items as they are sent
+    /// and taken (the total grows when the first page tells what comes).
+    public func run(force: Bool, progress: ((Int, Int) -> Void)? = nil) throws -> Report {
         var report = Report()
         do {
-            try once(force: force, into: &report)
+            try once(force: force, progress: progress, into: &report)
         } catch let error as MemoError where error.hint == .syncEpochChanged || error.hint == .syncOutOfOrder {
             // The hub is not the one this device knew: meet it afresh, once.
             try write { try $0.forgetHub() }
             report = Report()
-            try once(force: force, into: &report)
+            try once(force: force, progress: progress, into: &report)
         }
         return report
     }
 
     // MARK: - Private
 
-    private func once(force: Bool, into report: inout Report) throws {
+    private func once(force: Bool, progress: ((Int, Int) -> Void)?, into report: inout Report) throws {
         guard var remote = try write({ try $0.remote() }) else {
             throw MemoError(.usage, hint: .syncNeedsServer, en: "no server to sync with is saved in this data home",
                             ko: "이 데이터 홈에는 동기화할 서버가 저장되어 있지 않습니다")
         }
         report.tookFreshCopy = remote.epoch == nil
         do {
-            let scanned = try push(&remote, force: force, into: &report)
-            try pull(&remote, into: &report)
+            var tally = Tally(told: progress)
+            let scanned = try push(&remote, force: force, tally: &tally, into: &report)
+            try pull(&remote, tally: &tally, into: &report)
             try write { try $0.scanned(through: scanned) }
         } catch let error as MemoError {
             try? write { try $0.note(error: error.message.en, syncedAt: nil) }
@@ -100,7 +104,7 @@ public struct SyncRun {
     }
 
     /// Sends what waits; returns the rev the next scan starts at.
-    private func push(_ remote: inout Remote, force: Bool, into report: inout Report) throws -> Int64 {
+    private func push(_ remote: inout Remote, force: Bool, tally: inout Tally, into report: inout Report) throws -> Int64 {
         let outgoing = try write { try $0.outgoing(remote: remote) }
         if !force, outgoing.removals >= SyncRun.massRemovalFloor, outgoing.removals * 2 > outgoing.liveItems {
             throw MemoError(.invalidState, hint: .confirmMassRemoval,
@@ -108,12 +112,14 @@ public struct SyncRun {
                             ko: "이번 동기화는 서버의 항목 \(outgoing.liveItems)개 중 \(outgoing.removals)개를 지웁니다")
         }
         let device = try write { try $0.deviceID() }
+        tally.total += outgoing.candidates.count
         var start = 0
         while start < outgoing.candidates.count {
             // A batch's values are read when it is sent: a full copy of a
             // large home is never held whole.
             let end = min(start + SyncRun.batchSize, outgoing.candidates.count)
             let batch = try write { try $0.changes(outgoing.candidates[start..<end], fullCopy: outgoing.isFullCopy) }
+            tally.add(end - start)
             start = end
             // Split by size too: long memos (and their bases) fill a push
             // sooner than a count does.
@@ -148,10 +154,12 @@ public struct SyncRun {
         report.conflicts += try answer.required("conflicts").elements().map { try $0.string("copy") }
     }
 
-    private func pull(_ remote: inout Remote, into report: inout Report) throws {
+    private func pull(_ remote: inout Remote, tally: inout Tally, into report: inout Report) throws {
         var more = true
+        var isFirst = true
         while more {
-            let answer = try transport.pull(after: remote.cursor, epoch: remote.epoch, limit: SyncDocuments.defaultPage)
+            let answer = try transport.pull(after: remote.cursor, epoch: remote.epoch, limit: SyncDocuments.defaultPage,
+                                            counting: isFirst && tally.told != nil)
             let epoch = try answer.string("epoch")
             if let known = remote.epoch, known != epoch {
                 throw MemoError(.invalidState, hint: .syncEpochChanged, en: "the server's data was replaced",
@@ -165,10 +173,25 @@ public struct SyncRun {
             report.pulled += page.count
             remote.cursor = cursor
             remote.epoch = epoch
+            if isFirst, let remaining = try answer.member("remaining") { tally.total += page.count + Int(try remaining.int()) }
+            isFirst = false
+            tally.add(page.count)
         }
     }
 
     private typealias Remote = SyncDevice.Remote
+
+    /// Items sent and taken so far, of how many, told to a progress bar.
+    private struct Tally {
+        let told: ((Int, Int) -> Void)?
+        var done = 0
+        var total = 0
+
+        mutating func add(_ count: Int) {
+            done += count
+            told?(done, max(total, done))
+        }
+    }
 
     private func write<T>(_ body: (SyncDevice) throws -> T) throws -> T {
         let connection = try workspace.database()

@@ -23,9 +23,10 @@ struct HTTPSyncTransport: SyncTransport {
         client.certificateAuthorities = certificateAuthorities
     }
 
-    func pull(after cursor: Int64, epoch: String?, limit: Int) throws -> JSONReader {
+    func pull(after cursor: Int64, epoch: String?, limit: Int, counting: Bool) throws -> JSONReader {
         var url = server + "/api/v1/sync/changes?after=\(cursor)&limit=\(limit)"
         if let epoch { url += "&epoch=" + epoch }
+        if counting { url += "&count=true" }
         return try answer(client.send("GET", url, headers: headers))
     }
 

@@ -69,7 +69,13 @@ enum SyncCommand {
         if arguments[watch] {
             try SyncWatch(context: context, transport: transport, force: arguments[force]).run()
         }
-        let report = try SyncRun(workspace, transport: transport).run(force: arguments[force])
+        // A bar on a terminal once a sync takes a second (a new device's first).
+        let bar = ProgressBar(context: context, label: context.text(en: "syncing", ko: "동기화 중"))
+        let report = try bar.showing {
+            try SyncRun(workspace, transport: transport).run(force: arguments[force]) { done, total in
+                bar.update(done, of: total)
+            }
+        }
         try context.emit(json: json(report, server: saved.server, traffic: transport.traffic),
                          text: text(report, server: saved.server, context))
     }
