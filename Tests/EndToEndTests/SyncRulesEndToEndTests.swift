@@ -178,3 +178,27 @@ final class SyncRulesEndToEndTests: XCTestCase {
         XCTAssertEqual(SyncHomes.todos(b).map { $0["title"] as? String }, ["shared"], "back everywhere, the same uid")
     }
 }
+
+/// A conflict copy keeps its tie to its original through export and import.
+final class SyncConflictCopyExportEndToEndTests: XCTestCase {
+    func testExportAndImportKeepConflictOf() throws {
+        let homes = try SyncHomes(devices: 2)
+        let (a, b) = (homes.devices[0], homes.devices[1])
+        XCTAssertEqual(a.run("memo", "add", "one\ntwo\nthree\n").status, 0)
+        homes.syncAll()
+        XCTAssertEqual(a.run("memo", "edit", "1", "--text", "one\nA\nthree\n").status, 0)
+        XCTAssertEqual(b.run("memo", "edit", "1", "--text", "one\nB\nthree\n").status, 0)
+        homes.sync(0)
+        homes.sync(1)
+        let export = homes.folder.appending("export.json")
+        XCTAssertEqual(homes.hub.run("export", "-o", export).status, 0)
+        let fresh = Memoapp(home: homes.folder.appending("fresh"))
+        fresh.onboard()
+        let imported = fresh.run("import", export)
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let copies = SyncHomes.memos(fresh).filter { $0["conflict_of"] is String }
+        XCTAssertEqual(copies.count, 1)
+        let original = SyncHomes.memos(fresh).first { $0["conflict_of"] is NSNull }
+        XCTAssertEqual(copies.first?["conflict_of"] as? String, original?["uid"] as? String)
+    }
+}

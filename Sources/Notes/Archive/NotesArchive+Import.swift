@@ -77,10 +77,13 @@ extension NotesArchive {
         if let titleReader, title?.hasLineBreak == true {
             throw titleReader.failure(en: "a memo's title must be one line", ko: "메모 제목은 한 줄이어야 합니다")
         }
-        return Memo(id: try item.id(), uid: try item.uid(),
-                    title: MemoStore.storedTitle(title), text: text,
-                    tags: try tags(in: item), isPinned: try item.bool("is_pinned"),
-                    createdAt: try item.time("created_at"), updatedAt: try item.time("updated_at"))
+        var memo = Memo(id: try item.id(), uid: try item.uid(),
+                        title: MemoStore.storedTitle(title), text: text,
+                        tags: try tags(in: item), isPinned: try item.bool("is_pinned"),
+                        createdAt: try item.time("created_at"), updatedAt: try item.time("updated_at"))
+        // Only on a conflict copy, and absent from exports older than sync.
+        if item.hasKey("conflict_of"), try item.nullable("conflict_of") != nil { memo.conflictOf = try item.uid("conflict_of") }
+        return memo
     }
 
     // MARK: Writing into a data home
@@ -159,11 +162,12 @@ extension NotesArchive {
         do {
             try connection.insertingRow(of: .memo) {
                 try connection.execute("""
-                    INSERT INTO memos (id, uid, title, text, is_pinned, tags, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO memos (id, uid, title, text, is_pinned, tags, created_at, updated_at, conflict_of)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [(keepingID ? memo.id : nil).sqliteValue, memo.uid.sqliteValue, memo.title.sqliteValue,
                                      memo.text.sqliteValue, memo.isPinned.sqliteValue, TagColumn.joined(memo.tags).sqliteValue,
-                                     memo.createdAt.secondsSince1970.sqliteValue, memo.updatedAt.secondsSince1970.sqliteValue])
+                                     memo.createdAt.secondsSince1970.sqliteValue, memo.updatedAt.secondsSince1970.sqliteValue,
+                                     memo.conflictOf.sqliteValue])
             }
         } catch let error as SQLiteError where error.isUniqueViolation(table: "memos", column: "uid") {
             throw MemoError.duplicateUID(.memo, memo.uid)

@@ -11,6 +11,8 @@ import SQLite
 ///      "repeat": {"every": 1, "unit": "month", "from": "due", "day": 31}}
 ///     {"id": 1, "uid": "…", "title": null, "text": "…", "is_pinned": true,
 ///      "tags": [], "created_at": "…", "updated_at": "…"}
+///
+/// A memo that is a conflict copy sync made also has `"conflict_of": "…uid…"`.
 public enum NotesArchive {
     /// The module's tables whose rows carry a uid.
     public static let tablesWithUIDs = ["todos", "memos"]
@@ -29,12 +31,15 @@ public enum NotesArchive {
     /// Call inside a read transaction.
     public static func exportMemos(from connection: Connection, _ body: (JSON) throws -> Void) throws {
         try connection.forEachRow(
-            "SELECT id, uid, title, text, is_pinned, tags, created_at, updated_at FROM memos ORDER BY id", arguments: []
+            "SELECT id, uid, title, text, is_pinned, tags, created_at, updated_at, conflict_of FROM memos ORDER BY id",
+            arguments: []
         ) { row in
-            try body(json(Memo(id: row.int64(0), uid: row.string(1), title: row.optionalString(2), text: row.string(3),
-                               tags: TagColumn.split(row.string(5)), isPinned: row.bool(4),
-                               createdAt: Timestamp(secondsSince1970: row.double(6)),
-                               updatedAt: Timestamp(secondsSince1970: row.double(7)))))
+            var memo = Memo(id: row.int64(0), uid: row.string(1), title: row.optionalString(2), text: row.string(3),
+                            tags: TagColumn.split(row.string(5)), isPinned: row.bool(4),
+                            createdAt: Timestamp(secondsSince1970: row.double(6)),
+                            updatedAt: Timestamp(secondsSince1970: row.double(7)))
+            memo.conflictOf = row.optionalString(8)
+            try body(json(memo))
             return true
         }
     }
@@ -68,9 +73,10 @@ public enum NotesArchive {
         ])
     }
 
-    /// One memo as the export writes it.
+    /// One memo as the export writes it; `conflict_of` only on a conflict
+    /// copy sync made (older readers pass over a member they do not know).
     public static func json(_ memo: Memo) -> JSON {
-        .object([
+        var members: [(String, JSON)] = [
             ("id", .int(memo.id)),
             ("uid", .string(memo.uid)),
             ("title", .optional(memo.title)),
@@ -79,7 +85,9 @@ public enum NotesArchive {
             ("tags", .strings(memo.tags)),
             ("created_at", .exactTime(memo.createdAt)),
             ("updated_at", .exactTime(memo.updatedAt)),
-        ])
+        ]
+        if let original = memo.conflictOf { members.append(("conflict_of", .string(original))) }
+        return .object(members)
     }
 }
 
