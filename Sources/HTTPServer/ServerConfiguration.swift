@@ -26,6 +26,9 @@ public struct ServerConfiguration: Sendable {
     /// Bytes a request's line and header fields may take, answered 431 when
     /// more; at most half of `memoryPerConnection`.
     public var requestHeaderLimit: Int = 16 * 1024
+    /// Query items a request may carry, answered 414 when more, 1 to 10,000:
+    /// each is split and decoded before any handler runs.
+    public var queryItemLimit: Int = 256
     /// Serve HTTPS with this certificate and key instead of HTTP.
     public var tls: TLSIdentity?
     /// libmicrohttpd's strict parsing (MHD_OPTION_STRICT_FOR_CLIENT = 1):
@@ -54,6 +57,7 @@ public struct ServerConfiguration: Sendable {
         if let connectionsPerAddress { try Self.check("connections per address", connectionsPerAddress, 1...100_000) }
         try Self.check("memory per connection (bytes)", memoryPerConnection, 8 * 1024...16 * 1024 * 1024)
         try Self.check("request header limit (bytes)", requestHeaderLimit, 1024...memoryPerConnection / 2)
+        try Self.check("query item limit", queryItemLimit, 1...10_000)
     }
 
     private static func check(_ name: String, _ value: Int, _ range: ClosedRange<Int>) throws(MemoError) {

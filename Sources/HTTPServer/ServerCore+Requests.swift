@@ -95,6 +95,7 @@ extension ServerCore {
     /// answer at once or get ready for the body.
     private func begin(_ context: RequestContext, connection: OpaquePointer, url: UnsafePointer<CChar>?,
                        method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> Bool {
+        connections.headArrived(connection)
         context.method = method.map { String(cString: $0) } ?? ""
         context.isHead = context.method == Method.head.rawValue
         var request: Request?
@@ -137,11 +138,7 @@ extension ServerCore {
         let path = if let absolute { try RequestTarget.pathSegments(absolute.path) } else {
             try RequestTarget.pathSegments(rawPath)
         }
-        var query: [Request.QueryItem] = []
-        for (name, value) in values(of: .GET_ARGUMENT_KIND, connection) {
-            query.append(Request.QueryItem(name: try RequestTarget.queryComponent(name),
-                                           value: try RequestTarget.queryComponent(value)))
-        }
+        let query = try RequestTarget.queryItems(ofTarget: context.rawTarget, limit: configuration.queryItemLimit)
         return Request(method: Method(rawValue: context.method), target: String(decoding: context.rawTarget, as: UTF8.self),
                        path: path, query: query, headers: headers, remoteAddress: remoteAddress(connection),
                        httpVersion: version.map { String(cString: $0) } ?? "", targetAuthority: absolute?.authority)

@@ -22,6 +22,8 @@ final class ServerCore: @unchecked Sendable {
     /// Watches event-stream sockets for clients hanging up; nil when the
     /// kernel would not give it descriptors (the heartbeat then finds them).
     let departures = DepartureWatch()
+    /// Makes room for clients that send requests (see `ConnectionGuard`).
+    let connections: ConnectionGuard
     /// libmicrohttpd's last diagnostic, kept to explain a failed start.
     private var lastDiagnostic: String?
     /// The formatted-message sink the C logger trampoline calls; lives as long as this.
@@ -31,6 +33,8 @@ final class ServerCore: @unchecked Sendable {
         self.library = library
         self.configuration = configuration
         self.router = router
+        connections = ConnectionGuard(connectionLimit: configuration.connectionLimit,
+                                      perAddress: configuration.connectionsPerAddress)
         messageSink = .allocate(capacity: 1)
         messageSink.initialize(to: cmhd_message_sink(deliver: { context, message in
             guard let context, let message else { return }
@@ -71,6 +75,18 @@ final class ServerCore: @unchecked Sendable {
     /// Waits until no request is in flight or until `deadline`; true when none is.
     func waitForRequestsInFlight(until deadline: MonotonicTime) -> Bool {
         lock.locked { lock.wait(until: deadline) { requestsInFlight == 0 } }
+    }
+
+    /// A connection was accepted: into the guard's table, by its socket and
+    /// its client's host.
+    func connectionOpened(_ connection: OpaquePointer) {
+        guard let socket = library.connectionInfo(connection, .CONNECTION_INFO_CONNECTION_FD)?.pointee.connect_fd,
+              let address = library.connectionInfo(connection, .CONNECTION_INFO_CLIENT_ADDRESS)?.pointee.client_addr
+        else { return }
+        let text = SocketAddressText.describe(address)
+        // The host alone: `127.0.0.1:53122` and `[::1]:53122` without the port.
+        let host = text.lastIndex(of: ":").map { String(text[..<$0]) } ?? text
+        connections.opened(connection, socket: socket, address: host)
     }
 
     // MARK: Event subscribers
