@@ -9,6 +9,10 @@ public struct ServerConfiguration: Sendable {
     /// handler that blocks (database work) holds up only the connections of
     /// its own thread.
     public var threadCount: Int = 4
+    /// Threads that run route handlers, 1 to 256, apart from the polling
+    /// threads (see `HandlerPool`): a handler's database or file work holds
+    /// one of these, never a connection's polling thread.
+    public var handlerThreadCount: Int = 4
     /// Seconds a connection may stay silent before libmicrohttpd closes it,
     /// 1 to 3600; slow clients that trickle a request are cut off by this.
     /// An event stream waiting for its next event is exempt.
@@ -52,6 +56,7 @@ public struct ServerConfiguration: Sendable {
     /// Throws a `usage` error naming the first value out of range.
     func validate() throws(MemoError) {
         try Self.check("thread count", threadCount, 1...64)
+        try Self.check("handler thread count", handlerThreadCount, 1...256)
         try Self.check("connection time-out (seconds)", connectionTimeout, 1...3600)
         try Self.check("connection limit", connectionLimit, 1...100_000)
         if let connectionsPerAddress { try Self.check("connections per address", connectionsPerAddress, 1...100_000) }

@@ -22,16 +22,19 @@ extension ServerCore {
         switch context.state {
         case .head:
             return begin(context, connection: connection, url: url, method: method, version: version)
-        case .awaitingEnd(let handler, let request):
+        case .awaitingEnd(let handler, let request, let quick):
             guard chunk.isEmpty else {
                 // A chunked body for a route that takes none.
                 context.state = .refused(HTTPError.tooLarge(limit: 0), request, discarded: UInt64(chunk.count))
                 return UInt64(chunk.count) <= ServerCore.refusedBodyAllowance
             }
+            guard quick else { return dispatch(context, connection: connection, request: request) { try handler(request) } }
             return respond(context, connection: connection, request: request) { try handler(request) }
         case .receiving(let receiver, let request, let received, let limit):
             if chunk.isEmpty {
-                return respond(context, connection: connection, request: request) { try withinRoute { try receiver.finish() } }
+                return dispatch(context, connection: connection, request: request) {
+                    try self.withinRoute { try receiver.finish() }
+                }
             }
             let total = received + UInt64(chunk.count)
             guard total <= limit else {
@@ -54,10 +57,41 @@ extension ServerCore {
             let total = discarded + UInt64(chunk.count)
             context.state = .refused(error, request, discarded: total)
             return total <= ServerCore.refusedBodyAllowance
+        case .running:
+            // Suspended until its work is done; nothing to do before.
+            return true
+        case .ready(let response):
+            // Done after the stop's grace period: not sent (the stop
+            // counted it unfinished), the connection closed.
+            guard !isPastGracePeriod else { return false }
+            return send(response, to: connection, context: context)
         case .answered:
             // libmicrohttpd calls no more once a response is queued.
             return true
         }
+    }
+
+    /// Runs `make` on a handler thread, the connection suspended meanwhile
+    /// (libmicrohttpd reads and writes its other connections on), and has
+    /// what it answers or throws sent once the connection is resumed.
+    /// Suspended before the work is handed over, so that a resume never
+    /// comes before its suspension.
+    private func dispatch(_ context: RequestContext, connection: OpaquePointer, request: Request,
+                          _ make: @escaping () throws -> Response) -> Bool {
+        context.state = .running
+        library.suspendConnection(connection)
+        nonisolated(unsafe) let (context, connection, make) = (context, connection, make)
+        handlers.submit { [self] in
+            let response: Response
+            do {
+                response = try make()
+            } catch {
+                response = renderError(error, request)
+            }
+            context.state = .ready(response)
+            library.resumeConnection(connection)
+        }
+        return true
     }
 
     /// libmicrohttpd reports the request over: a body still arriving is
@@ -116,7 +150,7 @@ extension ServerCore {
         guard let request, !ServerCore.hasBody(request.headers) else {
             return send(response, to: connection, context: context)
         }
-        context.state = .awaitingEnd({ _ in response }, request)
+        context.state = .awaitingEnd({ _ in response }, request, quick: true)
         return true
     }
 
@@ -160,6 +194,8 @@ extension ServerCore {
             // Nothing arrives between this head and the request's end: the
             // hook and the route run together then, in one `around` call
             // (one read transaction for both, in memoapp's server).
+            let isQuick: Bool
+            if case .matched(let route, _) = resolution { isQuick = route.isQuick } else { isQuick = false }
             context.state = .awaitingEnd({ request in
                 try self.withinRoute {
                     if let hook = self.router.beforeEach, let response = try hook(request) { return response }
@@ -168,7 +204,7 @@ extension ServerCore {
                     case .receive(let makeReceiver): return try makeReceiver(request).finish()
                     }
                 }
-            }, request)
+            }, request, quick: isQuick)
             return true
         }
         if let hook = router.beforeEach, let response = try within({ try hook(request) }) {
@@ -189,7 +225,8 @@ extension ServerCore {
         }
         switch route.action {
         case .respond(let handler):
-            context.state = .awaitingEnd({ request in try self.withinRoute { try handler(request) } }, request)
+            context.state = .awaitingEnd({ request in try self.withinRoute { try handler(request) } }, request,
+                                         quick: route.isQuick)
         case .receive(let makeReceiver):
             context.state = .receiving(try makeReceiver(request), request, received: 0, limit: route.bodyLimit)
         }

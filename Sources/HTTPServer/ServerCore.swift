@@ -18,12 +18,16 @@ final class ServerCore: @unchecked Sendable {
     private(set) var requestsInFlight = 0
     /// Set once a stop begins; guarded by `lock`.
     private(set) var isStopping = false
+    /// Set once a stop's grace period is over: work done after it is not sent.
+    private var gracePeriodIsOver = false
     private var subscribers: [ObjectIdentifier: EventSubscriber] = [:]
     /// Watches event-stream sockets for clients hanging up; nil when the
     /// kernel would not give it descriptors (the heartbeat then finds them).
     let departures = DepartureWatch()
     /// Makes room for clients that send requests (see `ConnectionGuard`).
     let connections: ConnectionGuard
+    /// Where route handlers run, off the polling threads (see `HandlerPool`).
+    let handlers: HandlerPool
     /// libmicrohttpd's last diagnostic, kept to explain a failed start.
     private var lastDiagnostic: String?
     /// The formatted-message sink the C logger trampoline calls; lives as long as this.
@@ -35,6 +39,7 @@ final class ServerCore: @unchecked Sendable {
         self.router = router
         connections = ConnectionGuard(connectionLimit: configuration.connectionLimit,
                                       perAddress: configuration.connectionsPerAddress)
+        handlers = HandlerPool(threadCount: configuration.handlerThreadCount)
         messageSink = .allocate(capacity: 1)
         messageSink.initialize(to: cmhd_message_sink(deliver: { context, message in
             guard let context, let message else { return }
@@ -69,6 +74,18 @@ final class ServerCore: @unchecked Sendable {
         lock.locked {
             defer { isStopping = true }
             return !isStopping
+        }
+    }
+
+    var isPastGracePeriod: Bool {
+        lock.locked { gracePeriodIsOver }
+    }
+
+    /// Ends the grace period; how many requests are in flight at its end.
+    func endGracePeriod() -> Int {
+        lock.locked {
+            gracePeriodIsOver = true
+            return requestsInFlight
         }
     }
 
