@@ -23,8 +23,12 @@ import MemoCore
 /// Only when an address holds its share all in requests is its newcomer
 /// refused (closed at once), as libmicrohttpd's own limit per address did.
 ///
+/// It also cuts uploads whose client has left (`cutDepartedSenders`):
+/// libmicrohttpd 0.9.75 noticed a client that closed half-way through a
+/// chunked body only at the time-out, 15 s on (issue 29, finding 12).
+///
 /// Fed by libmicrohttpd's connection notifications (started, closed) and by
-/// the request callbacks (a head complete, a request over). A socket is
+/// the request callbacks (a head complete, body bytes, a request over). A socket is
 /// shut down only while its connection is in the table, under the lock the
 /// closed notification takes before libmicrohttpd closes the descriptor,
 /// so a descriptor number reused by a later connection is never touched.
@@ -42,6 +46,12 @@ final class ConnectionGuard: @unchecked Sendable {
         /// Since when it has waited for a head (opened, or its last request over).
         var waitingSince: MonotonicTime
         var isShutDown = false
+        /// Its request's body is arriving: bytes so far, and at the last look.
+        var isReceivingBody = false
+        var bodyBytes: UInt64 = 0
+        var bodyBytesAtLastLook: UInt64 = 0
+        /// Looks in a row that found its client gone and nothing new.
+        var departedLooks = 0
 
         init(socket: Int32, address: String, at now: MonotonicTime) {
             self.socket = socket
@@ -57,6 +67,8 @@ final class ConnectionGuard: @unchecked Sendable {
     private var open = 0
     /// Connections this guard has closed, for tests and diagnostics.
     private(set) var evictions = 0
+    private var watcher: pthread_t?
+    private var isWatchStopping = false
 
     init(connectionLimit: Int, perAddress: Int?) {
         self.perAddress = perAddress
@@ -98,8 +110,82 @@ final class ConnectionGuard: @unchecked Sendable {
         mutex.locked {
             guard let entry = entries[key(connection)] else { return }
             entry.isInRequest = false
+            entry.isReceivingBody = false
             entry.waitingSince = .now()
         }
+    }
+
+    /// Its request's body begins to arrive (or ends: `isArriving` false).
+    func body(of connection: OpaquePointer, isArriving: Bool) {
+        mutex.locked {
+            guard let entry = entries[key(connection)] else { return }
+            entry.isReceivingBody = isArriving
+            entry.bodyBytes = 0
+            entry.bodyBytesAtLastLook = 0
+            entry.departedLooks = 0
+            if isArriving { mutex.broadcast() }
+        }
+    }
+
+    /// `count` more body bytes arrived.
+    func bodyArrived(_ count: Int, on connection: OpaquePointer) {
+        mutex.locked { entries[key(connection)]?.bodyBytes += UInt64(count) }
+    }
+
+    /// Looks at every connection whose body is arriving and shuts down
+    /// those whose client has closed its side with nothing left unread
+    /// (a peek reads the end of the stream, or the connection was reset)
+    /// and whose body has not grown since the look before: a body that
+    /// can never be finished. Two looks, so that bytes libmicrohttpd has
+    /// read but not yet handed over are not mistaken for none. How many
+    /// it shut down.
+    @discardableResult
+    func cutDepartedSenders() -> Int {
+        mutex.locked {
+            var cut = 0
+            for entry in entries.values where entry.isReceivingBody && !entry.isShutDown {
+                var byte: UInt8 = 0
+                let peeked = recv(entry.socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+                let hasLeft = peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+                if hasLeft && entry.bodyBytes == entry.bodyBytesAtLastLook {
+                    entry.departedLooks += 1
+                } else {
+                    entry.departedLooks = 0
+                }
+                entry.bodyBytesAtLastLook = entry.bodyBytes
+                if entry.departedLooks >= 2 {
+                    shutDown(entry)
+                    cut += 1
+                }
+            }
+            return cut
+        }
+    }
+
+    /// Looks for departed senders every `interval` seconds while some body
+    /// is arriving, on a thread of its own, until `stopWatching`; sleeps
+    /// otherwise.
+    func startWatching(interval: Double = 0.25) {
+        watcher = startJoinableThread { [self] in
+            while true {
+                let isStopping = mutex.locked { () -> Bool in
+                    _ = mutex.wait(until: nil) { isWatchStopping || entries.values.contains { $0.isReceivingBody } }
+                    _ = mutex.wait(until: MonotonicTime.now().adding(seconds: interval)) { isWatchStopping }
+                    return isWatchStopping
+                }
+                if isStopping { return }
+                cutDepartedSenders()
+            }
+        }
+    }
+
+    func stopWatching() {
+        mutex.locked {
+            isWatchStopping = true
+            mutex.broadcast()
+        }
+        if let watcher { pthread_join(watcher, nil) }
+        watcher = nil
     }
 
     var evictionCount: Int {

@@ -28,7 +28,7 @@ final class HandlerPool: @unchecked Sendable {
 
     init(threadCount: Int) {
         for _ in 0..<threadCount {
-            threads.append(HandlerPool.startThread { [self] in work() })
+            threads.append(startJoinableThread { [self] in work() })
         }
     }
 
@@ -83,21 +83,5 @@ final class HandlerPool: @unchecked Sendable {
             }
             return job
         }
-    }
-
-    private static func startThread(_ body: @escaping () -> Void) -> pthread_t {
-        final class Box {
-            let body: () -> Void
-            init(_ body: @escaping () -> Void) { self.body = body }
-        }
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { argument in
-            let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
-        precondition(created == 0, "cannot start a handler thread (error \(created))")
-        return thread
     }
 }

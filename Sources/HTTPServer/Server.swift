@@ -74,6 +74,7 @@ public final class Server: @unchecked Sendable {
                                 en: "libmicrohttpd did not start on \(configuration.address)\(reason)",
                                 ko: "libmicrohttpd가 \(configuration.address)에서 시작하지 않았습니다\(reason)")
             }
+            core.connections.startWatching()
             running = Running(core: core, daemon: daemon, listeningSocket: socket)
             address = configuration.address.with(port: SocketAddressText.boundPort(of: socket) ?? configuration.address.port)
         }
@@ -110,6 +111,7 @@ public final class Server: @unchecked Sendable {
         // can suspend: MHD_stop_daemon must find no connection suspended.
         running.core.library.stopDaemon(running.daemon)
         running.core.handlers.stop()
+        running.core.connections.stopWatching()
         // libmicrohttpd leaves a quiesced listening socket to its owner.
         close(running.listeningSocket)
         // The reference DaemonOptions.start gave libmicrohttpd.

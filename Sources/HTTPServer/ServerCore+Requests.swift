@@ -32,10 +32,12 @@ extension ServerCore {
             return respond(context, connection: connection, request: request) { try handler(request) }
         case .receiving(let receiver, let request, let received, let limit):
             if chunk.isEmpty {
+                connections.body(of: connection, isArriving: false)
                 return dispatch(context, connection: connection, request: request) {
                     try self.withinRoute { try receiver.finish() }
                 }
             }
+            connections.bodyArrived(chunk.count, on: connection)
             let total = received + UInt64(chunk.count)
             guard total <= limit else {
                 receiver.abandon(.tooLarge)
@@ -54,6 +56,7 @@ extension ServerCore {
             if chunk.isEmpty {
                 return send(renderError(error, request), to: connection, context: context)
             }
+            connections.bodyArrived(chunk.count, on: connection)
             let total = discarded + UInt64(chunk.count)
             context.state = .refused(error, request, discarded: total)
             return total <= ServerCore.refusedBodyAllowance
@@ -221,6 +224,7 @@ extension ServerCore {
             // allowance, past it closed as before.
             guard request.headers["Expect"] == nil, length <= ServerCore.refusedBodyAllowance else { throw tooLarge }
             context.state = .refused(tooLarge, request, discarded: 0)
+            connections.body(of: connection, isArriving: true)
             return true
         }
         switch route.action {
@@ -229,6 +233,7 @@ extension ServerCore {
                                          quick: route.isQuick)
         case .receive(let makeReceiver):
             context.state = .receiving(try makeReceiver(request), request, received: 0, limit: route.bodyLimit)
+            connections.body(of: connection, isArriving: true)
         }
         return true
     }
