@@ -92,13 +92,13 @@ public final class RawHTTPConnection {
         return false
     }
 
-    /// One read: bytes, empty at end of stream (or on a reset), nil when
-    /// nothing came within `timeout` seconds.
-    public func readSome(timeout: Double) -> [UInt8]? {
+    /// One read of at most `maximum` bytes: bytes, empty at end of stream
+    /// (or on a reset), nil when nothing came within `timeout` seconds.
+    public func readSome(timeout: Double, maximum: Int = 65536) -> [UInt8]? {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         let ready = poll(&poller, 1, Int32(max(0, timeout) * 1000))
         guard ready > 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        var buffer = [UInt8](repeating: 0, count: maximum)
         let count = recv(descriptor, &buffer, buffer.count, 0)
         return count > 0 ? Array(buffer[..<count]) : []
     }
