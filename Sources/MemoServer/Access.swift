@@ -48,16 +48,18 @@ enum Access {
     /// or (signing in, a device code's exchange) check a credential of their own.
     static func isPublic(_ route: [String], _ method: Method) -> Bool {
         route == ["health"] || route == ["openapi.json"] || (route == ["session"] && method == .post)
-            || (route == ["tokens", "exchange"] && method == .post)
+            || (route == ["device-codes", "exchange"] && method == .post)
     }
 
     /// Routes that run before the onboarding is completed: the onboarding's
-    /// own, signing in and out, the tokens (as `memoapp token` does: a phone
-    /// app may do the onboarding itself, once it has a token), and the
+    /// own, signing in and out, the tokens and device codes (as `memoapp
+    /// token` does: a phone app may do the onboarding itself, once it has a
+    /// token), and the
     /// doctor (as `memoapp doctor` does: a broken home is examined before
     /// anything else).
     static func isUngated(_ route: [String]) -> Bool {
         route.first == "onboarding" || route == ["doctor"] || route == ["session"] || route.first == "tokens"
+            || route.first == "device-codes"
     }
 
     // MARK: - CORS

@@ -3,10 +3,12 @@ import MemoAPI
 import MemoCore
 import MemoKit
 
-/// `/api/v1/tokens`: a phone app signs in without a terminal. A person
-/// signed in to the web page makes a short code (`POST /tokens/codes`, as
+/// `/api/v1/tokens` and `/api/v1/device-codes`: a phone app signs in
+/// without a terminal. (The codes have a path of their own: under
+/// `/tokens` they would share `/tokens/{name}` with a token named `codes`.) A person
+/// signed in to the web page makes a short code (`POST /device-codes`, as
 /// `memoapp token code NAME` does), types it into the app, and the app
-/// exchanges it once for a token of its own (`POST /tokens/exchange`, open
+/// exchanges it once for a token of its own (`POST /device-codes/exchange`, open
 /// to anyone: the code is the credential). The signed-in person lists the
 /// tokens and revokes them, as `memoapp token list` and `token revoke` do.
 ///
@@ -44,7 +46,7 @@ extension MemoRoutes {
             let token = try services.write { try AccessTokens(connection: $0.database()).revoke(name: name) }
             return .json(WireFormat.accessToken(token))
         }
-        router.json(.post, "/api/v1/tokens/codes", RouteDescription(
+        router.json(.post, "/api/v1/device-codes", RouteDescription(
             "Make a short code a phone app exchanges once for a token named name (as memoapp token code); a web session only",
             headers: [Describe.idempotencyKey],
             body: RouteDescription.Body("application/json", newCodeSchema),
@@ -66,7 +68,7 @@ extension MemoRoutes {
                 return .json(WireFormat.deviceCode(made), status: 201)
             }
         }
-        router.json(.post, "/api/v1/tokens/exchange", RouteDescription(
+        router.json(.post, "/api/v1/device-codes/exchange", RouteDescription(
             "Exchange a code (typed as shown, any case) once for a token: the only time the token is shown",
             body: RouteDescription.Body("application/json", DocumentSchema.object([("code", DocumentSchema.string)])),
             answers: [Describe.json(201, "the token", DocumentSchema.ref("CreatedToken")),

@@ -48,7 +48,7 @@ final class ServeDeviceCodesEndToEndTests: XCTestCase {
 
     func testAPhoneSignsInWithACodeFromTheSignedInPageOnceAndIsRevokedOverTheAPI() throws {
         let page = try signIn()
-        let made = post("/api/v1/tokens/codes", #"{"name": "pixel", "expires_in": "30d"}"#, page)
+        let made = post("/api/v1/device-codes", #"{"name": "pixel", "expires_in": "30d"}"#, page)
         XCTAssertEqual(made.status, 201, made.text)
         let code = try XCTUnwrap(made.jsonObject["code"] as? String)
         XCTAssertEqual(code.count, 9, code)
@@ -57,7 +57,7 @@ final class ServeDeviceCodesEndToEndTests: XCTestCase {
 
         // The phone: no cookie, no token, only the code as the person typed it.
         let typed = code.lowercased().replacingOccurrences(of: "-", with: "")
-        let exchanged = post("/api/v1/tokens/exchange", #"{"code": "\#(typed)"}"#)
+        let exchanged = post("/api/v1/device-codes/exchange", #"{"code": "\#(typed)"}"#)
         XCTAssertEqual(exchanged.status, 201, exchanged.text)
         let token = try XCTUnwrap(exchanged.jsonObject["token"] as? String)
         XCTAssertEqual(token.count, 64)
@@ -66,7 +66,7 @@ final class ServeDeviceCodesEndToEndTests: XCTestCase {
         XCTAssertEqual(expires.timeIntervalSince(created), 30 * 86400, accuracy: 0.002)
         let phone = ["-H", "Authorization: Bearer \(token)"]
         XCTAssertEqual(request("GET", "/api/v1/todos", phone).status, 200)
-        let again = post("/api/v1/tokens/exchange", #"{"code": "\#(code)"}"#)
+        let again = post("/api/v1/device-codes/exchange", #"{"code": "\#(code)"}"#)
         XCTAssertEqual(again.status, 401, "a code works once: \(again.text)")
         XCTAssertEqual(again.errorCode, "unauthorized")
 
@@ -83,6 +83,11 @@ final class ServeDeviceCodesEndToEndTests: XCTestCase {
         XCTAssertEqual(revoked.jsonObject["name"] as? String, "pixel")
         XCTAssertEqual(request("GET", "/api/v1/todos", phone).status, 401, "refused at once")
         XCTAssertEqual(request("DELETE", "/api/v1/tokens/pixel", page).status, 404)
+        // Names the code routes' words could be: plain tokens, under /tokens.
+        for name in ["codes", "exchange"] {
+            XCTAssertEqual(memoapp.run("token", "create", name).status, 0)
+            XCTAssertEqual(request("DELETE", "/api/v1/tokens/\(name)", page).status, 200, name)
+        }
         XCTAssertEqual(memoapp.run("--json", "token", "list").array().count, 0)
         XCTAssertFalse(serving.standardError.contains(code) || serving.standardError.contains(typed),
                        "the log shows a code")
@@ -94,7 +99,7 @@ final class ServeDeviceCodesEndToEndTests: XCTestCase {
         let code = try XCTUnwrap(made.object()["code"] as? String)
         XCTAssertEqual(Set(made.object().keys), ["code", "name", "expires_at", "token_lifetime"])
         XCTAssertTrue(memoapp.run("token", "code", "other").stdout.contains("10 minutes"))
-        let exchanged = post("/api/v1/tokens/exchange", #"{"code": " \#(code) "}"#)
+        let exchanged = post("/api/v1/device-codes/exchange", #"{"code": " \#(code) "}"#)
         XCTAssertEqual(exchanged.status, 201, exchanged.text)
         XCTAssertEqual(exchanged.jsonObject["name"] as? String, "ipad")
         let listed = memoapp.run("--json", "token", "list").array().first { $0["name"] as? String == "ipad" }
@@ -109,14 +114,14 @@ final class ServeDeviceCodesEndToEndTests: XCTestCase {
         // A guesser's tries (well-formed or not), whoever sends them.
         for attempt in 0..<10 {
             let guess = attempt % 2 == 0 ? "AAAA-AAA\(attempt)" : "guess \(attempt)"
-            XCTAssertEqual(post("/api/v1/tokens/exchange", #"{"code": "\#(guess)"}"#).status, 401, guess)
+            XCTAssertEqual(post("/api/v1/device-codes/exchange", #"{"code": "\#(guess)"}"#).status, 401, guess)
         }
-        let late = post("/api/v1/tokens/exchange", #"{"code": "\#(code)"}"#)
+        let late = post("/api/v1/device-codes/exchange", #"{"code": "\#(code)"}"#)
         XCTAssertEqual(late.status, 401, "withdrawn after ten wrong tries: \(late.text)")
         XCTAssertEqual(memoapp.run("--json", "token", "list").array().count, 0)
         // A new code works.
         let fresh = memoapp.run("--json", "token", "code", "phone").object()["code"] as? String ?? ""
-        XCTAssertEqual(post("/api/v1/tokens/exchange", #"{"code": "\#(fresh)"}"#).status, 201)
+        XCTAssertEqual(post("/api/v1/device-codes/exchange", #"{"code": "\#(fresh)"}"#).status, 201)
     }
 
     func testOnlyASignedInPersonManagesTokens() throws {
@@ -128,13 +133,13 @@ final class ServeDeviceCodesEndToEndTests: XCTestCase {
             XCTAssertEqual(refused.errorCode, "session_required")
             XCTAssertEqual(request(method, path).status, 401, "\(method) \(path) without credentials")
         }
-        XCTAssertEqual(post("/api/v1/tokens/codes", #"{"name": "thief"}"#, bearer).errorCode, "session_required",
+        XCTAssertEqual(post("/api/v1/device-codes", #"{"name": "thief"}"#, bearer).errorCode, "session_required",
                        "a token cannot make itself a successor")
-        XCTAssertEqual(post("/api/v1/tokens/codes", #"{"name": "thief"}"#).status, 401)
+        XCTAssertEqual(post("/api/v1/device-codes", #"{"name": "thief"}"#).status, 401)
         // The cookie alone (another port's server has it) changes nothing.
         let page = try signIn()
         let cookieOnly = Array(page.prefix(2))
-        XCTAssertEqual(post("/api/v1/tokens/codes", #"{"name": "thief"}"#, cookieOnly).errorCode, "csrf")
+        XCTAssertEqual(post("/api/v1/device-codes", #"{"name": "thief"}"#, cookieOnly).errorCode, "csrf")
         XCTAssertEqual(request("DELETE", "/api/v1/tokens/laptop", cookieOnly).errorCode, "csrf")
         XCTAssertEqual(memoapp.run("--json", "token", "list").array().map { $0["name"] as? String }, ["laptop"])
         XCTAssertEqual(request("GET", "/api/v1/todos", bearer).status, 200)
@@ -153,19 +158,19 @@ final class ServeDeviceCodesEndToEndTests: XCTestCase {
             (#"{"name": "laptop"}"#, 409),
         ]
         for (body, status) in bodies {
-            let answer = post("/api/v1/tokens/codes", body, page)
+            let answer = post("/api/v1/device-codes", body, page)
             XCTAssertEqual(answer.status, status, "\(body): \(answer.text)")
             XCTAssertFalse(answer.text.contains("\u{1B}"), "no raw control characters")
         }
-        XCTAssertEqual(post("/api/v1/tokens/codes", #"{"name": "phone", "expires_in": 3600}"#, page).status, 201)
-        XCTAssertEqual(post("/api/v1/tokens/codes", #"{"name": "phone"}"#, page).status, 409, "a code waits for that name")
+        XCTAssertEqual(post("/api/v1/device-codes", #"{"name": "phone", "expires_in": 3600}"#, page).status, 201)
+        XCTAssertEqual(post("/api/v1/device-codes", #"{"name": "phone"}"#, page).status, 409, "a code waits for that name")
         let exchanges: [(String, Int)] = [
             ("{}", 422), (#"{"code": 5}"#, 422), (#"{"code": null}"#, 422), ("not json", 422),
             (#"{"code": "x", "name": "y"}"#, 422), (#"{"code": ""}"#, 401), (#"{"code": "\#(String(repeating: "A", count: 5000))"}"#, 401),
             (#"{"code": "ＡＡＡＡ-ＡＡＡＡ"}"#, 401), (#"{"code": "AAAA\u0000AAAA"}"#, 401),
         ]
         for (body, status) in exchanges {
-            XCTAssertEqual(post("/api/v1/tokens/exchange", body).status, status, body)
+            XCTAssertEqual(post("/api/v1/device-codes/exchange", body).status, status, body)
         }
         for (path, status) in [("/api/v1/tokens/nobody", 404), ("/api/v1/tokens/a%20b", 404),
                                ("/api/v1/tokens/" + String(repeating: "x", count: 65), 404),

@@ -3,7 +3,7 @@ import SQLite
 
 /// Short codes a person types into a phone app (`K7QM-2XHD`), which the app
 /// exchanges once for an API token of its own: a phone has no terminal to
-/// paste a 64-digit token from. A signed-in page (`POST /api/v1/tokens/codes`)
+/// paste a 64-digit token from. A signed-in page (`POST /api/v1/device-codes`)
 /// or `memoapp token code NAME` makes one; it names the token it becomes and
 /// that token's lifetime, lives `codeLifetime`, and is stored only as its
 /// SHA-256 (table `api_device_codes`).

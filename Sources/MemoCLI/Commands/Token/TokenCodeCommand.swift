@@ -5,9 +5,9 @@ import MemoKit
 
 /// `memoapp token code NAME [--expires 30d]`: a phone app signs in without
 /// a terminal. The code, 8 symbols a person types (`K7QM-2XHD`), is
-/// exchanged once by the app (`POST /api/v1/tokens/exchange`) for a token
+/// exchanged once by the app (`POST /api/v1/device-codes/exchange`) for a token
 /// named NAME, lasting `--expires` if given; the same as a signed-in page
-/// makes with `POST /api/v1/tokens/codes` (see `DeviceCodes`).
+/// makes with `POST /api/v1/device-codes` (see `DeviceCodes`).
 extension TokenCommand {
     static let expires = OptionKey<String>("expires", "DURATION", help: Localized(
         en: "the token expires this long after it is made: 90m, 12h, 30d, 2w (default: until revoked)",
