@@ -42,10 +42,11 @@ enum DaemonOptions {
             item(.URI_LOG_CALLBACK, address(of: Callbacks.requestLineArrived), context),
             item(.UNESCAPE_CALLBACK, address(of: Callbacks.leaveEscaped), context),
             item(.NOTIFY_COMPLETED, address(of: Callbacks.completed), context),
+            // The limit per address is the ConnectionGuard's, not
+            // MHD_OPTION_PER_IP_CONNECTION_LIMIT: libmicrohttpd refuses at
+            // accept, before anything can make room.
+            item(.NOTIFY_CONNECTION, address(of: Callbacks.connectionChanged), context),
         ]
-        if let limit = configuration.connectionsPerAddress {
-            options.append(item(.PER_IP_CONNECTION_LIMIT, limit))
-        }
         if let certificate, let key {
             options.append(item(.HTTPS_MEM_CERT, 0, UnsafeMutableRawPointer(certificate)))
             options.append(item(.HTTPS_MEM_KEY, 0, UnsafeMutableRawPointer(key)))

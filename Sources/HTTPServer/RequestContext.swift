@@ -11,13 +11,20 @@ final class RequestContext {
     enum State {
         /// The head has not reached the access handler yet.
         case head
-        /// A bodiless route: it runs once the (empty) body is known to be over.
-        case awaitingEnd(Router.Handler, Request)
+        /// A bodiless route: it runs once the (empty) body is known to be
+        /// over, on a handler thread unless `quick` (see `HandlerPool`).
+        case awaitingEnd(Router.Handler, Request, quick: Bool)
         /// The body streams into `receiver`.
         case receiving(any RequestBodyReceiver, Request, received: UInt64, limit: UInt64)
         /// The body was refused midway: the rest is read and dropped (up to
         /// a bound), then `error` is answered.
         case refused(any Error, Request?, discarded: UInt64)
+        /// The request's work runs on a handler thread; its connection is
+        /// suspended until the work is done.
+        case running
+        /// The work is done: this is sent when libmicrohttpd calls again,
+        /// the connection resumed.
+        case ready(Response)
         /// A response is queued.
         case answered
     }

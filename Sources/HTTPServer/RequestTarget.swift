@@ -3,10 +3,11 @@ import MemoCore
 /// The checks and decoding of a request target that happen before any
 /// handler runs: a handler sees only paths that are safe to use as names.
 ///
-/// libmicrohttpd splits the request line and the query (its URI unescaping
-/// is switched off, so the bytes arrive as sent); this decodes percent
-/// escapes strictly (RFC 3986 section 2.1), where libmicrohttpd's own
-/// decoder passes malformed escapes through.
+/// libmicrohttpd splits the request line (its URI unescaping is switched
+/// off, so the bytes arrive as sent); the query is split here, from the
+/// target as sent (see `queryItems`). Percent escapes are decoded strictly
+/// (RFC 3986 section 2.1), where libmicrohttpd's own decoder passes
+/// malformed escapes through.
 enum RequestTarget {
     /// The decoded segments of `rawPath` (the target without its query):
     /// `/` is `[]`, `/a/b/` is `["a", "b", ""]`. Fails with a 400 when the
@@ -79,9 +80,37 @@ enum RequestTarget {
         return (String(decoding: authority, as: UTF8.self), path.isEmpty ? [UInt8(ascii: "/")] : path)
     }
 
-    /// A query name or value: percent escapes decoded (libmicrohttpd has
-    /// already turned `+` into a space, as forms encode it); fails with a 400
-    /// on a malformed escape, bytes that are not UTF-8, or a NUL.
+    /// The query items of `target` (the request target as sent), as
+    /// libmicrohttpd would split them: after the first `?`, at each `&`
+    /// (an empty last piece ignored), each at its first `=` (none: an empty
+    /// value), `+` read as a space and percent escapes decoded. Split here
+    /// rather than by libmicrohttpd, which stores each item in the
+    /// connection's memory pool: 500 short items overflowed it, and 0.9.75
+    /// then neither answered nor reported the request over (issue 29,
+    /// finding 4), so `Callbacks.requestLineArrived` hides the query from it.
+    /// Fails with a 414 past `limit` items, a 400 as `queryComponent` does.
+    static func queryItems(ofTarget target: [UInt8], limit: Int) throws(HTTPError) -> [Request.QueryItem] {
+        guard let mark = target.firstIndex(of: UInt8(ascii: "?")) else { return [] }
+        var pieces = target[(mark + 1)...].split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false)
+        if pieces.last?.isEmpty == true { pieces.removeLast() }
+        guard pieces.count <= limit else {
+            throw HTTPError(status: 414, en: "URI too long: the query has \(pieces.count) items, at most \(limit) are read",
+                            ko: "URI가 너무 깁니다: 쿼리 항목이 \(pieces.count)개이고, 최대 \(limit)개까지 읽습니다")
+        }
+        var items: [Request.QueryItem] = []
+        items.reserveCapacity(pieces.count)
+        for piece in pieces {
+            let plain = piece.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }
+            let equals = plain.firstIndex(of: UInt8(ascii: "="))
+            items.append(Request.QueryItem(name: try queryComponent(plain[..<(equals ?? plain.endIndex)]),
+                                           value: try queryComponent(equals.map { plain[($0 + 1)...] } ?? [])))
+        }
+        return items
+    }
+
+    /// A query name or value: percent escapes decoded (`+` already read as
+    /// a space, as forms encode it); fails with a 400 on a malformed escape,
+    /// bytes that are not UTF-8, or a NUL.
     static func queryComponent<Bytes: Collection>(_ raw: Bytes) throws(HTTPError) -> String
     where Bytes.Element == UInt8 {
         guard let text = decode(raw), !text.utf8.contains(0) else {

@@ -37,10 +37,15 @@ public struct Router: Sendable {
 
     /// A route whose request has no body (one is refused with 413).
     /// `documentation` says what it takes and answers (see `RouteDescription`).
+    /// A `quick` route (the hook and the handler together) runs on the
+    /// polling thread that read its request, never waiting behind other
+    /// requests' work on the handler threads: only for work that touches
+    /// no database and no file (a health check), which then answers
+    /// whatever the handlers are doing.
     public mutating func route(_ method: Method, _ pattern: String, _ documentation: RouteDescription? = nil,
-                               _ handler: @escaping Handler) {
+                               quick: Bool = false, _ handler: @escaping Handler) {
         add(Route(method: method, pattern: pattern, bodyLimit: 0, documentation: documentation,
-                  action: .respond(handler)))
+                  isQuick: quick, action: .respond(handler)))
     }
 
     /// A route whose body, at most `bodyLimit` bytes, is gathered and handed
@@ -126,6 +131,8 @@ public final class Route: Sendable {
     public let bodyLimit: UInt64
     /// What it takes and answers, when its author said.
     public let documentation: RouteDescription?
+    /// Runs on the polling thread, not the handler threads (see `Router.route`).
+    public let isQuick: Bool
     let segments: [PatternSegment]
     let action: Action
 
@@ -134,11 +141,13 @@ public final class Route: Sendable {
         case receive(@Sendable (Request) throws -> any RequestBodyReceiver)
     }
 
-    init(method: Method, pattern: String, bodyLimit: UInt64, documentation: RouteDescription? = nil, action: Action) {
+    init(method: Method, pattern: String, bodyLimit: UInt64, documentation: RouteDescription? = nil,
+         isQuick: Bool = false, action: Action) {
         self.method = method
         self.pattern = pattern
         self.bodyLimit = bodyLimit
         self.documentation = documentation
+        self.isQuick = isQuick
         self.segments = PatternSegment.parse(pattern)
         self.action = action
     }

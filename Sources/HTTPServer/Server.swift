@@ -5,7 +5,8 @@ import CMicroHTTPD
 import MemoCore
 
 /// An HTTP/1.1 (and HTTPS) server: libmicrohttpd parses and polls, on a pool
-/// of threads (epoll) that also run the router's handlers.
+/// of threads (epoll); the router's handlers run on threads of their own
+/// (`HandlerPool`), but for quick routes, answered on the polling thread.
 ///
 ///     var router = Router()
 ///     router.route(.get, "/hello/{name}") { request in .text("hello \(request.parameters["name"]!)") }
@@ -67,11 +68,13 @@ public final class Server: @unchecked Sendable {
             let core = ServerCore(library: library, configuration: configuration, router: router)
             guard let daemon = DaemonOptions.start(core, listeningSocket: socket) else {
                 close(socket)
+                core.handlers.stop()
                 let reason = core.diagnosticForError.map { " (\($0))" } ?? ""
                 throw MemoError(.internalFailure,
                                 en: "libmicrohttpd did not start on \(configuration.address)\(reason)",
                                 ko: "libmicrohttpd가 \(configuration.address)에서 시작하지 않았습니다\(reason)")
             }
+            core.connections.startWatching()
             running = Running(core: core, daemon: daemon, listeningSocket: socket)
             address = configuration.address.with(port: SocketAddressText.boundPort(of: socket) ?? configuration.address.port)
         }
@@ -99,10 +102,16 @@ public final class Server: @unchecked Sendable {
         shutdown(running.listeningSocket, Int32(SHUT_RDWR))
         running.core.endEventStreams()
         _ = running.core.waitForRequestsInFlight(until: deadline)
-        let unfinished = running.core.lock.locked { running.core.requestsInFlight }
+        let unfinished = running.core.endGracePeriod()
+        // Handlers still running finish (as they did on libmicrohttpd's own
+        // threads, which it joined), each resuming its connection, which is
+        // then closed unanswered.
+        running.core.handlers.waitUntilIdle()
         // Every event stream was resumed by endEventStreams, and no new one
         // can suspend: MHD_stop_daemon must find no connection suspended.
         running.core.library.stopDaemon(running.daemon)
+        running.core.handlers.stop()
+        running.core.connections.stopWatching()
         // libmicrohttpd leaves a quiesced listening socket to its owner.
         close(running.listeningSocket)
         // The reference DaemonOptions.start gave libmicrohttpd.

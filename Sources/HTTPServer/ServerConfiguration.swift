@@ -9,6 +9,10 @@ public struct ServerConfiguration: Sendable {
     /// handler that blocks (database work) holds up only the connections of
     /// its own thread.
     public var threadCount: Int = 4
+    /// Threads that run route handlers, 1 to 256, apart from the polling
+    /// threads (see `HandlerPool`): a handler's database or file work holds
+    /// one of these, never a connection's polling thread.
+    public var handlerThreadCount: Int = 4
     /// Seconds a connection may stay silent before libmicrohttpd closes it,
     /// 1 to 3600; slow clients that trickle a request are cut off by this.
     /// An event stream waiting for its next event is exempt.
@@ -26,6 +30,9 @@ public struct ServerConfiguration: Sendable {
     /// Bytes a request's line and header fields may take, answered 431 when
     /// more; at most half of `memoryPerConnection`.
     public var requestHeaderLimit: Int = 16 * 1024
+    /// Query items a request may carry, answered 414 when more, 1 to 10,000:
+    /// each is split and decoded before any handler runs.
+    public var queryItemLimit: Int = 256
     /// Serve HTTPS with this certificate and key instead of HTTP.
     public var tls: TLSIdentity?
     /// libmicrohttpd's strict parsing (MHD_OPTION_STRICT_FOR_CLIENT = 1):
@@ -49,11 +56,13 @@ public struct ServerConfiguration: Sendable {
     /// Throws a `usage` error naming the first value out of range.
     func validate() throws(MemoError) {
         try Self.check("thread count", threadCount, 1...64)
+        try Self.check("handler thread count", handlerThreadCount, 1...256)
         try Self.check("connection time-out (seconds)", connectionTimeout, 1...3600)
         try Self.check("connection limit", connectionLimit, 1...100_000)
         if let connectionsPerAddress { try Self.check("connections per address", connectionsPerAddress, 1...100_000) }
         try Self.check("memory per connection (bytes)", memoryPerConnection, 8 * 1024...16 * 1024 * 1024)
         try Self.check("request header limit (bytes)", requestHeaderLimit, 1024...memoryPerConnection / 2)
+        try Self.check("query item limit", queryItemLimit, 1...10_000)
     }
 
     private static func check(_ name: String, _ value: Int, _ range: ClosedRange<Int>) throws(MemoError) {

@@ -9,11 +9,24 @@ enum Callbacks {
     /// MHD_OPTION_URI_LOG_CALLBACK: the request line has arrived, nothing
     /// else yet. Its return value becomes the request's `con_cls`, so the
     /// request's context starts here, with the target as sent.
+    ///
+    /// The query is then hidden from libmicrohttpd, which would store each
+    /// of its items in the connection's memory pool: `RequestTarget` splits
+    /// it from the context's copy instead. libmicrohttpd 0.9.75 finds the
+    /// `?` before calling this and parses what follows it afterwards, in
+    /// the request line's own buffer, where `target` points: a NUL just
+    /// after the `?` leaves it an empty query. (With 500 short items the
+    /// pool overflowed; libmicrohttpd then sent nothing, and never reported
+    /// the request over, so its context leaked.)
     static let requestLineArrived: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?)
         -> UnsafeMutableRawPointer? = { cls, target, _ in
         let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
         core.requestBegan()
-        return Unmanaged.passRetained(RequestContext(target: target, arrival: .now())).toOpaque()
+        let context = RequestContext(target: target, arrival: .now())
+        if let target, let mark = context.rawTarget.firstIndex(of: UInt8(ascii: "?")) {
+            UnsafeMutablePointer(mutating: target)[mark + 1] = 0
+        }
+        return Unmanaged.passRetained(context).toOpaque()
     }
 
     /// MHD_OPTION_UNESCAPE_CALLBACK: leaves percent escapes alone, so that
@@ -37,9 +50,24 @@ enum Callbacks {
         return keepGoing ? MHD_Result.YES : MHD_Result.NO
     }
 
+    /// MHD_OPTION_NOTIFY_CONNECTION: a connection was accepted or is
+    /// closing (its descriptor still open), for the `ConnectionGuard`.
+    static let connectionChanged: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?,
+                                                  UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                                                  MHD_ConnectionNotificationCode) -> Void = { cls, connection, _, code in
+        let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+        guard let connection else { return }
+        if code == .CONNECTION_NOTIFY_STARTED {
+            core.connectionOpened(connection)
+        } else {
+            core.connections.closed(connection)
+        }
+    }
+
     /// MHD_OPTION_NOTIFY_COMPLETED: the request is over, whichever way.
     static let completed: MHD_RequestCompletedCallback = { cls, connection, context, termination in
         let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+        if let connection { core.connections.requestEnded(connection) }
         guard let context, let pointer = context.pointee else { return }
         context.pointee = nil
         let request = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()

@@ -22,17 +22,22 @@ extension ServerCore {
         switch context.state {
         case .head:
             return begin(context, connection: connection, url: url, method: method, version: version)
-        case .awaitingEnd(let handler, let request):
+        case .awaitingEnd(let handler, let request, let quick):
             guard chunk.isEmpty else {
                 // A chunked body for a route that takes none.
                 context.state = .refused(HTTPError.tooLarge(limit: 0), request, discarded: UInt64(chunk.count))
                 return UInt64(chunk.count) <= ServerCore.refusedBodyAllowance
             }
+            guard quick else { return dispatch(context, connection: connection, request: request) { try handler(request) } }
             return respond(context, connection: connection, request: request) { try handler(request) }
         case .receiving(let receiver, let request, let received, let limit):
             if chunk.isEmpty {
-                return respond(context, connection: connection, request: request) { try withinRoute { try receiver.finish() } }
+                connections.body(of: connection, isArriving: false)
+                return dispatch(context, connection: connection, request: request) {
+                    try self.withinRoute { try receiver.finish() }
+                }
             }
+            connections.bodyArrived(chunk.count, on: connection)
             let total = received + UInt64(chunk.count)
             guard total <= limit else {
                 receiver.abandon(.tooLarge)
@@ -51,13 +56,45 @@ extension ServerCore {
             if chunk.isEmpty {
                 return send(renderError(error, request), to: connection, context: context)
             }
+            connections.bodyArrived(chunk.count, on: connection)
             let total = discarded + UInt64(chunk.count)
             context.state = .refused(error, request, discarded: total)
             return total <= ServerCore.refusedBodyAllowance
+        case .running:
+            // Suspended until its work is done; nothing to do before.
+            return true
+        case .ready(let response):
+            // Done after the stop's grace period: not sent (the stop
+            // counted it unfinished), the connection closed.
+            guard !isPastGracePeriod else { return false }
+            return send(response, to: connection, context: context)
         case .answered:
             // libmicrohttpd calls no more once a response is queued.
             return true
         }
+    }
+
+    /// Runs `make` on a handler thread, the connection suspended meanwhile
+    /// (libmicrohttpd reads and writes its other connections on), and has
+    /// what it answers or throws sent once the connection is resumed.
+    /// Suspended before the work is handed over, so that a resume never
+    /// comes before its suspension.
+    private func dispatch(_ context: RequestContext, connection: OpaquePointer, request: Request,
+                          _ make: @escaping () throws -> Response) -> Bool {
+        context.state = .running
+        library.suspendConnection(connection)
+        nonisolated(unsafe) let (context, connection, make) = (context, connection, make)
+        handlers.submit { [self] in
+            let response: Response
+            do {
+                response = try make()
+            } catch {
+                response = renderError(error, request)
+            }
+            context.state = .ready(response)
+            library.resumeConnection(connection)
+        }
+        return true
     }
 
     /// libmicrohttpd reports the request over: a body still arriving is
@@ -95,6 +132,7 @@ extension ServerCore {
     /// answer at once or get ready for the body.
     private func begin(_ context: RequestContext, connection: OpaquePointer, url: UnsafePointer<CChar>?,
                        method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> Bool {
+        connections.headArrived(connection)
         context.method = method.map { String(cString: $0) } ?? ""
         context.isHead = context.method == Method.head.rawValue
         var request: Request?
@@ -115,7 +153,7 @@ extension ServerCore {
         guard let request, !ServerCore.hasBody(request.headers) else {
             return send(response, to: connection, context: context)
         }
-        context.state = .awaitingEnd({ _ in response }, request)
+        context.state = .awaitingEnd({ _ in response }, request, quick: true)
         return true
     }
 
@@ -137,11 +175,7 @@ extension ServerCore {
         let path = if let absolute { try RequestTarget.pathSegments(absolute.path) } else {
             try RequestTarget.pathSegments(rawPath)
         }
-        var query: [Request.QueryItem] = []
-        for (name, value) in values(of: .GET_ARGUMENT_KIND, connection) {
-            query.append(Request.QueryItem(name: try RequestTarget.queryComponent(name),
-                                           value: try RequestTarget.queryComponent(value)))
-        }
+        let query = try RequestTarget.queryItems(ofTarget: context.rawTarget, limit: configuration.queryItemLimit)
         return Request(method: Method(rawValue: context.method), target: String(decoding: context.rawTarget, as: UTF8.self),
                        path: path, query: query, headers: headers, remoteAddress: remoteAddress(connection),
                        httpVersion: version.map { String(cString: $0) } ?? "", targetAuthority: absolute?.authority)
@@ -163,6 +197,8 @@ extension ServerCore {
             // Nothing arrives between this head and the request's end: the
             // hook and the route run together then, in one `around` call
             // (one read transaction for both, in memoapp's server).
+            let isQuick: Bool
+            if case .matched(let route, _) = resolution { isQuick = route.isQuick } else { isQuick = false }
             context.state = .awaitingEnd({ request in
                 try self.withinRoute {
                     if let hook = self.router.beforeEach, let response = try hook(request) { return response }
@@ -171,7 +207,7 @@ extension ServerCore {
                     case .receive(let makeReceiver): return try makeReceiver(request).finish()
                     }
                 }
-            }, request)
+            }, request, quick: isQuick)
             return true
         }
         if let hook = router.beforeEach, let response = try within({ try hook(request) }) {
@@ -188,13 +224,16 @@ extension ServerCore {
             // allowance, past it closed as before.
             guard request.headers["Expect"] == nil, length <= ServerCore.refusedBodyAllowance else { throw tooLarge }
             context.state = .refused(tooLarge, request, discarded: 0)
+            connections.body(of: connection, isArriving: true)
             return true
         }
         switch route.action {
         case .respond(let handler):
-            context.state = .awaitingEnd({ request in try self.withinRoute { try handler(request) } }, request)
+            context.state = .awaitingEnd({ request in try self.withinRoute { try handler(request) } }, request,
+                                         quick: route.isQuick)
         case .receive(let makeReceiver):
             context.state = .receiving(try makeReceiver(request), request, received: 0, limit: route.bodyLimit)
+            connections.body(of: connection, isArriving: true)
         }
         return true
     }

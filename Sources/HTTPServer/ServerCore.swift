@@ -18,10 +18,16 @@ final class ServerCore: @unchecked Sendable {
     private(set) var requestsInFlight = 0
     /// Set once a stop begins; guarded by `lock`.
     private(set) var isStopping = false
+    /// Set once a stop's grace period is over: work done after it is not sent.
+    private var gracePeriodIsOver = false
     private var subscribers: [ObjectIdentifier: EventSubscriber] = [:]
     /// Watches event-stream sockets for clients hanging up; nil when the
     /// kernel would not give it descriptors (the heartbeat then finds them).
     let departures = DepartureWatch()
+    /// Makes room for clients that send requests (see `ConnectionGuard`).
+    let connections: ConnectionGuard
+    /// Where route handlers run, off the polling threads (see `HandlerPool`).
+    let handlers: HandlerPool
     /// libmicrohttpd's last diagnostic, kept to explain a failed start.
     private var lastDiagnostic: String?
     /// The formatted-message sink the C logger trampoline calls; lives as long as this.
@@ -31,6 +37,9 @@ final class ServerCore: @unchecked Sendable {
         self.library = library
         self.configuration = configuration
         self.router = router
+        connections = ConnectionGuard(connectionLimit: configuration.connectionLimit,
+                                      perAddress: configuration.connectionsPerAddress)
+        handlers = HandlerPool(threadCount: configuration.handlerThreadCount)
         messageSink = .allocate(capacity: 1)
         messageSink.initialize(to: cmhd_message_sink(deliver: { context, message in
             guard let context, let message else { return }
@@ -68,9 +77,33 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
+    var isPastGracePeriod: Bool {
+        lock.locked { gracePeriodIsOver }
+    }
+
+    /// Ends the grace period; how many requests are in flight at its end.
+    func endGracePeriod() -> Int {
+        lock.locked {
+            gracePeriodIsOver = true
+            return requestsInFlight
+        }
+    }
+
     /// Waits until no request is in flight or until `deadline`; true when none is.
     func waitForRequestsInFlight(until deadline: MonotonicTime) -> Bool {
         lock.locked { lock.wait(until: deadline) { requestsInFlight == 0 } }
+    }
+
+    /// A connection was accepted: into the guard's table, by its socket and
+    /// its client's host.
+    func connectionOpened(_ connection: OpaquePointer) {
+        guard let socket = library.connectionInfo(connection, .CONNECTION_INFO_CONNECTION_FD)?.pointee.connect_fd,
+              let address = library.connectionInfo(connection, .CONNECTION_INFO_CLIENT_ADDRESS)?.pointee.client_addr
+        else { return }
+        let text = SocketAddressText.describe(address)
+        // The host alone: `127.0.0.1:53122` and `[::1]:53122` without the port.
+        let host = text.lastIndex(of: ":").map { String(text[..<$0]) } ?? text
+        connections.opened(connection, socket: socket, address: host)
     }
 
     // MARK: Event subscribers

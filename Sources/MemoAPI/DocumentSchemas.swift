@@ -119,6 +119,11 @@ public enum DocumentSchema {
             ("completed_at", nullable(time)),
             ("pages", array(object([("index", integer), ("title", string), ("subtitle", string)]))),
         ])),
+        ("ApiToken", object([("name", string), ("created_at", time), ("last_used_at", nullable(time)),
+                             ("expires_at", nullable(time))])),
+        ("CreatedToken", object([("name", string), ("token", string), ("created_at", time), ("expires_at", nullable(time))])),
+        ("DeviceCode", object([("code", string), ("name", string), ("expires_at", time),
+                               ("token_lifetime", nullable(number))])),
     ]
 
     /// What a removal answers: the removed items as they were.

@@ -45,16 +45,21 @@ enum Access {
     }
 
     /// Routes anyone may call: they reveal nothing but that memoapp runs,
-    /// or (signing in) check a credential of their own.
+    /// or (signing in, a device code's exchange) check a credential of their own.
     static func isPublic(_ route: [String], _ method: Method) -> Bool {
         route == ["health"] || route == ["openapi.json"] || (route == ["session"] && method == .post)
+            || (route == ["device-codes", "exchange"] && method == .post)
     }
 
     /// Routes that run before the onboarding is completed: the onboarding's
-    /// own, signing in and out, and the doctor (as `memoapp doctor` does: a broken home is
-    /// examined before anything else).
+    /// own, signing in and out, the tokens and device codes (as `memoapp
+    /// token` does: a phone app may do the onboarding itself, once it has a
+    /// token), and the
+    /// doctor (as `memoapp doctor` does: a broken home is examined before
+    /// anything else).
     static func isUngated(_ route: [String]) -> Bool {
-        route.first == "onboarding" || route == ["doctor"] || route == ["session"]
+        route.first == "onboarding" || route == ["doctor"] || route == ["session"] || route.first == "tokens"
+            || route.first == "device-codes"
     }
 
     // MARK: - CORS
@@ -167,12 +172,12 @@ enum Access {
         }
         let (found, isGateOpen) = try services.read { workspace in
             let connection = try workspace.database()
-            return (try AccessTokens(connection: connection).verify(secret: secret),
+            return (try AccessTokens(connection: connection).verify(secret: secret, at: services.clock.now()),
                     try !readingGate || OnboardingGate.isCompleted(in: connection))
         }
         guard let (token, digest) = found else {
-            throw failed(Localized(en: "the token is not valid (revoked, or mistyped)",
-                                   ko: "토큰이 유효하지 않습니다 (폐기되었거나 잘못 입력됨)"), services)
+            throw failed(Localized(en: "the token is not valid (revoked, expired or mistyped)",
+                                   ko: "토큰이 유효하지 않습니다 (폐기, 만료 또는 잘못 입력됨)"), services)
         }
         let wallNow = services.clock.now()
         if AccessTokens.needsUseRecorded(token, at: wallNow) {

@@ -12,9 +12,11 @@ import MemoCore
 /// always checked first, and a valid one is always served: the throttle only
 /// ever sees failures, and only changes how a failure is answered (401 with
 /// `Retry-After` and the wait named, once the budget is spent). A client
-/// that honours it stops hammering; guessing stays as hopeless as it was; and
-/// should a secret short enough to guess ever be added (a code a person
-/// types), this is the place its failures are already counted.
+/// that honours it stops hammering; guessing stays as hopeless as it was.
+/// The one secret short enough to guess, a device code a person types into
+/// a phone (40 bits), is guarded where it is stored, not here: every wrong
+/// exchange counts against every waiting code, which is withdrawn after ten
+/// (`DeviceCodes`); its failures are counted here too, as any other's.
 ///
 /// One budget, not one per address: every address in 127.0.0.0/8 is the
 /// same machine's, and a guesser rotating through them must find the same

@@ -96,14 +96,14 @@ final class ChangeFeed: @unchecked Sendable {
     private var isStale = false
 
     /// Ends every open stream whose credential no longer holds: a token
-    /// revoked (by `memoapp token revoke`, another process), a session
+    /// revoked (by `memoapp token revoke`, another process) or expired, a session
     /// signed out, ended (`memoapp token end-session`) or expired. The hook
     /// checks each request once, but a stream is one request that lasts:
     /// without this it went on delivering whole items to a client that had
     /// lost its access. Runs at every look (a revocation is a write to the
     /// database, which wakes the watcher), when a client subscribes and at
     /// every heartbeat (`EventStream.onSubscribeOrHeartbeat`), so also a
-    /// session that expires with no write at all is noticed. One indexed
+    /// session or token that expires with no write at all is noticed. One indexed
     /// read per distinct credential with a stream open; none without one.
     func endStreamsOfRevokedCredentials() throws {
         let owners = stream.owners.union(onboardingStream.owners)
@@ -117,7 +117,7 @@ final class ChangeFeed: @unchecked Sendable {
                 return try owners.filter { owner in
                     guard let digest = AccessTokens.bytes(hex: owner.dropFirst(2)) else { return true }
                     switch owner.prefix(2) {
-                    case "t:": return try !tokens.exists(digest: digest)
+                    case "t:": return try !tokens.isLive(digest: digest, at: now)
                     case "s:": return try !sessions.isLive(digest: digest, at: now)
                     default: return true
                     }

@@ -32,7 +32,7 @@ enum ErrorResponses {
         case 404: return ErrorKind.notFound.code
         case 405: return "method_not_allowed"
         case 409: return ErrorKind.invalidState.code
-        case 413, 431: return ErrorKind.tooLarge.code
+        case 413, 414, 431: return ErrorKind.tooLarge.code
         case 416: return "range_not_satisfiable"
         case 417: return "expectation_failed"
         case 421: return "misdirected_request"

@@ -6,18 +6,33 @@ import MemoKit
 
 /// The body of `GET /api/v1/export`, made while it is sent: the export
 /// document of a large collection is hundreds of megabytes, which the server
-/// must not hold (it held the whole text before). A helper thread writes the
-/// document, in one read snapshot as `memoapp export` does, into one end of a
-/// socket pair, in ExportDocument's pieces of about 64 KiB; the response
-/// reads the other end (blocking its server thread only while the writer is
-/// behind), so the writer waits whenever the client is slower (memory stays
-/// at the socket's buffers). A client that leaves closes the reading end: the
-/// writer's next send fails (MSG_NOSIGNAL: no SIGPIPE), the snapshot ends and
-/// the thread is joined. A writer that fails cuts the body, never ending it
-/// as if complete.
+/// must not hold in memory. A helper thread writes the document, in one read
+/// snapshot as `memoapp export` does, into an anonymous file in the data home
+/// (its name removed once it is open), in ExportDocument's
+/// pieces of about 64 KiB; the response reads the file behind the writer
+/// (blocking its thread only while the writer is behind).
+///
+/// The writer never waits for the client. It wrote into a socket pair
+/// before, and so held its read snapshot for as long as its client took to
+/// read: a client reading a byte every few seconds kept it for ever, and no
+/// checkpoint could reset the WAL behind it (four such exports beside a
+/// client writing grew the WAL to 579 MB in 30 s; issue 29, finding 5). Now
+/// the snapshot lasts as long as the database takes to read, and the disk
+/// holds what the client has not read yet (at most the document, for at
+/// most four exports at once). A client that leaves stops the writer at its
+/// next piece; a writer that fails (a full disk) cuts the body, never
+/// ending it as if complete.
 final class ExportStream: @unchecked Sendable {
-    private let readEnd: Int32
-    private let finished = LockedValue<Bool?>(nil)
+    private let file: Int32
+    private let progress = Monitor()
+    /// Bytes in the file so far, and whether the writer is done (true: the
+    /// whole document; false: it failed); guarded by `progress`.
+    private var written: Int64 = 0
+    private var finished: Bool?
+    /// Set when the response is done with (sent, or its client gone).
+    private var isAbandoned = false
+    /// Bytes the response has read.
+    private var offset: Int64 = 0
     private var thread: HelperThread?
     /// The export's place among the few sent at once, given back at the end.
     private let slot: ExportSlots.Slot
@@ -26,25 +41,19 @@ final class ExportStream: @unchecked Sendable {
     /// (a connection of its own) is used by the helper thread only.
     init(_ workspace: Workspace, slot: ExportSlots.Slot) throws {
         self.slot = slot
-        var ends: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-            throw MemoError(.storage, en: "cannot make the export stream: \(String(cString: strerror(errno)))",
-                            ko: "내보내기 스트림을 만들 수 없습니다: \(String(cString: strerror(errno)))")
-        }
-        readEnd = ends[0]
-        let writeEnd = ends[1]
-        let finished = self.finished
+        file = try ExportStream.anonymousFile(in: workspace.home.path)
         nonisolated(unsafe) let workspace = workspace
-        thread = HelperThread {
+        thread = HelperThread { [self] in
             var isComplete = false
             defer {
-                finished.set(isComplete)
-                close(writeEnd)
+                progress.locked {
+                    finished = isComplete
+                    progress.broadcast()
+                }
             }
             do {
-                // ExportDocument hands over pieces of about 64 KiB already.
                 try ExportDocument.write(connection: workspace.database(), exportedAt: workspace.clock.now()) { text in
-                    try ExportStream.send(text, to: writeEnd)
+                    try append(text)
                 }
                 isComplete = true
             } catch {}
@@ -52,39 +61,75 @@ final class ExportStream: @unchecked Sendable {
     }
 
     deinit {
-        // Closing first makes a waiting writer fail at once, so the join is short.
-        close(readEnd)
+        progress.locked { isAbandoned = true }
         thread?.join()
+        close(file)
         slot.giveBack()
     }
 
     /// The response's producer: the next bytes of the document, 0 at its
     /// end; throws when the writer failed, which cuts the connection.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while true {
-            let count = Glibc.read(readEnd, buffer.baseAddress, buffer.count)
-            if count > 0 { return count }
-            if count < 0 && errno == EINTR { continue }
-            if count == 0, finished.current == true { return 0 }
+        let available = progress.locked { () -> Int64 in
+            _ = progress.wait(until: nil) { written > offset || finished != nil }
+            return written - offset
+        }
+        guard available > 0 else {
+            if progress.locked({ finished }) == true { return 0 }
             throw MemoError(.storage, en: "the export stopped before its end", ko: "내보내기가 끝나기 전에 멈췄습니다")
+        }
+        while true {
+            let count = pread(file, buffer.baseAddress, min(buffer.count, Int(available)), off_t(offset))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                throw MemoError(.storage, en: "the export's file could not be read", ko: "내보내기 파일을 읽을 수 없습니다")
+            }
+            offset += Int64(count)
+            return count
         }
     }
 
     // MARK: - Private
 
-    private static func send(_ text: String, to socket: Int32) throws {
+    /// Appends `text` to the file, on the writer's thread; throws when the
+    /// response is done with (the writer stops) or the write fails.
+    private func append(_ text: String) throws {
+        if progress.locked({ isAbandoned }) {
+            throw MemoError(.storage, en: "the export's reader went away", ko: "내보내기를 읽던 쪽이 사라졌습니다")
+        }
         var text = text
+        let position = progress.locked { written }
+        var total = 0
         try text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let sent = Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                if sent < 0 {
-                    if errno == EINTR { continue }
-                    throw MemoError(.storage, en: "the export's reader went away", ko: "내보내기를 읽던 쪽이 사라졌습니다")
+            while total < buffer.count {
+                let count = pwrite(file, buffer.baseAddress! + total, buffer.count - total, off_t(position) + off_t(total))
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else {
+                    throw MemoError(.storage, en: "cannot write the export: \(String(cString: strerror(errno)))",
+                                    ko: "내보내기를 쓸 수 없습니다: \(String(cString: strerror(errno)))")
                 }
-                offset += sent
+                total += count
             }
         }
+        progress.locked {
+            written += Int64(total)
+            progress.broadcast()
+        }
+    }
+
+    /// A file in `folder` whose name is removed as soon as it is open, so
+    /// that nothing is left whatever happens after (the moment between is
+    /// one system call long).
+    private static func anonymousFile(in folder: String) throws -> Int32 {
+        var template = Array((folder + "/.export-XXXXXX").utf8CString)
+        let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard file >= 0 else {
+            throw MemoError(.storage, en: "cannot make the export's file: \(String(cString: strerror(errno)))",
+                            ko: "내보내기 파일을 만들 수 없습니다: \(String(cString: strerror(errno)))")
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        _ = fcntl(file, F_SETFD, FD_CLOEXEC)
+        return file
     }
 }
 

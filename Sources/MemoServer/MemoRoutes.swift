@@ -27,6 +27,7 @@ public enum MemoRoutes {
         }
         addHealth(to: &router)
         addSession(to: &router, services)
+        addTokens(to: &router, services)
         addOnboarding(to: &router, services)
         addTodos(to: &router, services)
         addMemos(to: &router, services)

@@ -31,7 +31,10 @@ public final class MemoServer: @unchecked Sendable {
                 extraRoutes: (inout Router) -> Void = { _ in }) throws {
         self.home = home
         try home.checkUsable()
-        let pool = try MemoDatabase.openPool(in: home, readers: max(2, configuration.threadCount))
+        // A reader for each handler thread, and for each polling thread,
+        // which checks the credentials of a request with a body as its head
+        // arrives: none waits for another's reader.
+        let pool = try MemoDatabase.openPool(in: home, readers: max(2, configuration.threadCount + configuration.handlerThreadCount))
         services = ServerServices(home: home, pool: pool, clock: clock,
                                   isLoopback: MemoServer.isLoopback(configuration.address), maximumUpload: maximumUpload)
         services.usesTLS = configuration.tls != nil

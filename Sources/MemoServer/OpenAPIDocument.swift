@@ -110,6 +110,7 @@ enum OpenAPIDocument {
             Describe.json(400, "a malformed request: its target, a query item no route reads, a value it cannot take",
                           error),
             Describe.json(413, "a body larger than the route takes", error),
+            Describe.json(414, "a query of more than 256 items", error),
             Describe.json(421, "a Host this server does not answer to", error),
             Describe.json(431, "a head larger than 16 KiB", error),
             Describe.json(503, "the server is starting or stopping, or the database is unavailable", error),

@@ -62,7 +62,7 @@ extension MemoRoutes {
                                       ("expires_at", .optional(session?.expiresAt))]))
             }
             let token = try Access.bearerToken(request.headers["Authorization"]).flatMap { secret in
-                try services.read { try AccessTokens(connection: $0.database()).verify(secret: secret) }
+                try services.read { try AccessTokens(connection: $0.database()).verify(secret: secret, at: services.clock.now()) }
             }
             return .json(.object([("kind", .string("token")), ("name", .optional(token?.token.name)), ("id", .null),
                                   ("csrf_token", .null), ("expires_at", .null)]))

@@ -112,30 +112,58 @@ final class HostileRequestTests: XCTestCase {
         server.assertStillServes()
     }
 
-    func testOneAddressGetsNoMoreThanItsConnections() throws {
-        let server = try TestServer(router: helloRouter()) { $0.connectionsPerAddress = 3 }
-        let held = try (0..<3).map { _ in try server.connect() }
-        for connection in held {
-            connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            XCTAssertNotNil(connection.read(until: "ok"), "a connection within the limit")
-        }
+    /// A router whose `POST /` takes a body: a connection sending one is
+    /// inside a request until the body ends.
+    private func uploadRouter() -> Router {
+        var router = helloRouter()
+        router.collect(.post, "/", bodyLimit: 1 << 20) { _, body in .text("got \(body.count)") }
+        return router
+    }
+
+    /// A connection inside a request: its head read by the server (which
+    /// said so with `100 Continue`), its body begun.
+    private func uploading(_ server: TestServer) throws -> RawHTTPConnection {
+        let connection = try server.connect()
+        connection.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n")
+        XCTAssertNotNil(connection.read(until: "100 Continue\r\n\r\n"), "the head was read")
+        connection.send("abc")
+        return connection
+    }
+
+    func testOneAddressGetsNoMoreThanItsConnectionsInRequests() throws {
+        let server = try TestServer(router: uploadRouter()) { $0.connectionsPerAddress = 3 }
+        let held = try (0..<3).map { _ in try uploading(server) }
         let extra = try server.connect()
         extra.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(extra.readToEnd(), [], "the fourth connection is closed unanswered")
-        shutdown(held[0].descriptor, Int32(SHUT_RDWR))
-        XCTAssertTrue(waitUntil { Curl.run([server.url("/")]).status == 200 }, "a freed place serves again")
+        XCTAssertTrue(held.allSatisfy { $0.send(Array(repeating: UInt8(ascii: "x"), count: 97)) })
+        for connection in held {
+            XCTAssertNotNil(connection.read(until: "got 100"), "an upload was cut to make room")
+        }
+        XCTAssertTrue(waitUntil { Curl.run([server.url("/")]).status == 200 }, "a place between requests serves again")
+    }
+
+    /// Issue 29, finding 4: connections that hold a place without sending a
+    /// request (idle after one, or a head begun and never finished) make
+    /// room for a newcomer from their address: the one waiting longest is closed.
+    func testConnectionsWaitingForAHeadMakeRoomForANewcomer() throws {
+        let server = try TestServer(router: helloRouter()) { $0.connectionsPerAddress = 3 }
+        let idle = try server.connect()
+        idle.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertNotNil(idle.read(until: "ok"))
+        let trickling = try (0..<2).map { _ in try server.connect() }
+        for connection in trickling { connection.send("GET / HT") }
+        XCTAssertEqual(Curl.run([server.url("/")]).status, 200, "the newcomer is served")
+        XCTAssertTrue(idle.closesWithin(20), "the connection waiting longest made room")
+        XCTAssertEqual(Curl.run([server.url("/")]).status, 200)
     }
 
     func testTheConnectionLimitHoldsAcrossThePool() throws {
-        let server = try TestServer(router: helloRouter()) {
+        let server = try TestServer(router: uploadRouter()) {
             $0.connectionLimit = 4
             $0.threadCount = 2
         }
-        let held = try (0..<4).map { _ in try server.connect() }
-        for connection in held {
-            connection.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            XCTAssertNotNil(connection.read(until: "ok"))
-        }
+        let held = try (0..<4).map { _ in try uploading(server) }
         let extra = try server.connect()
         extra.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let beyond = extra.readToEnd(timeout: 2)

@@ -55,6 +55,7 @@ final class JSONShapesDocumentTests: XCTestCase {
         documents["onboarding_page"] = first(["onboard", "pages"])
         documents["created_token"] = object(["token", "create", "laptop"])
         documents["api_token"] = first(["token", "list"])
+        documents["device_code"] = object(["token", "code", "phone", "--expires", "30d"])
         documents["version"] = object(["--version"])
         documents["doctor"] = object(["doctor"])
         documents["main_screen"] = object([])

@@ -1,5 +1,6 @@
 import Foundation
 import MemoCore
+import MemoKit
 import TestSupport
 import XCTest
 
@@ -23,8 +24,9 @@ final class DocumentSchemaTests: XCTestCase {
     /// a listed status, and a body that fits its schema.
     @discardableResult
     private func fits(_ method: String, _ path: String, _ pattern: String? = nil, json: String? = nil,
-                      headers: [String] = [], file: StaticString = #filePath, line: UInt = #line) -> CurlResult {
-        let result = server.curl(method, path, json: json, headers: headers)
+                      authorized: Bool = true, headers: [String] = [], file: StaticString = #filePath,
+                      line: UInt = #line) -> CurlResult {
+        let result = server.curl(method, path, json: json, authorized: authorized, headers: headers)
         checkFits(result, method, pattern ?? path.split(separator: "?")[0].description, file: file, line: line)
         return result
     }
@@ -79,6 +81,27 @@ final class DocumentSchemaTests: XCTestCase {
         fits("DELETE", "/api/v1/memos/1", "/api/v1/memos/{id}")
         fits("DELETE", "/api/v1/voice/1", "/api/v1/voice/{id}")
         fits("GET", "/api/v1/session")
+    }
+
+    func testTokenRoutesFitTheirSchemas() throws {
+        let connection = try MemoDatabase.open(in: server.home)
+        let now = SystemWallClock().now()
+        let code = try DeviceCodes(connection: connection).create(tokenName: "phone", tokenLifetime: 3600, at: now).code
+        fits("POST", "/api/v1/device-codes/exchange", json: #"{"code": "\#(code)"}"#, authorized: false)
+        fits("POST", "/api/v1/device-codes/exchange", json: #"{"code": "\#(code)"}"#, authorized: false)  // 401: used
+        fits("POST", "/api/v1/device-codes/exchange", json: #"{"kode": "x"}"#, authorized: false)
+        fits("GET", "/api/v1/tokens")  // 403: a token manages no tokens
+        let signInCode = try WebSessions(connection: connection).createCode(at: now)
+        let signedIn = server.curl("POST", "/api/v1/session", json: #"{"code": "\#(signInCode)"}"#, authorized: false)
+        let cookie = try XCTUnwrap(signedIn.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
+        let page = ["Cookie: \(cookie)", "X-CSRF-Token: \(signedIn.object["csrf_token"] as? String ?? "")"]
+        fits("GET", "/api/v1/tokens", authorized: false, headers: page)
+        fits("POST", "/api/v1/device-codes", json: #"{"name": "tablet", "expires_in": "30d"}"#, authorized: false, headers: page)
+        fits("POST", "/api/v1/device-codes", json: #"{"name": "forever"}"#, authorized: false, headers: page)
+        fits("POST", "/api/v1/device-codes", json: #"{"name": "tablet"}"#, authorized: false, headers: page)  // 409
+        fits("POST", "/api/v1/device-codes", json: #"{"name": "x", "expires_in": 1}"#, authorized: false, headers: page)
+        fits("DELETE", "/api/v1/tokens/phone", "/api/v1/tokens/{name}", authorized: false, headers: page)
+        fits("DELETE", "/api/v1/tokens/phone", "/api/v1/tokens/{name}", authorized: false, headers: page)  // 404
     }
 
     func testRefusalsFitTheErrorSchema() throws {

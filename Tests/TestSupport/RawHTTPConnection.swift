@@ -6,8 +6,10 @@ import Foundation
 public final class RawHTTPConnection {
     public let descriptor: Int32
 
-    /// Connects to `host` (numeric IPv4 or IPv6) on `port`.
-    public init(host: String = "127.0.0.1", port: UInt16) throws {
+    /// Connects to `host` (numeric IPv4 or IPv6) on `port`, from `source`
+    /// (a numeric address of the same family: another loopback address,
+    /// `127.0.0.2`) when one is given.
+    public init(host: String = "127.0.0.1", port: UInt16, source: String? = nil) throws {
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICHOST
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -18,6 +20,20 @@ public final class RawHTTPConnection {
         defer { freeaddrinfo(found) }
         let socket = Glibc.socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw RawHTTPError.cannotConnect(String(cString: strerror(errno))) }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            guard inet_pton(AF_INET, source, &local.sin_addr) == 1,
+                  withUnsafePointer(to: &local, {
+                      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                          bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                      }
+                  }) == 0 else {
+                let reason = String(cString: strerror(errno))
+                Glibc.close(socket)
+                throw RawHTTPError.cannotConnect("cannot bind to \(source): \(reason)")
+            }
+        }
         guard connect(socket, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
             let reason = String(cString: strerror(errno))
             Glibc.close(socket)
@@ -76,13 +92,13 @@ public final class RawHTTPConnection {
         return false
     }
 
-    /// One read: bytes, empty at end of stream (or on a reset), nil when
-    /// nothing came within `timeout` seconds.
-    public func readSome(timeout: Double) -> [UInt8]? {
+    /// One read of at most `maximum` bytes: bytes, empty at end of stream
+    /// (or on a reset), nil when nothing came within `timeout` seconds.
+    public func readSome(timeout: Double, maximum: Int = 65536) -> [UInt8]? {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         let ready = poll(&poller, 1, Int32(max(0, timeout) * 1000))
         guard ready > 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        var buffer = [UInt8](repeating: 0, count: maximum)
         let count = recv(descriptor, &buffer, buffer.count, 0)
         return count > 0 ? Array(buffer[..<count]) : []
     }

@@ -7,6 +7,13 @@ public struct AccessToken: Sendable, Equatable {
     public let name: String
     public let createdAt: Timestamp
     public let lastUsedAt: Timestamp?
+    /// When it stops being accepted; nil: until it is revoked.
+    public let expiresAt: Timestamp?
+
+    /// Whether it is refused at `now` for having expired.
+    public func hasExpired(at now: Timestamp) -> Bool {
+        expiresAt.map { now >= $0 } ?? false
+    }
 }
 
 /// API tokens for programs that use the HTTP API: made, listed, revoked and
@@ -32,6 +39,11 @@ public struct AccessTokens {
                 last_used_at REAL
             );
             """),
+        // A token may carry an expiry (a phone's, made for a month): an
+        // expired one is refused as a revoked one is, and stays listed
+        // (as expired) until it is revoked, so its name is not taken over
+        // silently. NULL: until revoked, as every token made before.
+        Migration("access.3-token-expiry", sql: "ALTER TABLE api_tokens ADD COLUMN expires_at REAL;"),
     ]
 
     /// Bytes of randomness in a token.
@@ -41,33 +53,51 @@ public struct AccessTokens {
     static let lastUseResolution = 60.0
 
     /// Makes a token named `name` and returns it with the secret, which is
-    /// nowhere else from then on.
+    /// nowhere else from then on. With a `lifetime` (seconds, see
+    /// `TokenLifetime`) it is refused from `now + lifetime` on.
     /// - Throws: `.usage` for a name that is empty, too long or has
     ///   characters outside letters, digits, `-`, `_`, `.`; `.duplicate` when
     ///   a token has that name.
-    public func create(name: String, at now: Timestamp) throws -> (token: AccessToken, secret: String) {
+    public func create(name: String, lifetime: Double? = nil, at now: Timestamp) throws -> (token: AccessToken, secret: String) {
         try AccessTokens.validate(name: name)
+        return try connection.writeTransaction { try insert(name: name, lifetime: lifetime, at: now) }
+    }
+
+    /// `create`'s insert, inside a write transaction of the caller's (a
+    /// device code's exchange makes its token in the transaction that uses
+    /// the code up).
+    func insert(name: String, lifetime: Double?, at now: Timestamp) throws -> (token: AccessToken, secret: String) {
         let sodium = try LibSodium.loaded()
         let secret = AccessTokens.hex(sodium.random(count: AccessTokens.secretLength))
         let hash = sodium.sha256(Array(secret.utf8))
-        try connection.writeTransaction {
-            do {
-                try connection.execute("INSERT INTO api_tokens (name, hash, created_at) VALUES (?, ?, ?)",
-                                       name, SQLiteValue.blob(hash), now.secondsSince1970)
-            } catch let error as SQLiteError where error.isUniqueViolation(table: "api_tokens", column: "name") {
-                throw MemoError(.duplicate, en: "a token named '\(name)' already exists; revoke it first",
-                                ko: "'\(name)' 이름의 토큰이 이미 있습니다. 먼저 폐기하세요")
-            }
+        let expiresAt = lifetime.map { now.adding(seconds: $0) }
+        do {
+            try connection.execute("INSERT INTO api_tokens (name, hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                                   name, SQLiteValue.blob(hash), now.secondsSince1970,
+                                   expiresAt?.secondsSince1970)
+        } catch let error as SQLiteError where error.isUniqueViolation(table: "api_tokens", column: "name") {
+            throw AccessTokens.duplicate(name)
         }
-        return (AccessToken(name: name, createdAt: now, lastUsedAt: nil), secret)
+        return (AccessToken(name: name, createdAt: now, lastUsedAt: nil, expiresAt: expiresAt), secret)
     }
 
-    /// Every token, oldest first.
+    static func duplicate(_ name: String) -> MemoError {
+        MemoError(.duplicate, en: "a token named '\(name)' already exists; revoke it first",
+                  ko: "'\(name)' 이름의 토큰이 이미 있습니다. 먼저 폐기하세요")
+    }
+
+    /// Every token, oldest first, expired ones too.
     public func list() throws -> [AccessToken] {
-        try connection.query("SELECT name, created_at, last_used_at FROM api_tokens ORDER BY id") { row in
+        try connection.query("SELECT name, created_at, last_used_at, expires_at FROM api_tokens ORDER BY id") { row in
             AccessToken(name: row.string(0), createdAt: Timestamp(secondsSince1970: row.double(1)),
-                        lastUsedAt: row.optionalDouble(2).map { Timestamp(secondsSince1970: $0) })
+                        lastUsedAt: row.optionalDouble(2).map { Timestamp(secondsSince1970: $0) },
+                        expiresAt: row.optionalDouble(3).map { Timestamp(secondsSince1970: $0) })
         }
+    }
+
+    /// Whether a token named `name` exists (expired or not).
+    public func contains(name: String) throws -> Bool {
+        try connection.queryFirst("SELECT 1 FROM api_tokens WHERE name = ?", name) { _ in true } ?? false
     }
 
     /// Removes the token `name`; a server refuses it from its next request.
@@ -84,28 +114,34 @@ public struct AccessTokens {
         }
     }
 
-    /// The token `secret` is, or nil when it is no token (revoked, mistyped).
-    /// Reads only, so it runs on a reader; `needsUseRecorded` says whether
-    /// its last use is old enough to be written again (`recordUse`).
-    public func verify(secret: String) throws -> (token: AccessToken, digest: [UInt8])? {
+    /// The token `secret` is, or nil when it is no token at `now` (revoked,
+    /// expired, mistyped). Reads only, so it runs on a reader;
+    /// `needsUseRecorded` says whether its last use is old enough to be
+    /// written again (`recordUse`).
+    public func verify(secret: String, at now: Timestamp) throws -> (token: AccessToken, digest: [UInt8])? {
         guard secret.utf8.count == AccessTokens.secretLength * 2 else { return nil }
         let sodium = try LibSodium.loaded()
         let digest = sodium.sha256(Array(secret.utf8))
         let row = try connection.queryFirst(
-            "SELECT name, created_at, last_used_at, hash FROM api_tokens WHERE hash = ?", SQLiteValue.blob(digest)
+            "SELECT name, created_at, last_used_at, expires_at, hash FROM api_tokens WHERE hash = ?", SQLiteValue.blob(digest)
         ) { row in
             (AccessToken(name: row.string(0), createdAt: Timestamp(secondsSince1970: row.double(1)),
-                         lastUsedAt: row.optionalDouble(2).map { Timestamp(secondsSince1970: $0) }), row.blob(3))
+                         lastUsedAt: row.optionalDouble(2).map { Timestamp(secondsSince1970: $0) },
+                         expiresAt: row.optionalDouble(3).map { Timestamp(secondsSince1970: $0) }), row.blob(4))
         }
-        guard let (token, stored) = row, sodium.constantTimeEqual(stored, digest) else { return nil }
+        guard let (token, stored) = row, sodium.constantTimeEqual(stored, digest), !token.hasExpired(at: now) else {
+            return nil
+        }
         return (token, digest)
     }
 
-    /// Whether a token whose SHA-256 is `digest` exists (not revoked): a
-    /// running server asks this of the credentials its open event streams
-    /// were opened with, which it knows by their digests only.
-    public func exists(digest: [UInt8]) throws -> Bool {
-        try connection.queryFirst("SELECT 1 FROM api_tokens WHERE hash = ?", SQLiteValue.blob(digest)) { _ in true } ?? false
+    /// Whether a token whose SHA-256 is `digest` is accepted at `now` (not
+    /// revoked, not expired): a running server asks this of the credentials
+    /// its open event streams were opened with, which it knows by their
+    /// digests only.
+    public func isLive(digest: [UInt8], at now: Timestamp) throws -> Bool {
+        try connection.queryFirst("SELECT 1 FROM api_tokens WHERE hash = ? AND (expires_at IS NULL OR expires_at > ?)",
+                                  SQLiteValue.blob(digest), now.secondsSince1970) { _ in true } ?? false
     }
 
     /// Whether a use at `now` should be written (the stored one is older

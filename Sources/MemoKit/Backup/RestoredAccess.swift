@@ -2,7 +2,8 @@ import MemoCore
 import SQLite
 
 /// What a restore did with the credentials of the HTTP server: API tokens
-/// (`api_tokens`), web sessions (`api_sessions`) and sign-in codes.
+/// (`api_tokens`), web sessions (`api_sessions`), sign-in codes and device
+/// codes.
 ///
 /// A backup holds the tokens and sessions of its day. Restored as they
 /// were, an older backup brought back every token revoked and every session
@@ -30,6 +31,7 @@ struct HomeCredentials {
     private var tokens: [[SQLiteValue]] = []
     private var sessions: [[SQLiteValue]] = []
     private var codes: [[SQLiteValue]] = []
+    private var deviceCodes: [[SQLiteValue]] = []
 
     enum Reading {
         /// No database: a new machine.
@@ -49,8 +51,13 @@ struct HomeCredentials {
                 // A home made before a table existed has none of its rows.
                 let tables = Set(try connection.query("SELECT name FROM sqlite_schema WHERE type = 'table'") { $0.string(0) })
                 if tables.contains("api_tokens") {
+                    // A home not migrated since tokens could expire has no
+                    // expiry column: its tokens last until revoked.
+                    let columns = Set(try connection.query("SELECT name FROM pragma_table_info('api_tokens')") { $0.string(0) })
+                    let expiry = columns.contains("expires_at") ? "expires_at" : "NULL"
                     credentials.tokens = try connection.query(
-                        "SELECT id, name, hash, created_at, last_used_at FROM api_tokens ORDER BY id") { row in (0..<5).map(row.value) }
+                        "SELECT id, name, hash, created_at, last_used_at, \(expiry) FROM api_tokens ORDER BY id"
+                    ) { row in (0..<6).map(row.value) }
                 }
                 if tables.contains("api_sessions") {
                     credentials.sessions = try connection.query(
@@ -58,6 +65,11 @@ struct HomeCredentials {
                 }
                 if tables.contains("api_sign_in_codes") {
                     credentials.codes = try connection.query("SELECT hash, expires_at FROM api_sign_in_codes") { row in (0..<2).map(row.value) }
+                }
+                if tables.contains("api_device_codes") {
+                    credentials.deviceCodes = try connection.query(
+                        "SELECT hash, token_name, token_lifetime, expires_at, failures FROM api_device_codes"
+                    ) { row in (0..<5).map(row.value) }
                 }
                 return credentials
             })
@@ -89,15 +101,22 @@ struct HomeCredentials {
         try connection.execute("DELETE FROM api_tokens")
         try connection.execute("DELETE FROM api_sessions")
         try connection.execute("DELETE FROM api_sign_in_codes")
+        try connection.execute("DELETE FROM api_device_codes")
         for row in credentials.tokens {
-            try connection.execute("INSERT INTO api_tokens (id, name, hash, created_at, last_used_at) VALUES (?, ?, ?, ?, ?)",
-                                   arguments: row)
+            try connection.execute(
+                "INSERT INTO api_tokens (id, name, hash, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: row)
         }
         for row in credentials.sessions {
             try connection.execute("INSERT INTO api_sessions (hash, created_at, expires_at) VALUES (?, ?, ?)", arguments: row)
         }
         for row in credentials.codes {
             try connection.execute("INSERT INTO api_sign_in_codes (hash, expires_at) VALUES (?, ?)", arguments: row)
+        }
+        for row in credentials.deviceCodes {
+            try connection.execute(
+                "INSERT INTO api_device_codes (hash, token_name, token_lifetime, expires_at, failures) VALUES (?, ?, ?, ?, ?)",
+                arguments: row)
         }
     }
 }

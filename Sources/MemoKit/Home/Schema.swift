@@ -15,6 +15,7 @@ public enum Schema {
         migrator.register(VoiceStore.migrations)
         migrator.register(AccessTokens.migrations)
         migrator.register(WebSessions.migrations)
+        migrator.register(DeviceCodes.migrations)
         migrator.register(ReminderLedger.migrations)
         migrator.register(FeatureLinks.migrations)
         // Last: its triggers are made from the columns the tables above have.

@@ -10,14 +10,18 @@ enum TokenCommand {
     static func make() -> Command {
         Command(
             "token",
-            abstract: Localized(en: "API tokens and web sessions for the HTTP server: create, list, revoke, end",
-                                ko: "HTTP 서버용 API 토큰과 웹 세션: 만들기, 목록, 폐기, 끝내기"),
+            abstract: Localized(en: "API tokens, device codes and web sessions for the HTTP server: create, list, revoke, end",
+                                ko: "HTTP 서버용 API 토큰, 기기 코드, 웹 세션: 만들기, 목록, 폐기, 끝내기"),
             subcommands: [
                 Command("create", abstract: Localized(en: "make a token; it is shown once, only now",
                                                       ko: "토큰 만들기; 지금 한 번만 보여 줍니다"),
-                        positionals: [name], body: create),
-                Command("list", abstract: Localized(en: "token names, when made and last used (never the tokens)",
-                                                    ko: "토큰 이름, 만든 때, 마지막 사용 (토큰 자체는 보이지 않음)"),
+                        options: [expires], positionals: [name], body: create),
+                Command("code", abstract: Localized(
+                    en: "a short code a phone app exchanges once for a token named NAME (single use, 10 minutes)",
+                    ko: "휴대폰 앱이 NAME 이름의 토큰과 한 번 바꾸는 짧은 코드 (한 번만, 10분)"),
+                        options: [expires], positionals: [name], body: code),
+                Command("list", abstract: Localized(en: "token names, when made, last used and expiring (never the tokens)",
+                                                    ko: "토큰 이름, 만든 때, 마지막 사용, 만료 (토큰 자체는 보이지 않음)"),
                         body: list),
                 Command("revoke", abstract: Localized(en: "remove a token; a running server refuses it at once",
                                                       ko: "토큰 폐기; 실행 중인 서버도 바로 거부합니다"),
@@ -54,29 +58,35 @@ enum TokenCommand {
     }
 
     static func create(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let tokens = try AccessTokens(connection: context.workspace.database())
         let (token, secret) = try context.parsingArgument(arguments) {
-            try tokens.create(name: arguments[name], at: context.clock.now())
+            let lifetime = try arguments[expires].map(TokenLifetime.seconds(in:))
+            return try AccessTokens(connection: context.workspace.database())
+                .create(name: arguments[name], lifetime: lifetime, at: context.clock.now())
         }
+        let expiry = token.expiresAt.map { context.text(en: "; it expires \($0.rfc3339)", ko: "; \($0.rfc3339)에 만료됩니다") } ?? ""
         try context.emit(
             json: WireFormat.createdToken(token, secret: secret),
             text: context.text(
-                en: "Token '\(token.name)' (shown only now; send it as 'Authorization: Bearer TOKEN'):\n\(secret)",
-                ko: "토큰 '\(token.name)' (지금만 보입니다. 'Authorization: Bearer TOKEN'으로 보내세요):\n\(secret)"))
+                en: "Token '\(token.name)' (shown only now; send it as 'Authorization: Bearer TOKEN'\(expiry)):\n\(secret)",
+                ko: "토큰 '\(token.name)' (지금만 보입니다. 'Authorization: Bearer TOKEN'으로 보내세요\(expiry)):\n\(secret)"))
     }
 
     static func list(_ context: CommandContext, _ arguments: ParsedArguments) throws {
         let tokens = try AccessTokens(connection: context.workspace.database()).list()
         let never = context.text(en: "never", ko: "없음")
-        let dates = RelativeDate(now: context.clock.now(), calendar: context.calendar, language: context.language)
+        let now = context.clock.now()
+        let dates = RelativeDate(now: now, calendar: context.calendar, language: context.language)
         let rows = tokens.map { token -> [TerminalText] in
-            [TerminalText(dates.past(token.createdAt)), TerminalText(token.lastUsedAt.map(dates.past) ?? never),
-             TerminalText(line: token.name)]
+            let expiry = token.hasExpired(at: now) ? context.text(en: "expired", ko: "만료됨")
+                : token.expiresAt.map(dates.past) ?? never
+            return [TerminalText(dates.past(token.createdAt)), TerminalText(token.lastUsedAt.map(dates.past) ?? never),
+                    TerminalText(expiry), TerminalText(line: token.name)]
         }
         func widest(_ column: Int) -> Int { rows.map { $0[column].displayWidth }.max() ?? 0 }
         let table = TextTable([
             .init(context.text(en: "CREATED", ko: "만든 때"), width: widest(0)),
             .init(context.text(en: "LAST USED", ko: "마지막 사용"), width: widest(1)),
+            .init(context.text(en: "EXPIRES", ko: "만료"), width: widest(2)),
             .init(context.text(en: "NAME", ko: "이름"), width: 8),
         ], totalWidth: context.tableWidth, style: context.style)
         let text = tokens.isEmpty
