@@ -3,7 +3,7 @@
 // (onboarding pages, error messages) come in the language each request asks for.
 const texts = {
   en: {
-    skip: 'Skip', next: 'Next', start: 'Start', pages: 'Onboarding pages', language: '한국어',
+    skip: 'Skip', next: 'Next', start: 'Start', pages: 'Onboarding pages', welcome: 'Welcome to memoapp', language: '한국어',
     languageName: 'Switch to Korean', tour: 'Tour', signOut: 'Sign out',
     signOutConfirm: 'Sign out of memoapp in this browser?',
     todos: 'To-dos', memos: 'Memos', timers: 'Timers', voice: 'Voice',
@@ -41,7 +41,7 @@ const texts = {
     changedElsewhereShown: 'This memo was changed elsewhere: here it is as it is now. Tick again if you still want to.',
   },
   ko: {
-    skip: '건너뛰기', next: '다음', start: '시작하기', pages: '온보딩 페이지', language: 'English',
+    skip: '건너뛰기', next: '다음', start: '시작하기', pages: '온보딩 페이지', welcome: 'memoapp에 오신 것을 환영합니다', language: 'English',
     languageName: '영어로 보기', tour: '둘러보기', signOut: '로그아웃',
     signOutConfirm: '이 브라우저에서 memoapp에서 로그아웃할까요?',
     todos: '할 일', memos: '메모', timers: '타이머', voice: '음성 메모',

@@ -159,7 +159,7 @@ function measureBars(header, nav) {
 function showSignIn(refused) {
   hideSplash();
   document.body.dataset.screen = 'signin';
-  const render = () => root.replaceChildren(h('section', { class: 'signin' },
+  const render = () => root.replaceChildren(h('main', { class: 'signin' },
     h('h1', { class: 'brand', text: 'memoapp' }),
     h('h2', { text: t('signInTitle') }),
     refused ? h('p', { class: 'error-text', role: 'alert', text: t('codeRefused') }) : null,
@@ -173,7 +173,7 @@ function showSignIn(refused) {
 
 function showMessage(message) {
   hideSplash();
-  root.replaceChildren(h('section', { class: 'signin' }, h('h1', { class: 'brand', text: 'memoapp' }),
+  root.replaceChildren(h('main', { class: 'signin' }, h('h1', { class: 'brand', text: 'memoapp' }),
     h('p', { class: 'error-text', role: 'alert', text: message })));
   document.body.dataset.ready = 'true';
 }

@@ -30,13 +30,18 @@ export function showOnboarding(root, state, options = {}) {
   const stepButtons = h('div', { class: 'ob-buttons ob-step' }, skip, next);
   const lastButtons = h('div', { class: 'ob-buttons ob-last' }, start);
   const langButton = h('button', { type: 'button', class: 'lang-switch', onclick: () => setLang(lang() === 'ko' ? 'en' : 'ko') });
-  const section = h('section', { class: 'onboarding', 'data-page': String(index + 1) },
-    h('div', { class: 'ob-top' }, langButton),
+  // The screen's main landmark and its first-level heading (unseen: the
+  // seeds' pages show only their own titles), so that a screen reader can
+  // tell where it is and go straight to the content.
+  const heading = h('h1', { class: 'visually-hidden' });
+  const section = h('main', { class: 'onboarding', 'data-page': String(index + 1) },
+    heading, h('div', { class: 'ob-top' }, langButton),
     viewport, dots,
     h('div', { class: 'ob-actions' }, stepButtons, lastButtons));
 
   function render() {
     section.setAttribute('aria-label', t('pages'));
+    heading.textContent = t('welcome');
     dots.setAttribute('aria-label', t('pages'));
     langButton.textContent = t('language');
     langButton.setAttribute('aria-label', t('languageName'));
