@@ -160,7 +160,6 @@ function measureBars(header, nav) {
 }
 
 function showSignIn(refused) {
-  hideSplash();
   document.body.dataset.screen = 'signin';
   const render = () => root.replaceChildren(h('main', { class: 'signin' },
     h('h1', { class: 'brand', text: 'memoapp' }),
@@ -171,14 +170,14 @@ function showSignIn(refused) {
   const off = onLangChange(render);
   screen = { kind: 'signin', close: off };
   render();
-  document.body.dataset.ready = 'true';
+  // Ready once the splash no longer covers it.
+  hideSplash().then(() => { document.body.dataset.ready = 'true'; });
 }
 
 function showMessage(message) {
-  hideSplash();
   root.replaceChildren(h('main', { class: 'signin' }, h('h1', { class: 'brand', text: 'memoapp' }),
     h('p', { class: 'error-text', role: 'alert', text: message })));
-  document.body.dataset.ready = 'true';
+  hideSplash().then(() => { document.body.dataset.ready = 'true'; });
 }
 
 // The gate may close again (`memoapp onboard reset`), or open from elsewhere.
