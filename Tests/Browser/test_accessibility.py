@@ -1,9 +1,13 @@
 """axe-core over every screen (issue 30, item 18): the four onboarding
-pages, each main tab, a memo opened, the to-do and memo editors, on a 390×844 phone and a 1280×800 desktop, in English and Korean,
-light and dark. No critical or serious violation, and none of the landmark
+pages, each main tab, a memo opened, the to-do and memo editors, the list
+of keyboard shortcuts, on a 390×844 phone and a 1280×800 desktop, in
+English and Korean, light and dark. No critical or serious violation, and none of the landmark
 and heading rules the issue names (axe.py)."""
 
 import unittest
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 
 import axe
 from support import ROOT, SCHEME, BrowserTest
@@ -89,7 +93,7 @@ class Accessibility:
                 self.check(f"onboarding-{page}")
         self.assert_nothing_found()
 
-    def test_every_tab_a_memo_opened_and_the_editors(self):
+    def test_every_tab_a_memo_opened_the_editors_and_the_shortcuts(self):
         self.complete_onboarding()
         self.server.memoapp("todo", "add", "call the plumber", "--due", "2030-01-02 18:00", "--priority", "high",
                             "--tag", "home")
@@ -121,6 +125,12 @@ class Accessibility:
             self.check("todo-editor")
             self.css('.tab[data-tab="todos"]').click()
             self.wait(lambda d: len(self.all(".editor")) == 0)
+            self.driver.execute_script("document.activeElement.blur()")
+            ActionChains(self.driver).send_keys("?").perform()
+            self.wait(lambda d: len(self.all("dialog.shortcuts[open]")) == 1)
+            self.check("shortcuts")
+            ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+            self.wait(lambda d: len(self.all("dialog.shortcuts[open]")) == 0)
         self.assert_nothing_found()
 
 
