@@ -163,12 +163,21 @@ class BrowserTest(unittest.TestCase):
     def wait_stored_page(self, number):
         self.wait(lambda d: self.server.onboarding()["current_page"] == number, message=f"page {number} never stored")
 
-    def swipe(self, dx):
+    def swipe(self, dx, slow=False):
+        """A finger moved `dx` across the onboarding: in two quick steps and
+        lifted at once (a flick: chromedriver sends each step as the step's
+        time starts, then waits it out), or `slow`ly (30 px a step, 150 ms
+        each, well under a flick's speed) so that where it is lifted alone
+        decides the page."""
         viewport = self.css(".ob-viewport")
         # Start near the edge the finger moves away from, so it stays inside.
         start = -int(viewport.size["width"] * 0.4) if dx > 0 else int(viewport.size["width"] * 0.4)
-        ActionChains(self.driver, duration=100).move_to_element_with_offset(viewport, start, 0).click_and_hold() \
-            .move_by_offset(dx // 2, 0).move_by_offset(dx - dx // 2, 0).release().perform()
+        steps = max(2, abs(dx) // 30) if slow else 2
+        chain = ActionChains(self.driver, duration=150 if slow else 10).move_to_element_with_offset(viewport, start, 0) \
+            .click_and_hold()
+        for step in range(steps):
+            chain.move_by_offset(dx * (step + 1) // steps - dx * step // steps, 0)
+        chain.release().perform()
 
     def shot(self, name):
         if SHOTS:

@@ -8,6 +8,11 @@ from selenium.webdriver.common.keys import Keys
 
 from support import BrowserTest
 
+# When the splash went (ms from the page's start), and whether it was held.
+SPLASH_GONE = """
+const mark = performance.getEntriesByName('memoapp-splash-gone')[0];
+return mark ? { at: mark.startTime, held: mark.detail.held } : null;"""
+
 
 class OnboardingTests(BrowserTest):
     def assert_buttons(self, last):
@@ -27,8 +32,8 @@ class OnboardingTests(BrowserTest):
                          "translateX(0px)")
         ActionChains(self.driver).release().perform()
         self.wait_page(1)
-        # Less than half a page snaps back; more goes on.
-        self.swipe(-width // 3)
+        # Less than half a page, slowly, snaps back; more goes on.
+        self.swipe(-width // 3, slow=True)
         self.wait_page(1)
         for page in (2, 3, 4):
             self.swipe(-(width * 2) // 3)
@@ -50,6 +55,27 @@ class OnboardingTests(BrowserTest):
         start.click()
         self.wait(lambda d: self.screen() == "main")
         self.assertTrue(self.server.onboarding()["completed"])
+
+    def test_a_quick_flick_turns_the_page(self):
+        self.open_signed_in()
+        # 60 px, far less than half a page, in a fiftieth of a second: a flick.
+        self.swipe(-60)
+        self.wait_page(2)
+        self.wait_stored_page(2)
+        self.swipe(-60)
+        self.wait_page(3)
+        self.swipe(60)
+        self.wait_page(2)
+        # The same way slowly is a drag that snaps back.
+        self.swipe(-60, slow=True)
+        self.wait_page(2)
+        self.swipe(60, slow=True)
+        self.wait_page(2)
+        # A flick at the last page goes no further.
+        self.all(".ob-dot")[3].click()
+        self.wait_page(4)
+        self.swipe(-60)
+        self.wait_page(4)
 
     def test_arrow_keys_move_and_stop_at_the_ends(self):
         self.open_signed_in()
@@ -162,12 +188,25 @@ class OnboardingTests(BrowserTest):
         self.driver.execute_script("localStorage.removeItem('memoapp.lang')")
 
     def test_the_splash_names_the_app_then_goes(self):
+        # A launch: nothing of this address's kept in the tab (a port used by
+        # an earlier test's server would have left its mark).
+        self.allowed_console.append("/favicon.ico - Failed to load resource")  # asked for by the JSON page
+        self.driver.get(self.server.url + "/api/v1/health")
+        self.driver.execute_script("sessionStorage.clear()")
         self.driver.get(self.server.sign_in_url)
         # The splash is in the page's own HTML, shown before any script runs.
         self.assertEqual(self.driver.execute_script(
             "return document.querySelector('.splash-name') && document.querySelector('.splash-name').textContent"), "memoapp")
         self.wait(lambda d: d.execute_script("return document.getElementById('splash') === null"))
         self.assertEqual(self.screen(), "onboarding")
+        # Held 1.5 s from the page's start at a launch, as the seeds' splash is.
+        gone = self.driver.execute_script(SPLASH_GONE)
+        self.assertTrue(gone["held"])
+        self.assertGreaterEqual(gone["at"], 1500)
+        # A reload in the same tab is no launch: the screen shows once ready.
+        self.driver.refresh()
+        self.wait(lambda d: self.css("body").get_attribute("data-ready") == "true")
+        self.assertFalse(self.driver.execute_script(SPLASH_GONE)["held"])
 
     def test_reduced_motion_moves_pages_without_animation(self):
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",

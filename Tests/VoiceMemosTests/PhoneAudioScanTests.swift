@@ -140,6 +140,6 @@ final class PhoneAudioScanTests: XCTestCase {
         let folder = TemporaryDirectory()
         let path = folder.appending("x.aac")
         XCTAssertTrue(FFmpegTool.ffmpeg(["-i", Fixtures.path("aac.m4a"), "-c", "copy", "-f", "adts", path]))
-        assertRefused([UInt8](FileManager.default.contents(atPath: path)!), "x.aac", "not audio that libsndfile can read")
+        assertRefused([UInt8](FileManager.default.contents(atPath: path)!), "x.aac", "not audio memoapp can read")
     }
 }

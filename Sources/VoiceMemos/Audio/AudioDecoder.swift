@@ -33,8 +33,6 @@ protocol AudioDecoder: FrameReader {
     var promisedFrames: Int64? { get }
     /// Every metadata string the source has, by libsndfile's `SF_STR_*` type.
     var allStrings: [Int32: String] { get }
-    /// The decoding library as messages name it ("libsndfile", "FFmpeg").
-    var libraryName: String { get }
     /// Why the decode stopped before the end of the audio, in the library's
     /// words; nil while it has not. Read it before `finish()`.
     var decodeFailure: String? { get }

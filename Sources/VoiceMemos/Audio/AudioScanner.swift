@@ -107,13 +107,12 @@ public enum AudioScanner {
         let errorText = decoder.decodeFailure
         let isTruncated = decoder.isTruncated
         let format = decoder.format
-        let library = decoder.libraryName
         // The source's failure (an unreadable disk, a full one for the copy)
         // ends the decode early: that, not the shortfall, is what to report.
         try decoder.finish()
         if let errorText {
-            throw refusal(name, en: "it is corrupt: \(library) stopped after \(accumulator.frames) frames (\(errorText))",
-                          ko: "손상된 파일입니다: \(library)이(가) \(accumulator.frames) 프레임 뒤에 멈췄습니다 (\(errorText))")
+            throw refusal(name, en: "it is corrupt: decoding stopped after \(accumulator.frames) frames (\(errorText))",
+                          ko: "손상된 파일입니다: \(accumulator.frames) 프레임 뒤에 디코딩이 멈췄습니다")
         }
         // A promise, not an estimate, in every container (see `SndFileDecoder`, `FFmpegDecoder`).
         if let promised = decoder.promisedFrames, accumulator.frames < promised {
@@ -162,6 +161,11 @@ public enum AudioScanner {
         }
     }
 
+    /// A refusal of bad audio, said to whoever sent it (a person at the
+    /// command line, or on the web page in either language): it names no
+    /// decoding library, and the library's own words (always English) go
+    /// into the English text alone, after what memoapp says, never into the
+    /// Korean one.
     static func refusal(_ name: String, en: String, ko: String) -> MemoError {
         MemoError(.badInput, en: "\(name): \(en)", ko: "\(name): \(ko)")
     }
@@ -170,13 +174,13 @@ public enum AudioScanner {
     private static func unreadable(_ name: String, head: [UInt8], reason: String) -> MemoError {
         if head.count >= 8, head[4..<8].elementsEqual("ftyp".utf8) {
             return refusal(name, en: "it is an MP4/M4A file memoapp cannot read (\(reason))",
-                           ko: "memoapp이 읽을 수 없는 MP4/M4A 파일입니다 (\(reason))")
+                           ko: "memoapp이 읽을 수 없는 MP4/M4A 파일입니다")
         }
         if head.count >= 4, head[0..<4].elementsEqual("caff".utf8) {
-            return refusal(name, en: "it is a CAF file neither libsndfile nor FFmpeg can read (\(reason))",
-                           ko: "libsndfile도 FFmpeg도 읽을 수 없는 CAF 파일입니다 (\(reason))")
+            return refusal(name, en: "it is a CAF file memoapp cannot read (\(reason))",
+                           ko: "memoapp이 읽을 수 없는 CAF 파일입니다")
         }
-        return refusal(name, en: "not audio that libsndfile can read (\(reason))",
-                       ko: "libsndfile이 읽을 수 있는 오디오가 아닙니다 (\(reason))")
+        return refusal(name, en: "not audio memoapp can read (\(reason))",
+                       ko: "memoapp이 읽을 수 있는 오디오가 아닙니다")
     }
 }

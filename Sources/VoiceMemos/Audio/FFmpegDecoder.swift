@@ -31,7 +31,6 @@ final class FFmpegDecoder: AudioDecoder {
     let allStrings: [Int32: String]
     /// `readFrames` into `Int16` scales floats itself.
     var hasFloatSamples: Bool { false }
-    var libraryName: String { "FFmpeg" }
     private(set) var decodeFailure: String?
     /// True when the file's top-level boxes do not end where it does (see
     /// `ContainerLayout`): a cut the decode itself may not notice.

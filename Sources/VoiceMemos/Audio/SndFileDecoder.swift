@@ -78,7 +78,6 @@ final class SndFileDecoder: AudioDecoder {
     var sampleRate: Int { file.sampleRate }
     var channels: Int { file.channels }
     var hasFloatSamples: Bool { file.hasFloatSamples }
-    var libraryName: String { "libsndfile" }
 
     /// Every metadata string the source has, by type.
     var allStrings: [Int32: String] { strings }

@@ -30,7 +30,7 @@ extension VoiceStore {
         case let .failure(error):
             if let failure = stream.failure { throw failure }
             throw MemoError(.storage, en: "voice memo \(memo.id)'s file cannot be decoded (\(error.reason))",
-                            ko: "음성 메모 \(memo.id)의 파일을 디코딩할 수 없습니다 (\(error.reason))")
+                            ko: "음성 메모 \(memo.id)의 파일을 디코딩할 수 없습니다")
         }
     }
 

@@ -64,8 +64,10 @@ export async function saveEdit(path, body, version, undone = () => {}, form = nu
 // Puts `editor` where the row `li` was and its `field` in focus, and brings
 // the whole editor into view: opened on a row at the bottom of a phone's
 // screen, its Save button was under the tab bar.
+// The editor stands in a row of its own (a list holds only rows), with the
+// item's id and no revision, so the list's next refresh replaces it.
 export function showEditor(li, editor, field) {
-  li.replaceWith(editor);
+  li.replaceWith(h('li', { class: 'editor-row', 'data-id': editor.dataset.id }, editor));
   field.focus({ preventScroll: true });
   editor.scrollIntoView({ block: 'nearest' });
 }

@@ -3,7 +3,7 @@
 // (onboarding pages, error messages) come in the language each request asks for.
 const texts = {
   en: {
-    skip: 'Skip', next: 'Next', start: 'Start', pages: 'Onboarding pages', language: '한국어',
+    skip: 'Skip', next: 'Next', start: 'Start', pages: 'Onboarding pages', welcome: 'Welcome to memoapp', language: '한국어',
     languageName: 'Switch to Korean', tour: 'Tour', signOut: 'Sign out',
     signOutConfirm: 'Sign out of memoapp in this browser?',
     todos: 'To-dos', memos: 'Memos', timers: 'Timers', voice: 'Voice',
@@ -36,12 +36,16 @@ const texts = {
     changedElsewhere: 'This was changed elsewhere after you opened it. Save again to replace that change, or Cancel to see it.',
     rename: 'Rename', voiceRemoved: 'Voice memo deleted.', noMicrophone: 'No microphone could be opened.',
     mainTitle: 'memoapp', overdueCount: n => `${n} overdue`,
+    shortcuts: 'Keyboard shortcuts', keySearch: 'Search everything', keyNew: 'New item on this tab',
+    keyNext: 'Next row', keyPrevious: 'Previous row', keyDone: 'Mark the to-do done, or open again',
+    keyEdit: 'Edit the row', keyHelp: 'This list',
+    trimStart: 'Keep from', trimEnd: 'Keep until',
     close: 'Close', memo: 'Memo', filters: 'Filters', newTodo: 'New to-do', searchResults: 'Search results', clearTag: 'Show every tag', itemGone: 'This was deleted.',
     markdownMissing: 'Markdown cannot be shown here (the server has no markdown-it): the text as written.',
     changedElsewhereShown: 'This memo was changed elsewhere: here it is as it is now. Tick again if you still want to.',
   },
   ko: {
-    skip: '건너뛰기', next: '다음', start: '시작하기', pages: '온보딩 페이지', language: 'English',
+    skip: '건너뛰기', next: '다음', start: '시작하기', pages: '온보딩 페이지', welcome: 'memoapp에 오신 것을 환영합니다', language: 'English',
     languageName: '영어로 보기', tour: '둘러보기', signOut: '로그아웃',
     signOutConfirm: '이 브라우저에서 memoapp에서 로그아웃할까요?',
     todos: '할 일', memos: '메모', timers: '타이머', voice: '음성 메모',
@@ -74,6 +78,10 @@ const texts = {
     changedElsewhere: '연 뒤에 다른 곳에서 바뀌었습니다. 다시 저장하면 그 변경을 덮어쓰고, 취소하면 바뀐 내용을 봅니다.',
     rename: '이름 바꾸기', voiceRemoved: '음성 메모를 삭제했습니다.', noMicrophone: '마이크를 열 수 없습니다.',
     mainTitle: 'memoapp', overdueCount: n => `지난 할 일 ${n}개`,
+    shortcuts: '키보드 단축키', keySearch: '모두 검색', keyNew: '이 탭에 새 항목',
+    keyNext: '다음 줄', keyPrevious: '이전 줄', keyDone: '할 일 완료 또는 다시 열기',
+    keyEdit: '이 줄 편집', keyHelp: '이 목록',
+    trimStart: '남길 구간 시작', trimEnd: '남길 구간 끝',
     close: '닫기', memo: '메모', filters: '필터', newTodo: '새 할 일', searchResults: '검색 결과', clearTag: '모든 태그 보기', itemGone: '삭제되었습니다.',
     markdownMissing: '서버에 markdown-it이 없어 마크다운을 보여 줄 수 없습니다. 쓴 그대로 보여 줍니다.',
     changedElsewhereShown: '다른 곳에서 바뀐 메모입니다. 지금 내용을 보여 줍니다. 그래도 바꾸려면 다시 체크하세요.',

@@ -10,6 +10,7 @@ import { mountMemos } from './memos.js';
 import { mountTimers } from './timers.js';
 import { mountVoice } from './voice.js';
 import { globalSearch } from './search.js';
+import { installShortcuts } from './shortcuts.js';
 
 const root = document.getElementById('root');
 let screen = null; // { kind: 'onboarding'|'main'|'signin', ... }
@@ -85,7 +86,8 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   const search = globalSearch(panel);
   const header = h('header', { class: 'topbar' }, h('h1', { class: 'brand', text: 'memoapp' }), search.box,
     h('div', { class: 'top-actions' }, search.opener, tourLink, signOutButton, langButton), connection);
-  const shell = h('div', { class: 'main' }, header, nav, h('main', { class: 'content' }, panel, search.results));
+  const content = h('main', { class: 'content' }, panel, search.results);
+  const shell = h('div', { class: 'main' }, header, nav, content);
   let current = null;
   let active = tab;
 
@@ -131,12 +133,13 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
 
   const offLang = onLangChange(() => { renderChrome(); if (current && current.relabel) current.relabel(); else open(active); });
   const offBars = measureBars(header, nav);
+  const offKeys = installShortcuts(content, () => search.focus());
   root.replaceChildren(shell);
   document.body.dataset.screen = 'main';
   events.connect();
   open(active);
   screen = { kind: 'main', close: () => {
-    offLang(); offBars(); search.destroy(); window.removeEventListener('memoapp:tag', showTag);
+    offLang(); offBars(); offKeys(); search.destroy(); window.removeEventListener('memoapp:tag', showTag);
     if (current) current.destroy();
     current = null;
   } };
@@ -157,9 +160,8 @@ function measureBars(header, nav) {
 }
 
 function showSignIn(refused) {
-  hideSplash();
   document.body.dataset.screen = 'signin';
-  const render = () => root.replaceChildren(h('section', { class: 'signin' },
+  const render = () => root.replaceChildren(h('main', { class: 'signin' },
     h('h1', { class: 'brand', text: 'memoapp' }),
     h('h2', { text: t('signInTitle') }),
     refused ? h('p', { class: 'error-text', role: 'alert', text: t('codeRefused') }) : null,
@@ -168,14 +170,14 @@ function showSignIn(refused) {
   const off = onLangChange(render);
   screen = { kind: 'signin', close: off };
   render();
-  document.body.dataset.ready = 'true';
+  // Ready once the splash no longer covers it.
+  hideSplash().then(() => { document.body.dataset.ready = 'true'; });
 }
 
 function showMessage(message) {
-  hideSplash();
-  root.replaceChildren(h('section', { class: 'signin' }, h('h1', { class: 'brand', text: 'memoapp' }),
+  root.replaceChildren(h('main', { class: 'signin' }, h('h1', { class: 'brand', text: 'memoapp' }),
     h('p', { class: 'error-text', role: 'alert', text: message })));
-  document.body.dataset.ready = 'true';
+  hideSplash().then(() => { document.body.dataset.ready = 'true'; });
 }
 
 // The gate may close again (`memoapp onboard reset`), or open from elsewhere.

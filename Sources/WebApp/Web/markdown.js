@@ -81,8 +81,10 @@ function taskItem(tokens, index, item) {
   if (!match || !tokens[index].map) return;
   first.content = first.content.slice(match[0].length);
   item.classList.add('task');
+  // Named by the task's words, so a screen reader says what is ticked.
+  const words = inline.children.filter(c => c.type === 'text' || c.type === 'code_inline').map(c => c.content).join('').trim();
   item.append(h('input', { type: 'checkbox', class: 'task-check', checked: match[1] !== ' ',
-    'data-line': String(tokens[index].map[0]) }));
+    'data-line': String(tokens[index].map[0]), 'aria-label': words || match[0].trim() }));
 }
 
 function renderInline(children, parent) {

@@ -11,6 +11,23 @@ import { t, lang, setLang, onLangChange } from './i18n.js';
 
 const art = ['todo', 'memo', 'voice', 'timer'];
 
+// A flick: the pointer still moving at 0.4 px per ms (400 px/s) when it is
+// lifted, over at least 24 px (a tap that wobbles turns nothing). iOS's
+// paging scroll view turns a page at about that speed.
+const FLICK_SPEED = 0.4;
+const FLICK_DISTANCE = 24;
+const FLICK_WINDOW_MS = 100;
+
+// The pointer's speed (px/ms, + to the right) over its last FLICK_WINDOW_MS
+// before it was lifted: a finger that stopped before lifting flicks nothing.
+function flickVelocity(samples) {
+  const last = samples[samples.length - 1];
+  let first = samples.find(sample => sample.t >= last.t - FLICK_WINDOW_MS);
+  if (first === last) first = samples[samples.length - 2];
+  if (!first || last.t <= first.t) return 0;
+  return (last.x - first.x) / (last.t - first.t);
+}
+
 // state: the onboarding document with its pages. options.tour: look only.
 // options.done(): called once the onboarding is over (completed or tour left).
 export function showOnboarding(root, state, options = {}) {
@@ -30,13 +47,18 @@ export function showOnboarding(root, state, options = {}) {
   const stepButtons = h('div', { class: 'ob-buttons ob-step' }, skip, next);
   const lastButtons = h('div', { class: 'ob-buttons ob-last' }, start);
   const langButton = h('button', { type: 'button', class: 'lang-switch', onclick: () => setLang(lang() === 'ko' ? 'en' : 'ko') });
-  const section = h('section', { class: 'onboarding', 'data-page': String(index + 1) },
-    h('div', { class: 'ob-top' }, langButton),
+  // The screen's main landmark and its first-level heading (unseen: the
+  // seeds' pages show only their own titles), so that a screen reader can
+  // tell where it is and go straight to the content.
+  const heading = h('h1', { class: 'visually-hidden' });
+  const section = h('main', { class: 'onboarding', 'data-page': String(index + 1) },
+    heading, h('div', { class: 'ob-top' }, langButton),
     viewport, dots,
     h('div', { class: 'ob-actions' }, stepButtons, lastButtons));
 
   function render() {
     section.setAttribute('aria-label', t('pages'));
+    heading.textContent = t('welcome');
     dots.setAttribute('aria-label', t('pages'));
     langButton.textContent = t('language');
     langButton.setAttribute('aria-label', t('languageName'));
@@ -106,11 +128,14 @@ export function showOnboarding(root, state, options = {}) {
   }
 
   // Swipe: the track follows the pointer (clamped at both ends: no bounce),
-  // and on release snaps to round(offset / width).
+  // and on release snaps to round(offset / width), or, after a quick flick,
+  // to the next page the way the finger went, however short the way was
+  // (as a phone's paging does: flickVelocity).
   let drag = null;
   viewport.addEventListener('pointerdown', event => {
     if (event.button !== 0 || finished) return;
-    drag = { id: event.pointerId, x: event.clientX, dx: 0, width: viewport.clientWidth || 1 };
+    drag = { id: event.pointerId, x: event.clientX, dx: 0, width: viewport.clientWidth || 1,
+      samples: [{ x: event.clientX, t: event.timeStamp }] };
     viewport.setPointerCapture(event.pointerId);
     track.classList.remove('animate');
     section.classList.add('dragging');
@@ -120,12 +145,17 @@ export function showOnboarding(root, state, options = {}) {
     const max = drag.width * (count - 1);
     const offset = Math.min(Math.max(index * drag.width - (event.clientX - drag.x), 0), max);
     drag.dx = index * drag.width - offset;
+    drag.samples.push({ x: event.clientX, t: event.timeStamp });
+    if (drag.samples.length > 20) drag.samples.shift();
     track.style.transform = `translateX(${-offset}px)`;
   });
   const release = event => {
     if (!drag || event.pointerId !== drag.id) return;
     const offset = index * drag.width - drag.dx;
-    const target = Math.round(offset / drag.width);
+    drag.samples.push({ x: event.clientX, t: event.timeStamp });
+    const velocity = flickVelocity(drag.samples);
+    const flicked = Math.abs(velocity) >= FLICK_SPEED && Math.abs(drag.dx) >= FLICK_DISTANCE && Math.sign(velocity) === Math.sign(drag.dx);
+    const target = flicked ? index - Math.sign(velocity) : Math.round(offset / drag.width);
     drag = null;
     section.classList.remove('dragging');
     // go() snaps the track back too when the page stays the same.

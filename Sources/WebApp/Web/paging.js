@@ -71,6 +71,7 @@ export function pagedList(list, row) {
   // row element whose item is unchanged (and a row's element that is an open
   // editor: it is closed by a refresh of its own).
   function reconcile(items, rerender) {
+    const focus = focusedControl();
     const wanted = new Map(items.map(item => [String(item.id), item]));
     const kept = new Map();
     for (const element of [...list.children]) {
@@ -84,6 +85,27 @@ export function pagedList(list, row) {
       if (element === at) at = at.nextElementSibling;
       else list.insertBefore(element, at);
     }
+    if (focus) restoreFocus(focus);
+  }
+
+  // The control in focus inside a row (a to-do's box ticked with Space, a
+  // row reached with j/k): its row's id and place, and which control it is.
+  function focusedControl() {
+    const active = document.activeElement;
+    const row = active && list.contains(active) ? active.closest('li[data-id]') : null;
+    if (!row || active === row) return null;
+    return { id: row.dataset.id, index: [...list.children].indexOf(row), selector: controlSelector(active) };
+  }
+
+  // A row remade by the refresh gets the focus back on the same control; a
+  // row that left the list (a to-do done under "Open") hands it to the row
+  // now in its place, so the keyboard user goes on from there.
+  function restoreFocus({ id, index, selector }) {
+    if (list.contains(document.activeElement)) return;
+    const rows = [...list.children];
+    const row = rows.find(r => r.dataset.id === id) || rows[Math.min(index, rows.length - 1)];
+    const control = row && (row.querySelector(selector) || row.querySelector('input, button'));
+    if (control) control.focus({ preventScroll: true });
   }
 
   async function refreshOnce(rerender) {
@@ -142,4 +164,10 @@ function withLimit(path, limit) {
   const params = new URLSearchParams(query);
   params.set('limit', String(limit));
   return base + '?' + params.toString();
+}
+
+// How to find `control` again in a row made anew: its first class.
+function controlSelector(control) {
+  const name = control.classList[0];
+  return name ? `.${CSS.escape(name)}` : control.tagName.toLowerCase();
 }

@@ -116,6 +116,8 @@ export function globalSearch(panel) {
       empty.textContent = t('noHits');
       rerun();
     },
+    // The `/` shortcut: the field, opened on a phone.
+    focus() { setOpen(true); field.focus(); field.select(); },
     // Leaving the results for a tab (or a tag): the query is done with.
     clear() { clear(); setOpen(false); },
     destroy() { off.forEach(f => f()); clearTimeout(timer); },

@@ -2,13 +2,15 @@
 // then decoded and sent as 16-bit WAV, since memoapp reads audio through
 // libsndfile, which has no WebM), a list with each memo's waveform drawn from
 // its stored peaks, playing with seeking (click the waveform), renaming, and
-// trimming to a stretch selected on the waveform.
+// trimming to a stretch selected on the waveform (with the pointer, or with
+// the keys on its two ends: trimhandles.js).
 import * as api from './api.js';
 import * as events from './events.js';
 import { h, icon, errorToast, formatLocal, splitTags, tagButton, tagChip } from './dom.js';
 import { t } from './i18n.js';
 import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
+import { trimHandles } from './trimhandles.js';
 
 function duration(seconds) {
   const s = Math.max(0, seconds);
@@ -147,6 +149,19 @@ export function mountVoice(panel) {
     const trim = h('button', { type: 'button', class: 'trim', hidden: true, text: t('trim') });
     let peaks = null;
     let selection = null; // [start, end] in seconds
+    // The stretch's ends, for the keyboard (and a finger) as well as a drag.
+    const ends = trimHandles(memo.duration, duration, range =>
+      select(range[0] > 0 || range[1] < memo.duration ? range : null, false));
+    ends.relabel();
+    ends.set(null);
+
+    function select(chosen, moveHandles = true) {
+      selection = chosen;
+      trim.hidden = !selection;
+      trim.textContent = selection ? `${t('trim')} ${duration(selection[0])}–${duration(selection[1])}` : t('trim');
+      if (moveHandles) ends.set(selection);
+      draw();
+    }
 
     function draw() {
       const width = canvas.clientWidth || 300;
@@ -192,18 +207,15 @@ export function mountVoice(panel) {
     canvas.addEventListener('pointermove', event => {
       if (down === null) return;
       const now = seconds(event);
-      selection = [Math.min(down, now), Math.max(down, now)];
-      draw();
+      select([Math.min(down, now), Math.max(down, now)]);
     });
     canvas.addEventListener('pointerup', event => {
       if (down === null) return;
       const now = seconds(event);
-      if (Math.abs(now - down) < memo.duration / 100) { selection = null; audio.currentTime = now; }
-      else selection = [Math.min(down, now), Math.max(down, now)];
+      const from = down;
       down = null;
-      trim.hidden = !selection;
-      trim.textContent = selection ? `${t('trim')} ${duration(selection[0])}–${duration(selection[1])}` : t('trim');
-      draw();
+      if (Math.abs(now - from) < memo.duration / 100) { audio.currentTime = now; select(null); }
+      else select([Math.min(from, now), Math.max(from, now)]);
     });
     audio.addEventListener('timeupdate', draw);
     audio.addEventListener('seeked', draw);
@@ -221,7 +233,7 @@ export function mountVoice(panel) {
       h('div', { class: 'body' }, name,
         h('div', { class: 'meta' }, h('span', { class: 'length', text: duration(memo.duration) }),
           h('span', { text: formatLocal(memo.imported_at) }), memo.tags.map(tag => tagButton('voice', tag))),
-        canvas, audio, h('div', { class: 'row-actions' }, trim)),
+        h('div', { class: 'waveform-box' }, canvas, ...ends.handles), audio, h('div', { class: 'row-actions' }, trim)),
       h('div', { class: 'row-actions' },
         h('button', { type: 'button', class: 'icon-button edit', 'aria-label': t('rename'), title: t('rename'), onclick: () => rename(li, memo) }, icon('pencil')),
         h('button', { type: 'button', class: 'icon-button delete', 'aria-label': t('delete'), title: t('delete'), onclick: () => remove(memo) }, icon('trash'))));
