@@ -32,8 +32,11 @@ async function hide() {
   if (!splash) return;
   // performance.now() counts from the navigation's start, so the time the
   // page took to load is part of the 1.5 s, not added to it.
-  const left = isLaunch ? SPLASH_MS - performance.now() : 0;
-  if (left > 0) await new Promise(resolve => setTimeout(resolve, left));
+  // A timer rounds its delay to whole milliseconds and may fire a little
+  // early: wait again until the 1.5 s have truly passed.
+  while (isLaunch && performance.now() < SPLASH_MS) {
+    await new Promise(resolve => setTimeout(resolve, Math.ceil(SPLASH_MS - performance.now())));
+  }
   splash.classList.add('gone');
   performance.mark('memoapp-splash-gone', { detail: { held: isLaunch } });
   if (reducedMotion()) { splash.remove(); return; }
