@@ -41,6 +41,9 @@ public enum WebApp {
             ("markdown.js", PackageResources.markdown_js), ("itemview.js", PackageResources.itemview_js),
             ("folding.js", PackageResources.folding_js), ("search.js", PackageResources.search_js),
             ("shortcuts.js", PackageResources.shortcuts_js), ("trimhandles.js", PackageResources.trimhandles_js),
+            ("manifest.webmanifest", PackageResources.manifest_webmanifest), ("icon.svg", PackageResources.icon_svg),
+            ("icon-192.png", PackageResources.icon_192_png), ("icon-512.png", PackageResources.icon_512_png),
+            ("icon-maskable-512.png", PackageResources.icon_maskable_512_png),
         ] {
             files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: EntityTag.of(bytes))
         }
@@ -123,6 +126,8 @@ public enum WebApp {
         if name.hasSuffix(".css") { return "text/css; charset=utf-8" }
         if name.hasSuffix(".js") { return "text/javascript; charset=utf-8" }
         if name.hasSuffix(".svg") { return "image/svg+xml" }
+        if name.hasSuffix(".png") { return "image/png" }
+        if name.hasSuffix(".webmanifest") { return "application/manifest+json" }
         return "application/octet-stream"
     }
 }
