@@ -12,7 +12,7 @@ public enum WebApp {
     /// framed. `media-src blob:` plays a recording before upload.
     public static let contentSecurityPolicy = [
         "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
-        "media-src 'self' blob:", "connect-src 'self'", "manifest-src 'self'", "base-uri 'none'",
+        "media-src 'self' blob:", "connect-src 'self'", "manifest-src 'self'", "worker-src 'self'", "base-uri 'none'",
         "form-action 'none'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
@@ -41,6 +41,7 @@ public enum WebApp {
             ("markdown.js", PackageResources.markdown_js), ("itemview.js", PackageResources.itemview_js),
             ("folding.js", PackageResources.folding_js), ("search.js", PackageResources.search_js),
             ("shortcuts.js", PackageResources.shortcuts_js), ("trimhandles.js", PackageResources.trimhandles_js),
+            ("sw.js", PackageResources.sw_js),
             ("manifest.webmanifest", PackageResources.manifest_webmanifest), ("icon.svg", PackageResources.icon_svg),
             ("icon-192.png", PackageResources.icon_192_png), ("icon-512.png", PackageResources.icon_512_png),
             ("icon-maskable-512.png", PackageResources.icon_maskable_512_png),
@@ -50,10 +51,16 @@ public enum WebApp {
         return files
     }()
 
-    /// The routes `GET /` and `GET /app/{file}` (HEAD too, through GET).
+    /// The routes `GET /`, `GET /sw.js` and `GET /app/{file}` (HEAD too, through GET).
     public static func addRoutes(to router: inout Router) {
         router.route(.get, "/", description("The web app's page", mediaType: "text/html")) { request in
             response(for: "index.html", request: request)
+        }
+        // At the root: a service worker controls only the paths under its
+        // own, and the page is `/`.
+        router.route(.get, "/sw.js", description("The web app's service worker (the app shell offline)",
+                                                 mediaType: "text/javascript")) { request in
+            response(for: ServiceWorker.file(), request: request)
         }
         var file = description("The web app's scripts and styles", mediaType: nil)
         let names = (Array(files.keys) + Array(SystemScript.all.keys)).sorted()
@@ -71,7 +78,8 @@ public enum WebApp {
             }
             // Refused as the server refuses anything, in its error format
             // (the app's JSON envelope), not as a page of its own.
-            guard files[name] != nil else { throw HTTPError(status: 404, en: "Not found", ko: "찾을 수 없습니다") }
+            // The worker is served at the root only (`ServiceWorker`).
+            guard files[name] != nil, name != "sw.js" else { throw HTTPError(status: 404, en: "Not found", ko: "찾을 수 없습니다") }
             return response(for: name, request: request)
         }
     }
@@ -88,7 +96,7 @@ public enum WebApp {
     /// Whether a request's path is one of the web app's (for an access hook:
     /// the page itself is public, so that it can sign in).
     public static func serves(path: [String]) -> Bool {
-        path.isEmpty || (path.count == 2 && path[0] == "app")
+        path.isEmpty || path == ["sw.js"] || (path.count == 2 && path[0] == "app")
     }
 
     /// The file's response, `304` when `If-None-Match` names its ETag, `404`

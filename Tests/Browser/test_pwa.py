@@ -1,5 +1,5 @@
 """The page as a phone app (issue 28): installable (a manifest Chromium
-parses, its icons)."""
+parses, its icons), and its shell served by a service worker."""
 
 import json
 import unittest
@@ -108,19 +108,29 @@ class PhoneApp:
         errors = self.driver.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"]
         self.assertEqual(errors, [])
 
+    # -- the app shell
+
+    def test_a_service_worker_controls_the_page_and_serves_it_without_the_server(self):
+        self.start_controlled()
+        self.server.stop()
+        self.reload_ready()
+        # The page, not Chromium's error page: it says the server is away.
+        self.assertEqual(self.css("h1.brand").text, "memoapp")
+        self.assertEqual(self.css(".error-text").text, self.expected["unreachable"])
+
     def row(self, title):
         return next(row for row in self.all(".todo") if row.find_element(By.CSS_SELECTOR, ".title").text == title)
 
 
 class EnglishPhoneApp(PhoneApp, BrowserTest):
     language = "en-US"
-    expected = {"offline": "Offline", "waiting4": "Offline · 4 changes waiting", "waiting1": "1 change waiting",
+    expected = {"unreachable": "Cannot reach memoapp. Is `memoapp serve` running?", "offline": "Offline", "waiting4": "Offline · 4 changes waiting", "waiting1": "1 change waiting",
                 "synced": "Synced just now"}
 
 
 class KoreanPhoneApp(PhoneApp, BrowserTest):
     language = "ko-KR"
-    expected = {"offline": "오프라인", "waiting4": "오프라인 · 변경 4개 대기 중", "waiting1": "변경 1개 대기 중",
+    expected = {"unreachable": "memoapp에 연결할 수 없습니다. `memoapp serve`가 실행 중인가요?", "offline": "오프라인", "waiting4": "오프라인 · 변경 4개 대기 중", "waiting1": "변경 1개 대기 중",
                 "synced": "방금 동기화됨"}
 
 

@@ -66,6 +66,18 @@ final class WebAppTests: XCTestCase {
         XCTAssertEqual(WebApp.files["icon-192.png"]?.contentType, "image/png")
     }
 
+    func testTheServiceWorkerIsVersionedByEveryFileOfTheShell() throws {
+        let worker = ServiceWorker.file()
+        let text = String(decoding: worker.bytes, as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("const VERSION = '"))
+        for name in WebApp.files.keys where name != "sw.js" && name != "index.html" {
+            XCTAssertTrue(text.contains("'/app/\(name)'"), "\(name) is in the shell")
+        }
+        XCTAssertTrue(text.contains("'/'"))
+        XCTAssertTrue(text.hasSuffix(String(decoding: WebApp.files["sw.js"]!.bytes, as: UTF8.self)))
+        XCTAssertTrue(WebApp.contentSecurityPolicy.contains("worker-src 'self'"))
+    }
+
     func testMarkdownItIsServedFromItsDebianPackage() throws {
         let script = SystemScript.markdownIt
         guard FileManager.default.fileExists(atPath: script.path) else {

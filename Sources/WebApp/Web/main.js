@@ -16,6 +16,7 @@ const root = document.getElementById('root');
 let screen = null; // { kind: 'onboarding'|'main'|'signin', ... }
 
 async function boot() {
+  if (await startWorker()) return;
   let status;
   try {
     status = await api.signIn();
@@ -45,6 +46,26 @@ async function route() {
   await hideSplash();
   document.body.dataset.ready = 'true';
   window.dispatchEvent(new Event('memoapp:ready'));
+}
+
+// The service worker (sw.js) keeps the page openable without its server. A
+// new version, waiting since the binary changed, takes over here, before
+// anything is shown (never under an open editor; the queue is in
+// IndexedDB), and the page loads again from it.
+async function startWorker() {
+  if (!('serviceWorker' in navigator)) return false;
+  try {
+    const registration = await navigator.serviceWorker.register('/sw.js');
+    if (!registration.waiting || !navigator.serviceWorker.controller) return false;
+    const changed = new Promise(resolve => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true), { once: true }));
+    registration.waiting.postMessage('take-over');
+    if (!(await Promise.race([changed, new Promise(resolve => setTimeout(resolve, 3000, false))]))) return false;
+    location.reload();
+    return true;
+  } catch (error) {
+    console.warn('service worker:', error.message);
+    return false;
+  }
 }
 
 function startOnboarding(state, tour = false) {
