@@ -1,5 +1,8 @@
 """The page as a phone app (issue 28): installable (a manifest Chromium
-parses, its icons), and its shell served by a service worker."""
+parses, its icons), its shell served by a service worker, and a sync device
+of its own: opened with the server away it shows what it kept and says it is
+offline; changes made then wait in its queue and reach the server once, by
+the sync protocol, when it is back."""
 
 import json
 import unittest
@@ -105,18 +108,106 @@ class PhoneApp:
                 self.assertEqual(f"{width}x{height}", icon["sizes"], src)
         self.assertTrue(sizes[-1][0].endswith("/app/icon.svg"))
         # Chromium would offer to install it.
+        self.driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0]())")
         errors = self.driver.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"]
         self.assertEqual(errors, [])
 
     # -- the app shell
 
-    def test_a_service_worker_controls_the_page_and_serves_it_without_the_server(self):
+    def test_a_service_worker_controls_the_page_and_opens_it_without_the_server(self):
         self.start_controlled()
+        self.server.memoapp("todo", "add", "buy milk")
+        self.server.memoapp("memo", "add", "first memo line\nsecond")
+        self.wait(lambda d: self.titles(".todo .title") == ["buy milk"])
+        self.wait(lambda d: sorted(self.copy()) == [["memo", "first memo line\nsecond", False, False],
+                                                    ["todo", "buy milk", False, False]],
+                  message="the copy never held what the server has")
         self.server.stop()
         self.reload_ready()
-        # The page, not Chromium's error page: it says the server is away.
+        self.assertEqual(self.screen(), "main", "the page opened on its copy, not an error page")
+        self.wait(lambda d: self.titles(".todo .title") == ["buy milk"])
+        self.assertEqual(self.status(), self.expected["offline"])
+        self.css('.tab[data-tab="memos"]').click()
+        self.wait(lambda d: self.titles(".memo .preview") == ["first memo line"])
+        self.language_shot("pwa-offline")
+
+    def test_a_page_without_a_copy_says_the_server_is_away(self):
+        # Signed in, but the server went away before the page kept anything:
+        # the shell still opens, and says so.
+        self.open_signed_in()
+        self.driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0]())")
+        self.server.stop()
+        self.reload_ready()
         self.assertEqual(self.css("h1.brand").text, "memoapp")
         self.assertEqual(self.css(".error-text").text, self.expected["unreachable"])
+
+    # -- a sync device
+
+    def test_changes_made_offline_reach_the_server_once(self):
+        self.start_controlled()
+        self.server.memoapp("todo", "add", "buy milk")
+        self.server.memoapp("todo", "add", "call mum")
+        memo = self.server.memoapp("memo", "add", "shopping\neggs")
+        self.wait(lambda d: len(self.copy()) == 3, message="the copy never held what the server has")
+        self.server.stop()
+        self.reload_ready()
+        self.wait(lambda d: sorted(self.titles(".todo .title")) == ["buy milk", "call mum"])
+
+        # Checked off, removed, added, and a memo's text edited, all offline.
+        # (Added last: the form a phone unfolds for typing folds again when
+        # the focus leaves it, and moves the rows under a tap.)
+        self.row("buy milk").find_element(By.CSS_SELECTOR, ".check").click()
+        self.wait(lambda d: "buy milk" not in self.titles(".todo .title"))
+        self.row("call mum").find_element(By.CSS_SELECTOR, ".delete").click()
+        self.wait(lambda d: "call mum" not in self.titles(".todo .title"))
+        self.css('input[name="title"]').send_keys("bake bread\n")
+        self.wait(lambda d: self.titles(".todo .title") == ["bake bread"])
+        self.css('.tab[data-tab="memos"]').click()
+        self.wait(lambda d: self.titles(".memo .preview") == ["shopping"])
+        self.css(".memo .edit").click()
+        text = self.css(".editor textarea")
+        text.send_keys("\nbutter")
+        self.css(".editor .primary").click()
+        self.wait(lambda d: not self.all(".editor"))
+        self.wait(lambda d: self.status() == self.expected["waiting4"], message=f"status: {self.status()!r}")
+        self.language_shot("pwa-waiting")
+        # Kept across a reload while the server is still away.
+        self.reload_ready()
+        self.wait(lambda d: self.status() == self.expected["waiting4"])
+
+        self.restart_server()
+        self.wait(lambda d: self.status() == self.expected["synced"], timeout=20, message=f"status: {self.status()!r}")
+        todos = {todo["title"]: todo for todo in self.server.memoapp("todo", "list", "--all")}
+        self.assertEqual(sorted(todos), ["bake bread", "buy milk"])
+        self.assertTrue(todos["buy milk"]["is_done"])
+        self.assertFalse(todos["bake bread"]["is_done"])
+        self.assertEqual(self.server.memoapp("memo", "show", str(memo["id"]))["text"], "shopping\neggs\nbutter")
+        self.assertEqual(len(self.server.memoapp("memo", "list")), 1, "no conflict copy, no second memo")
+        # Once: nothing waits, and another sync run sends nothing again.
+        self.assertEqual([entry[3] for entry in self.copy()], [False, False, False])
+        self.driver.execute_script("window.dispatchEvent(new Event('online'))")
+        self.wait(lambda d: self.status() == self.expected["synced"])
+        self.assertEqual(len(self.server.memoapp("todo", "list", "--all")), 2)
+        self.language_shot("pwa-synced")
+
+    def test_with_chromiums_network_offline_a_change_waits_and_then_syncs(self):
+        self.start_controlled()
+        self.server.memoapp("todo", "add", "buy milk")
+        self.wait(lambda d: len(self.copy()) == 1, message="the copy never held what the server has")
+        self.driver.execute_cdp_cmd("Network.enable", {})
+        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions",
+                                    {"offline": True, "latency": 0, "downloadThroughput": 0, "uploadThroughput": 0})
+        self.reload_ready()
+        self.wait(lambda d: self.titles(".todo .title") == ["buy milk"])
+        self.wait(lambda d: self.status() == self.expected["offline"])
+        self.css('input[name="title"]').send_keys("water plants\n")
+        self.wait(lambda d: self.status() == self.expected["offline"] + " · " + self.expected["waiting1"],
+                  message=f"status: {self.status()!r}")
+        self.driver.execute_cdp_cmd("Network.emulateNetworkConditions",
+                                    {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        self.driver.execute_script("window.dispatchEvent(new Event('online'))")
+        self.wait(lambda d: self.status() == self.expected["synced"], timeout=20, message=f"status: {self.status()!r}")
+        self.assertEqual(sorted(todo["title"] for todo in self.server.memoapp("todo", "list")), ["buy milk", "water plants"])
 
     def row(self, title):
         return next(row for row in self.all(".todo") if row.find_element(By.CSS_SELECTOR, ".title").text == title)

@@ -54,16 +54,16 @@ final class WebAppTests: XCTestCase {
         XCTAssertNil(html.range(of: " on[a-z]+=", options: .regularExpression))
     }
 
-    func testFirstLoadIsUnder150KB() {
+    func testFirstLoadIsUnder170KB() {
+        // 170, not 150: the page as a sync device (store.js, sync.js, and
+        // offline.js, loaded only offline) and its worker are 25 KB.
         // The PNG icons are the browser's, fetched to install the page or
         // draw its home-screen icon; the page itself never loads them.
         let page = WebApp.files.values.filter { !$0.name.hasSuffix(".png") }
         let total = page.reduce(0) { $0 + $1.bytes.count }
-        XCTAssertLessThan(total, 150 * 1024, "every file the page can load, together")
+        XCTAssertLessThan(total, 170 * 1024, "every file the page can load, together")
         let icons = WebApp.files.values.filter { $0.name.hasSuffix(".png") }.reduce(0) { $0 + $1.bytes.count }
         XCTAssertLessThan(icons, 16 * 1024, "the icons, flat colours: a few KB each")
-        XCTAssertEqual(WebApp.files["manifest.webmanifest"]?.contentType, "application/manifest+json")
-        XCTAssertEqual(WebApp.files["icon-192.png"]?.contentType, "image/png")
     }
 
     func testTheServiceWorkerIsVersionedByEveryFileOfTheShell() throws {
@@ -76,6 +76,8 @@ final class WebAppTests: XCTestCase {
         XCTAssertTrue(text.contains("'/'"))
         XCTAssertTrue(text.hasSuffix(String(decoding: WebApp.files["sw.js"]!.bytes, as: UTF8.self)))
         XCTAssertTrue(WebApp.contentSecurityPolicy.contains("worker-src 'self'"))
+        XCTAssertEqual(WebApp.files["manifest.webmanifest"]?.contentType, "application/manifest+json")
+        XCTAssertEqual(WebApp.files["icon-192.png"]?.contentType, "image/png")
     }
 
     func testMarkdownItIsServedFromItsDebianPackage() throws {

@@ -42,6 +42,8 @@ export async function request(method, path, body, extraHeaders = {}, seen = null
   try {
     response = await fetch('/api/v1' + path, { method, headers, body: payload, credentials: 'same-origin', cache: 'no-store' });
   } catch {
+    const local = hooks.local && await hooks.local(method, path, body);
+    if (local !== undefined) return local;
     throw new ApiError(0, 'offline', t('offline'));
   }
   if (seen) seen(response);
@@ -59,6 +61,22 @@ export async function request(method, path, body, extraHeaders = {}, seen = null
 }
 
 export const csrf = () => csrfToken;
+
+// Set by main.js: `local(method, path, body)` answers a request the server
+// could not be asked (the page's copy, offline.js; undefined when it has no
+// answer), `page(path, items)` is told of every list page the server gave.
+export const hooks = { local: null, page: null };
+
+// Opened on its copy without the server: this tab's token is used as it
+// was, and its session confirmed once the server answers again.
+let confirmed = false;
+export function resumeOffline() { csrfToken = storedCsrf(); }
+export async function confirmSession() {
+  if (confirmed) return true;
+  if (await signIn() === 'ok') return true;
+  window.dispatchEvent(new Event('memoapp:signedout'));
+  return false;
+}
 
 // An upload with progress (fetch has none for request bodies): the raw body,
 // as POST /api/v1/voice takes it. Resolves with the created item.
@@ -99,10 +117,13 @@ export async function getPage(path) {
     response = await fetch('/api/v1' + path, {
       headers: { Accept: 'application/json', 'Accept-Language': lang() }, credentials: 'same-origin', cache: 'no-store' });
   } catch {
+    const local = hooks.local && await hooks.local('GET', path);
+    if (local !== undefined) return { items: local, next: null };
     throw new ApiError(0, 'offline', t('offline'));
   }
   if (!response.ok) return { items: await request('GET', path), next: null }; // the error, as request words it
   const items = await response.json();
+  if (hooks.page) hooks.page(path, items);
   const link = /<\/api\/v1([^>]*)>;\s*rel="next"/.exec(response.headers.get('Link') || '');
   return { items, next: link ? link[1] : null };
 }
@@ -139,6 +160,7 @@ export async function signIn() {
     try {
       const session = await request('POST', '/session', { code: decodeURIComponent(match[1]) });
       keepCsrf(session.csrf_token);
+      confirmed = true;
       return 'ok';
     } catch (error) {
       if (error.status !== 401 && error.status !== 400 && error.status !== 422) throw error;
@@ -154,6 +176,7 @@ export async function signIn() {
     const session = await request('GET', '/session', undefined, stored ? { 'X-CSRF-Token': stored } : {});
     if (stored && session.csrf_token === stored) {
       keepCsrf(stored);
+      confirmed = true;
       return 'ok';
     }
     keepCsrf(null);

@@ -11,6 +11,8 @@ import { mountTimers } from './timers.js';
 import { mountVoice } from './voice.js';
 import { globalSearch } from './search.js';
 import { installShortcuts } from './shortcuts.js';
+import * as store from './store.js';
+import * as sync from './sync.js';
 
 const root = document.getElementById('root');
 let screen = null; // { kind: 'onboarding'|'main'|'signin', ... }
@@ -21,6 +23,7 @@ async function boot() {
   try {
     status = await api.signIn();
   } catch (error) {
+    if (error.status === 0 && await store.hasCopy()) { await openOnCopy(); return; }
     showMessage(error.message);
     return;
   }
@@ -36,6 +39,7 @@ async function route() {
   try {
     state = await api.get('/onboarding');
   } catch (error) {
+    if (error.status === 0 && await store.hasCopy()) { await openOnCopy(); return; }
     showMessage(error.message);
     return;
   }
@@ -43,6 +47,17 @@ async function route() {
   else startOnboarding(state);
   // Measured by the browser tests (Navigation Timing): the first screen works.
   performance.mark('memoapp-interactive');
+  await hideSplash();
+  document.body.dataset.ready = 'true';
+  window.dispatchEvent(new Event('memoapp:ready'));
+}
+
+// The server cannot be reached, and the page has its copy (store.js): the
+// main screen on it; the copy syncs once the server answers (sync.js).
+async function openOnCopy() {
+  api.resumeOffline();
+  sync.wentOffline();
+  showMain();
   await hideSplash();
   document.body.dataset.ready = 'true';
   window.dispatchEvent(new Event('memoapp:ready'));
@@ -97,6 +112,7 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   const signOutButton = h('button', { type: 'button', class: 'link sign-out', onclick: async () => {
     if (!window.confirm(t('signOutConfirm'))) return;
     try { await api.signOut(); } catch (error) { errorToast(error.message); return; }
+    store.forget().catch(() => {});
     if (screen && screen.close) screen.close();
     events.disconnect();
     showSignIn(false);
@@ -106,7 +122,7 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   const connection = h('p', { class: 'connection-status', role: 'status' });
   const search = globalSearch(panel);
   const header = h('header', { class: 'topbar' }, h('h1', { class: 'brand', text: 'memoapp' }), search.box,
-    h('div', { class: 'top-actions' }, search.opener, tourLink, signOutButton, langButton), connection);
+    h('div', { class: 'top-actions' }, search.opener, tourLink, signOutButton, langButton), connection, sync.statusLine());
   const content = h('main', { class: 'content' }, panel, search.results);
   const shell = h('div', { class: 'main' }, header, nav, content);
   let current = null;
@@ -158,6 +174,7 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   root.replaceChildren(shell);
   document.body.dataset.screen = 'main';
   events.connect();
+  sync.start();
   open(active);
   screen = { kind: 'main', close: () => {
     offLang(); offBars(); offKeys(); search.destroy(); window.removeEventListener('memoapp:tag', showTag);
@@ -228,5 +245,11 @@ window.addEventListener('memoapp:signedout', () => {
 // A sign-in link opened on the page already open changes only the fragment,
 // which reloads nothing: start again so that its code is used.
 window.addEventListener('hashchange', () => { if (/(^#|&)code=/.test(location.hash)) location.reload(); });
+
+// Loaded when first needed (the service worker has it): online, never.
+api.hooks.local = (...request) => import('./offline.js').then(offline => offline.answer(...request), () => undefined);
+api.hooks.page = (path, items) => {
+  if (/^\/(todos|memos)\?/.test(path)) sync.rememberIds(items);
+};
 
 boot();

@@ -1,0 +1,99 @@
+// The page's own copy of the to-dos and memos, in IndexedDB: the page is a
+// sync device (docs/sync.md). `items` holds each item as the page has it
+// (`values`, in the sync documents' form) beside its `record`, the item as
+// sync last knew it (values and a stamp per field: the base of the hub's
+// merges); `queue` holds one entry per change made here and not yet sent,
+// numbered (the push's `change`); `meta` the device's name, the hub's epoch,
+// the pull cursor and the last change the hub applied. A change and its
+// queue entry are written in one transaction, so neither is kept without
+// the other.
+const DB = 'memoapp';
+let opened = null;
+
+export function open() {
+  if (!opened) {
+    opened = new Promise((resolve, reject) => {
+      const request = indexedDB.open(DB, 1);
+      request.onupgradeneeded = () => {
+        const db = request.result;
+        db.createObjectStore('items', { keyPath: 'uid' });
+        db.createObjectStore('queue', { keyPath: 'change' });
+        db.createObjectStore('meta');
+      };
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+      request.onblocked = () => reject(new Error('IndexedDB blocked'));
+    });
+    opened.catch(() => { opened = null; });
+  }
+  return opened;
+}
+
+const done = request => new Promise((resolve, reject) => {
+  request.onsuccess = () => resolve(request.result);
+  request.onerror = () => reject(request.error);
+});
+
+// Runs `work(stores)` in one transaction over `names`; resolves with what
+// `work` resolved with once the transaction has committed.
+export async function transaction(names, mode, work) {
+  const db = await open();
+  const tx = db.transaction(names, mode);
+  const stores = Object.fromEntries(names.map(name => [name, tx.objectStore(name)]));
+  const committed = new Promise((resolve, reject) => {
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error || new Error('aborted'));
+  });
+  let result;
+  try { result = await work(stores, done); } catch (error) { try { tx.abort(); } catch { /* over */ } throw error; }
+  await committed;
+  return result;
+}
+
+export const get = (store, key) => transaction([store], 'readonly', s => done(s[store].get(key)));
+export const all = store => transaction([store], 'readonly', s => done(s[store].getAll()));
+export const count = store => transaction([store], 'readonly', s => done(s[store].count()));
+
+export async function meta() {
+  return transaction(['meta'], 'readonly', async s => {
+    const keys = await done(s.meta.getAllKeys());
+    const values = await done(s.meta.getAll());
+    return Object.fromEntries(keys.map((key, i) => [key, values[i]]));
+  });
+}
+
+// Whether the page has a copy to show without its server.
+export async function hasCopy() {
+  try { return (await get('meta', 'cursor')) !== undefined; } catch { return false; }
+}
+
+// Makes a change: `change(item)` returns the item changed (or null to
+// remove an item never sent). The item, its queue entry and the next change
+// number are written in one transaction.
+export function change(uid, make) {
+  return transaction(['items', 'queue', 'meta'], 'readwrite', async (s, wait) => {
+    const item = await wait(s.items.get(uid));
+    const next = await make(item);
+    const number = ((await wait(s.meta.get('change'))) || 0) + 1;
+    s.meta.put(number, 'change');
+    if (next === null) {
+      s.items.delete(uid);
+      // Made and removed here before it was ever sent: nothing to send.
+      const queued = await wait(s.queue.getAll());
+      for (const entry of queued) if (entry.uid === uid) s.queue.delete(entry.change);
+      return null;
+    }
+    next.local = number; // the rows' `rev`: a changed row is drawn anew
+    s.items.put(next);
+    s.queue.put({ change: number, uid, kind: next.kind });
+    return next;
+  });
+}
+
+// Forgets the copy and its queue (signing out: the next person to sign in
+// on this browser must not find them).
+export async function forget() {
+  if (opened) { try { (await opened).close(); } catch { /* never opened */ } opened = null; }
+  await done(indexedDB.deleteDatabase(DB));
+}

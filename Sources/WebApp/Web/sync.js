@@ -1,0 +1,225 @@
+// The page as a sync device (docs/sync.md): its queue of changes made
+// without the server is sent through the sync protocol (POST
+// /api/v1/sync/changes, each item's newest change once, with the text and
+// tags last synced as the merge base), then what changed on the hub is
+// pulled into its copy (store.js). It runs on start, when the browser is
+// online again, when the page is shown again, when the event stream
+// (re)connects or tells of a change, after every change made here and every
+// 30 s; one tab at a time (Web Locks), one run at a time in a tab.
+import * as api from './api.js';
+import * as events from './events.js';
+import * as store from './store.js';
+import { h } from './dom.js';
+import { t, onLangChange } from './i18n.js';
+
+// A kind's fields (the unit a stamp orders) and their columns; tags are a set.
+export const FIELDS = {
+  todo: { title: ['title'], note: ['note'], priority: ['priority'], due: ['due_at', 'due_has_time'], done: ['done_at'],
+    remind: ['remind_at'], repeat: ['repeat_every', 'repeat_unit', 'repeat_from', 'repeat_day'], tags: [], created: ['created_at'] },
+  memo: { title: ['title'], text: ['text'], pinned: ['is_pinned'], tags: [], created: ['created_at'], conflict_of: ['conflict_of'] },
+};
+
+const state = { offline: false, waiting: 0, syncedAt: 0, running: null, again: false, started: false };
+const status = h('p', { class: 'sync-status', role: 'status', hidden: true });
+
+// The status line the top bar shows: offline, changes waiting, synced.
+export function statusLine() { return status; }
+
+function render() {
+  const parts = [];
+  if (state.offline) parts.push(t('offlineCopy'));
+  if (state.waiting) parts.push(t('changesWaiting', state.waiting));
+  else if (!state.offline && state.syncedAt) {
+    parts.push(Date.now() - state.syncedAt < 60000 ? t('syncedNow')
+      : t('syncedAt',
+      new Date(state.syncedAt).toLocaleTimeString(document.documentElement.lang, { hour: '2-digit', minute: '2-digit' })));
+  }
+  status.textContent = parts.join(' · ');
+  status.hidden = parts.length === 0;
+  status.classList.toggle('is-offline', state.offline);
+  status.classList.toggle('is-waiting', state.waiting > 0);
+}
+
+async function countWaiting() {
+  try { state.waiting = await store.count('queue'); } catch { state.waiting = 0; }
+  render();
+}
+
+// The server did not answer (api.js answered from the copy instead).
+export function wentOffline() {
+  if (!state.offline) { state.offline = true; render(); }
+}
+
+// A change was written into the copy and the queue: shown, and sent as soon as can be.
+export function changed() {
+  countWaiting();
+  soon();
+}
+
+let timer = 0;
+function soon(delay = 0) {
+  clearTimeout(timer);
+  timer = setTimeout(run, delay);
+}
+
+// Starts syncing (once): the page is signed in, or opened on its copy.
+export function start() {
+  if (state.started) { soon(); return; }
+  state.started = true;
+  onLangChange(render);
+  window.addEventListener('online', () => soon());
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') soon(); });
+  for (const name of ['connected', 'reconnected']) events.on(name, () => soon());
+  events.on('disconnected', wentOffline);
+  // A change on the hub: pulled once the burst is over.
+  for (const name of ['todo', 'memo']) events.on(name, () => soon(250));
+  // Online, the event stream tells of every change: the timer is for a
+  // queue that waits, or a server that is away (each pull is a write
+  // transaction on the hub: it publishes first).
+  setInterval(() => { render(); if (state.waiting || state.offline) run(); }, 30000);
+  if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
+  countWaiting();
+  soon();
+}
+
+// One run: push, then pull. Calls made while one runs fold into one more.
+export function run() {
+  if (state.running) { state.again = true; return state.running; }
+  state.running = (async () => {
+    try {
+      do {
+        state.again = false;
+        await (navigator.locks ? navigator.locks.request('memoapp-sync', once) : once());
+      } while (state.again);
+    } finally { state.running = null; }
+  })();
+  return state.running;
+}
+
+async function once() {
+  try {
+    if (!api.csrf() || !(await api.confirmSession())) return;
+    await push();
+    await pull();
+    state.offline = false;
+    state.syncedAt = Date.now();
+    window.dispatchEvent(new Event('memoapp:synced'));
+  } catch (error) {
+    if (error.status === 0) state.offline = true;
+    else console.warn('sync:', error.message);
+  }
+  await countWaiting();
+}
+
+// The queue, each item once with its newest change number, in their order.
+async function push(retried = false) {
+  const [queue, meta] = await Promise.all([store.all('queue'), store.meta()]);
+  if (!queue.length) return;
+  const newest = new Map();
+  for (const entry of queue) newest.set(entry.uid, entry.change);
+  const items = await Promise.all([...newest.keys()].map(uid => store.get('items', uid)));
+  const changes = items.filter(Boolean).map(item => pushed(item, newest.get(item.uid))).sort((a, b) => a.change - b.change);
+  const device = meta.device || newDevice();
+  const last = queue[queue.length - 1].change;
+  let result;
+  try {
+    result = await api.request('POST', '/sync/changes', { epoch: meta.epoch || null, device, from: meta.from || 0, changes });
+  } catch (error) {
+    // Another hub, or this session met as a new device there (a session is
+    // the credential): the same changes again as a new device.
+    if (retried || (error.code !== 'sync_out_of_order' && error.code !== 'sync_epoch_changed')) throw error;
+    await store.transaction(['meta'], 'readwrite', s => {
+      s.meta.put(newDevice(), 'device');
+      s.meta.put(0, 'from');
+      if (error.code === 'sync_epoch_changed') { s.meta.delete('epoch'); s.meta.put(0, 'cursor'); }
+    });
+    return push(true);
+  }
+  await store.transaction(['queue', 'meta'], 'readwrite', s => {
+    s.meta.put(device, 'device');
+    s.meta.put(result.through, 'from');
+    // Applied or skipped (a retry), all of them: a 200 leaves none out.
+    s.queue.delete(IDBKeyRange.upperBound(last));
+  });
+}
+
+// A device's name on the hub: this browser's copy, told apart from a restored one.
+function newDevice() {
+  return 'page-' + crypto.randomUUID();
+}
+
+function pushed(item, change) {
+  const record = item.record;
+  if (item.removed) {
+    return { kind: item.kind, uid: item.uid, change, removed: true, changed: [],
+      clocks: { ...(record ? record.clocks : {}), removed: item.stamps.removed } };
+  }
+  const changed = Object.keys(FIELDS[item.kind]).filter(field => !record || differs(item.kind, field, item.values, record.values));
+  const clocks = Object.fromEntries(changed.map(field => [field, item.stamps[field] || stamp(record, field)]));
+  const doc = { kind: item.kind, uid: item.uid, change, removed: false, values: item.values, changed, clocks };
+  if (record) {
+    doc.base = { tags: record.values.tags };
+    if (item.kind === 'memo') doc.base.text = record.values.text;
+  }
+  return doc;
+}
+
+export function differs(kind, field, values, base) {
+  if (field === 'tags') {
+    const a = [...values.tags].map(x => x.toLowerCase()).sort(), b = [...base.tags].map(x => x.toLowerCase()).sort();
+    return a.join('\n') !== b.join('\n');
+  }
+  return FIELDS[kind][field].some(column => (values[column] ?? null) !== (base[column] ?? null));
+}
+
+// A field's stamp for a change made now: microseconds since 1970, after the
+// stamp of the value it replaces (docs/sync.md, "Clocks").
+export function stamp(record, field) {
+  const before = record && record.clocks[field] ? record.clocks[field] : 0;
+  return Math.max(Date.now() * 1000, before + 1);
+}
+
+// Everything changed on the hub after the cursor, a page in a transaction
+// with its cursor. Items with a change waiting here are left as they are.
+async function pull() {
+  for (;;) {
+    const meta = await store.meta();
+    const query = api.query({ after: meta.cursor || 0, limit: 1000, epoch: meta.epoch });
+    let page;
+    try {
+      page = await api.request('GET', '/sync/changes' + query);
+    } catch (error) {
+      if (error.code !== 'sync_epoch_changed') throw error;
+      await store.transaction(['meta'], 'readwrite', s => { s.meta.put(0, 'cursor'); s.meta.delete('epoch'); });
+      continue;
+    }
+    await store.transaction(['items', 'queue', 'meta'], 'readwrite', async (s, wait) => {
+      const waiting = new Set((await wait(s.queue.getAll())).map(entry => entry.uid));
+      for (const c of page.changes) {
+        if (waiting.has(c.uid)) continue;
+        if (c.removed) { s.items.delete(c.uid); continue; }
+        const known = await wait(s.items.get(c.uid));
+        s.items.put({ uid: c.uid, kind: c.kind, id: known ? known.id : undefined, seq: c.seq, values: c.values,
+          record: { values: c.values, clocks: c.clocks }, stamps: {} });
+      }
+      s.meta.put(page.cursor, 'cursor');
+      s.meta.put(page.epoch, 'epoch');
+    });
+    if (!page.more) return;
+  }
+}
+
+// The server's ids of items a list showed (the page's rows name them by
+// id): kept with the copy, so that a row shown before the server went away
+// is found there.
+export async function rememberIds(items) {
+  if (!state.started || !items.length || !items[0].uid) return;
+  try {
+    await store.transaction(['items'], 'readwrite', async (s, wait) => {
+      for (const item of items) {
+        const known = await wait(s.items.get(item.uid));
+        if (known && known.id !== item.id) { known.id = item.id; s.items.put(known); }
+      }
+    });
+  } catch { /* the copy is a help, not a need */ }
+}
