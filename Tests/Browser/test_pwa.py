@@ -165,7 +165,8 @@ class PhoneApp:
         self.css('.tab[data-tab="memos"]').click()
         self.wait(lambda d: self.titles(".memo .preview") == ["shopping"])
         self.css(".memo .edit").click()
-        text = self.css(".editor textarea")
+        # The editor opens once the memo is read (from the copy, offline).
+        text = self.wait(lambda d: self.all(".editor textarea"), message="the editor never opened")[0]
         text.send_keys("\nbutter")
         self.css(".editor .primary").click()
         self.wait(lambda d: not self.all(".editor"))

@@ -19,7 +19,7 @@ export const FIELDS = {
   memo: { title: ['title'], text: ['text'], pinned: ['is_pinned'], tags: [], created: ['created_at'], conflict_of: ['conflict_of'] },
 };
 
-const state = { offline: false, waiting: 0, syncedAt: 0, running: null, again: false, started: false };
+const state = { offline: false, waiting: 0, syncedAt: 0, sent: false, running: null, again: false, started: false };
 const status = h('p', { class: 'sync-status', role: 'status', hidden: true });
 
 // The status line the top bar shows: offline, changes waiting, synced.
@@ -29,11 +29,9 @@ function render() {
   const parts = [];
   if (state.offline) parts.push(t('offlineCopy'));
   if (state.waiting) parts.push(t('changesWaiting', state.waiting));
-  else if (!state.offline && state.syncedAt) {
-    parts.push(Date.now() - state.syncedAt < 60000 ? t('syncedNow')
-      : t('syncedAt',
-      new Date(state.syncedAt).toLocaleTimeString(document.documentElement.lang, { hour: '2-digit', minute: '2-digit' })));
-  }
+  // Said for a minute after changes made here were sent (or the server
+  // came back): online and idle, the line is not there at all.
+  else if (!state.offline && state.sent && Date.now() - state.syncedAt < 60000) parts.push(t('syncedNow'));
   status.textContent = parts.join(' · ');
   status.hidden = parts.length === 0;
   status.classList.toggle('is-offline', state.offline);
@@ -99,10 +97,10 @@ export function run() {
 async function once() {
   try {
     if (!api.csrf() || !(await api.confirmSession())) return;
-    await push();
+    const sent = await push();
     await pull();
+    if (sent || state.offline) { state.sent = true; state.syncedAt = Date.now(); }
     state.offline = false;
-    state.syncedAt = Date.now();
     window.dispatchEvent(new Event('memoapp:synced'));
   } catch (error) {
     if (error.status === 0) state.offline = true;
@@ -114,7 +112,7 @@ async function once() {
 // The queue, each item once with its newest change number, in their order.
 async function push(retried = false) {
   const [queue, meta] = await Promise.all([store.all('queue'), store.meta()]);
-  if (!queue.length) return;
+  if (!queue.length) return false;
   const newest = new Map();
   for (const entry of queue) newest.set(entry.uid, entry.change);
   const items = await Promise.all([...newest.keys()].map(uid => store.get('items', uid)));
@@ -141,6 +139,7 @@ async function push(retried = false) {
     // Applied or skipped (a retry), all of them: a 200 leaves none out.
     s.queue.delete(IDBKeyRange.upperBound(last));
   });
+  return true;
 }
 
 // A device's name on the hub: this browser's copy, told apart from a restored one.
