@@ -5,7 +5,7 @@
 // pulled into its copy (store.js). It runs on start, when the browser is
 // online again, when the page is shown again, when the event stream
 // (re)connects or tells of a change, after every change made here and every
-// 30 s; one tab at a time (Web Locks), one run at a time in a tab.
+// 30 s while one waits; one tab at a time (Web Locks), one run at a time in a tab.
 import * as api from './api.js';
 import * as events from './events.js';
 import * as store from './store.js';
@@ -71,10 +71,10 @@ export function start() {
   events.on('disconnected', wentOffline);
   // A change on the hub: pulled once the burst is over.
   for (const name of ['todo', 'memo']) events.on(name, () => soon(250));
-  // Online, the event stream tells of every change: the timer is for a
-  // queue that waits, or a server that is away (each pull is a write
+  // The event stream tells of every change on the hub, and of the server
+  // coming back: the timer is for a queue that waits (each pull is a write
   // transaction on the hub: it publishes first).
-  setInterval(() => { render(); if (state.waiting || state.offline) run(); }, 30000);
+  setInterval(() => { render(); if (state.waiting) run(); }, 30000);
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
   countWaiting();
   soon();
