@@ -67,16 +67,9 @@ export const csrf = () => csrfToken;
 // answer), `page(path, items)` is told of every list page the server gave.
 export const hooks = { local: null, page: null };
 
-// Opened on its copy without the server: this tab's token is used as it
-// was, and its session confirmed once the server answers again.
-let confirmed = false;
+// Opened on its copy without the server: this tab's token, as it was
+// (sync.js confirms the session once the server answers).
 export function resumeOffline() { csrfToken = storedCsrf(); }
-export async function confirmSession() {
-  if (confirmed) return true;
-  if (await signIn() === 'ok') return true;
-  window.dispatchEvent(new Event('memoapp:signedout'));
-  return false;
-}
 
 // An upload with progress (fetch has none for request bodies): the raw body,
 // as POST /api/v1/voice takes it. Resolves with the created item.
@@ -160,7 +153,6 @@ export async function signIn() {
     try {
       const session = await request('POST', '/session', { code: decodeURIComponent(match[1]) });
       keepCsrf(session.csrf_token);
-      confirmed = true;
       return 'ok';
     } catch (error) {
       if (error.status !== 401 && error.status !== 400 && error.status !== 422) throw error;
@@ -176,7 +168,6 @@ export async function signIn() {
     const session = await request('GET', '/session', undefined, stored ? { 'X-CSRF-Token': stored } : {});
     if (stored && session.csrf_token === stored) {
       keepCsrf(stored);
-      confirmed = true;
       return 'ok';
     }
     keepCsrf(null);

@@ -11,8 +11,10 @@ import { mountTimers } from './timers.js';
 import { mountVoice } from './voice.js';
 import { globalSearch } from './search.js';
 import { installShortcuts } from './shortcuts.js';
-import * as store from './store.js';
-import * as sync from './sync.js';
+
+// The page as a sync device (sync.js, store.js), loaded with the main screen.
+const loadSync = () => import('./sync.js');
+const hasCopy = () => import('./store.js').then(store => store.hasCopy(), () => false);
 
 const root = document.getElementById('root');
 let screen = null; // { kind: 'onboarding'|'main'|'signin', ... }
@@ -23,7 +25,7 @@ async function boot() {
   try {
     status = await api.signIn();
   } catch (error) {
-    if (error.status === 0 && await store.hasCopy()) { await openOnCopy(); return; }
+    if (error.status === 0 && await hasCopy()) { await openOnCopy(); return; }
     showMessage(error.message);
     return;
   }
@@ -39,7 +41,7 @@ async function route() {
   try {
     state = await api.get('/onboarding');
   } catch (error) {
-    if (error.status === 0 && await store.hasCopy()) { await openOnCopy(); return; }
+    if (error.status === 0 && await hasCopy()) { await openOnCopy(); return; }
     showMessage(error.message);
     return;
   }
@@ -52,21 +54,19 @@ async function route() {
   window.dispatchEvent(new Event('memoapp:ready'));
 }
 
-// The server cannot be reached, and the page has its copy (store.js): the
-// main screen on it; the copy syncs once the server answers (sync.js).
+// No server, but the page's copy (store.js): the main screen on it.
 async function openOnCopy() {
   api.resumeOffline();
-  sync.wentOffline();
+  (await loadSync()).openedOnCopy();
   showMain();
   await hideSplash();
   document.body.dataset.ready = 'true';
   window.dispatchEvent(new Event('memoapp:ready'));
 }
 
-// The service worker (sw.js) keeps the page openable without its server. A
-// new version, waiting since the binary changed, takes over here, before
-// anything is shown (never under an open editor; the queue is in
-// IndexedDB), and the page loads again from it.
+// The service worker (sw.js): a new version, waiting since the binary
+// changed, takes over here, before anything is shown (never under an open
+// editor), and the page loads again from it.
 async function startWorker() {
   if (!('serviceWorker' in navigator)) return false;
   try {
@@ -112,7 +112,7 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   const signOutButton = h('button', { type: 'button', class: 'link sign-out', onclick: async () => {
     if (!window.confirm(t('signOutConfirm'))) return;
     try { await api.signOut(); } catch (error) { errorToast(error.message); return; }
-    store.forget().catch(() => {});
+    import('./store.js').then(store => store.forget()).catch(() => {});
     if (screen && screen.close) screen.close();
     events.disconnect();
     showSignIn(false);
@@ -122,7 +122,7 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   const connection = h('p', { class: 'connection-status', role: 'status' });
   const search = globalSearch(panel);
   const header = h('header', { class: 'topbar' }, h('h1', { class: 'brand', text: 'memoapp' }), search.box,
-    h('div', { class: 'top-actions' }, search.opener, tourLink, signOutButton, langButton), connection, sync.statusLine());
+    h('div', { class: 'top-actions' }, search.opener, tourLink, signOutButton, langButton), connection);
   const content = h('main', { class: 'content' }, panel, search.results);
   const shell = h('div', { class: 'main' }, header, nav, content);
   let current = null;
@@ -174,7 +174,7 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   root.replaceChildren(shell);
   document.body.dataset.screen = 'main';
   events.connect();
-  sync.start();
+  loadSync().then(sync => { connection.after(sync.statusLine()); sync.start(); });
   open(active);
   screen = { kind: 'main', close: () => {
     offLang(); offBars(); offKeys(); search.destroy(); window.removeEventListener('memoapp:tag', showTag);
@@ -246,10 +246,10 @@ window.addEventListener('memoapp:signedout', () => {
 // which reloads nothing: start again so that its code is used.
 window.addEventListener('hashchange', () => { if (/(^#|&)code=/.test(location.hash)) location.reload(); });
 
-// Loaded when first needed (the service worker has it): online, never.
+// offline.js: loaded when first needed (the worker has it).
 api.hooks.local = (...request) => import('./offline.js').then(offline => offline.answer(...request), () => undefined);
 api.hooks.page = (path, items) => {
-  if (/^\/(todos|memos)\?/.test(path)) sync.rememberIds(items);
+  if (/^\/(todos|memos)\?/.test(path)) loadSync().then(sync => sync.rememberIds(items));
 };
 
 boot();

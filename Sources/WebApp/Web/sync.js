@@ -19,7 +19,7 @@ export const FIELDS = {
   memo: { title: ['title'], text: ['text'], pinned: ['is_pinned'], tags: [], created: ['created_at'], conflict_of: ['conflict_of'] },
 };
 
-const state = { offline: false, waiting: 0, syncedAt: 0, sent: false, running: null, again: false, started: false };
+const state = { offline: false, unconfirmed: false, gated: false, waiting: 0, syncedAt: 0, sent: false, running: null, again: false, started: false };
 const status = h('p', { class: 'sync-status', role: 'status', hidden: true });
 
 // The status line the top bar shows: offline, changes waiting, synced.
@@ -48,6 +48,12 @@ export function wentOffline() {
   if (!state.offline) { state.offline = true; render(); }
 }
 
+// The page opened on its copy: its session is asked about before it syncs.
+export function openedOnCopy() {
+  state.unconfirmed = true;
+  wentOffline();
+}
+
 // A change was written into the copy and the queue: shown, and sent as soon as can be.
 export function changed() {
   countWaiting();
@@ -69,6 +75,8 @@ export function start() {
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') soon(); });
   for (const name of ['connected', 'reconnected']) events.on(name, () => soon());
   events.on('disconnected', wentOffline);
+  // The gate closed again (\`memoapp onboard reset\`): the sync routes are behind it.
+  events.on('onboarding', onboarding => { state.gated = !onboarding.completed; if (!state.gated) soon(); });
   // A change on the hub: pulled once the burst is over.
   for (const name of ['todo', 'memo']) events.on(name, () => soon(250));
   // The event stream tells of every change on the hub, and of the server
@@ -96,7 +104,11 @@ export function run() {
 
 async function once() {
   try {
-    if (!api.csrf() || !(await api.confirmSession())) return;
+    if (state.gated || document.body.dataset.screen !== 'main' || !api.csrf()) return;
+    if (state.unconfirmed) {
+      if (await api.signIn() !== 'ok') { window.dispatchEvent(new Event('memoapp:signedout')); return; }
+      state.unconfirmed = false;
+    }
     const sent = await push();
     await pull();
     if (sent || state.offline) { state.sent = true; state.syncedAt = Date.now(); }
@@ -183,17 +195,20 @@ export function stamp(record, field) {
 async function pull() {
   for (;;) {
     const meta = await store.meta();
-    const query = api.query({ after: meta.cursor || 0, limit: 1000, epoch: meta.epoch });
-    let page;
-    try {
-      page = await api.request('GET', '/sync/changes' + query);
-    } catch (error) {
-      if (error.code !== 'sync_epoch_changed') throw error;
-      await store.transaction(['meta'], 'readwrite', s => { s.meta.put(0, 'cursor'); s.meta.delete('epoch'); });
-      continue;
-    }
+    // Asked without the epoch (a 409 would be a console error in every
+    // page that met an import): the answer names it, and another one than
+    // the copy's means another hub's data (a restore, an import): the copy
+    // is taken anew, from 0, keeping only the changes that wait.
+    const page = await api.request('GET', '/sync/changes' + api.query({ after: meta.cursor || 0, limit: 1000 }));
+    const isNewEpoch = meta.epoch !== undefined && page.epoch !== meta.epoch;
     await store.transaction(['items', 'queue', 'meta'], 'readwrite', async (s, wait) => {
       const waiting = new Set((await wait(s.queue.getAll())).map(entry => entry.uid));
+      if (isNewEpoch) {
+        for (const item of await wait(s.items.getAll())) if (!waiting.has(item.uid)) s.items.delete(item.uid);
+        s.meta.put(0, 'cursor');
+        s.meta.put(page.epoch, 'epoch');
+        return;
+      }
       for (const c of page.changes) {
         if (waiting.has(c.uid)) continue;
         if (c.removed) { s.items.delete(c.uid); continue; }
@@ -204,7 +219,7 @@ async function pull() {
       s.meta.put(page.cursor, 'cursor');
       s.meta.put(page.epoch, 'epoch');
     });
-    if (!page.more) return;
+    if (!page.more && !isNewEpoch) return;
   }
 }
 
