@@ -14,6 +14,9 @@ import { installShortcuts } from './shortcuts.js';
 
 // The page as a sync device (sync.js, store.js), loaded with the main screen.
 const loadSync = () => import('./sync.js');
+// What answers from the copy when the server does not (offline.js): fetched
+// with the main screen, since on the first load no worker serves it yet.
+const loadOffline = () => import('./offline.js');
 const hasCopy = () => import('./store.js').then(store => store.hasCopy(), () => false);
 
 const root = document.getElementById('root');
@@ -175,6 +178,7 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   document.body.dataset.screen = 'main';
   events.connect();
   loadSync().then(sync => { connection.after(sync.statusLine()); sync.start(); });
+  loadOffline().catch(() => {});
   open(active);
   screen = { kind: 'main', close: () => {
     offLang(); offBars(); offKeys(); search.destroy(); window.removeEventListener('memoapp:tag', showTag);
@@ -246,8 +250,7 @@ window.addEventListener('memoapp:signedout', () => {
 // which reloads nothing: start again so that its code is used.
 window.addEventListener('hashchange', () => { if (/(^#|&)code=/.test(location.hash)) location.reload(); });
 
-// offline.js: loaded when first needed (the worker has it).
-api.hooks.local = (...request) => import('./offline.js').then(offline => offline.answer(...request), () => undefined);
+api.hooks.local = (...request) => loadOffline().then(offline => offline.answer(...request), () => undefined);
 api.hooks.page = (path, items) => {
   if (/^\/(todos|memos)\?/.test(path)) loadSync().then(sync => sync.rememberIds(items));
 };

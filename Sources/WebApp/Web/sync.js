@@ -75,7 +75,7 @@ export function start() {
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') soon(); });
   for (const name of ['connected', 'reconnected']) events.on(name, () => soon());
   events.on('disconnected', wentOffline);
-  // The gate closed again (\`memoapp onboard reset\`): the sync routes are behind it.
+  // The gate closed again (`memoapp onboard reset`): the sync routes are behind it.
   events.on('onboarding', onboarding => { state.gated = !onboarding.completed; if (!state.gated) soon(); });
   // A change on the hub: pulled once the burst is over.
   for (const name of ['todo', 'memo']) events.on(name, () => soon(250));
@@ -104,11 +104,14 @@ export function run() {
 
 async function once() {
   try {
-    if (state.gated || document.body.dataset.screen !== 'main' || !api.csrf()) return;
+    if (state.gated || document.body.dataset.screen !== 'main') return;
+    // Opened on the copy: the session first (a tab opened offline has no
+    // token of its own yet, and signs in then; what waits is kept).
     if (state.unconfirmed) {
       if (await api.signIn() !== 'ok') { window.dispatchEvent(new Event('memoapp:signedout')); return; }
       state.unconfirmed = false;
     }
+    if (!api.csrf()) return;
     const sent = await push();
     await pull();
     if (sent || state.offline) { state.sent = true; state.syncedAt = Date.now(); }
