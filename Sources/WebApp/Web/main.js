@@ -62,6 +62,7 @@ async function openOnCopy() {
   api.resumeOffline();
   (await loadSync()).openedOnCopy();
   showMain();
+  performance.mark('memoapp-interactive');
   await hideSplash();
   document.body.dataset.ready = 'true';
   window.dispatchEvent(new Event('memoapp:ready'));
