@@ -37,6 +37,7 @@ public enum MemoRoutes {
         addTransfer(to: &router, services)
         addUndo(to: &router, services)
         addSync(to: &router, services)
+        addSyncBlobs(to: &router, services)
         addEvents(to: &router, feed)
         let document = OpenAPIDocument.Holder()
         addOpenAPI(to: &router, document)

@@ -7,33 +7,6 @@ import TestSupport
 import Timers
 import XCTest
 
-/// A hub in the same process, reached through the wire form of the sync
-/// documents (each serialized and parsed again), as `memoapp serve` would.
-struct InProcessHub: SyncTransport {
-    let workspace: Workspace
-
-    func pull(after cursor: Int64, epoch: String?, limit: Int, counting: Bool) throws -> JSONReader {
-        let page = try workspace.database().writeTransaction { () -> JSON in
-            let hub = try SyncHub(workspace)
-            try hub.check(epoch: epoch)
-            try hub.publishLocalChanges()
-            return try hub.pull(after: cursor, limit: limit, counting: counting)
-        }
-        return try JSONReader(parsing: page.serializedBytes)
-    }
-
-    func push(_ document: JSON) throws -> JSONReader {
-        let reader = try JSONReader(parsing: document.serializedBytes)
-        let epoch = try reader.member("epoch").flatMap { $0.isNull ? nil : try $0.string() }
-        let answer = try workspace.database().writeTransaction { () -> JSON in
-            let hub = try SyncHub(workspace)
-            try hub.check(epoch: epoch)
-            return try hub.push(reader, device: "token " + reader.string("device")).json
-        }
-        return try JSONReader(parsing: answer.serializedBytes)
-    }
-}
-
 /// Timers across devices: their actions are events, and pauses and laps
 /// made on two devices all count (docs/sync.md).
 final class TimerSyncTests: XCTestCase {
@@ -231,4 +204,11 @@ private struct OnePageAtATime: SyncTransport {
         try hub.pull(after: cursor, epoch: epoch, limit: 1, counting: counting)
     }
     func push(_ document: JSON) throws -> JSONReader { try hub.push(document) }
+    func blobReceived(_ checksum: String) throws -> Int64? { try hub.blobReceived(checksum) }
+    func uploadBlob(_ checksum: String, path: String, offset: Int64, size: Int64) throws {
+        try hub.uploadBlob(checksum, path: path, offset: offset, size: size)
+    }
+    func downloadBlob(_ checksum: String, offset: Int64, write: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+        try hub.downloadBlob(checksum, offset: offset, write: write)
+    }
 }

@@ -7,6 +7,7 @@ import SQLite
 struct SyncDevice {
     let connection: Connection
     let clock: WallClock
+    let place: SyncPlace
 
     /// The hub this device syncs with, as saved by its first sync.
     struct Remote: Equatable {
@@ -177,7 +178,7 @@ struct SyncDevice {
                     ?? (record?.isRemoved == true ? record!.rev : 0)
             } else if let values = pulled.values {
                 if stored?.values != values {
-                    rev = try kind.write(uid: pulled.uid, values, updatedAt: clock.now(), in: connection)
+                    rev = try kind.write(uid: pulled.uid, values, updatedAt: clock.now(), in: connection, home: place)
                     written += 1
                 }
             }

@@ -114,7 +114,7 @@ extension SyncHub {
                 madeClocks[field] = HybridClock.next(after: latest, now: now)
             }
             madeClocks[removedClock] = nil
-            let rev = try kind.write(uid: pushed.uid, values, updatedAt: now, in: connection)
+            let rev = try kind.write(uid: pushed.uid, values, updatedAt: now, in: connection, home: place)
             try connection.execute("DELETE FROM sync_removed WHERE uid = ?", pushed.uid)
             try SyncRecord(uid: pushed.uid, kind: kind, rev: rev, seq: try nextSeq(), values: values, clocks: madeClocks)
                 .write(in: connection)
@@ -159,7 +159,7 @@ extension SyncHub {
         }
         record?.values = merged
         record?.clocks = mergedClocks
-        record?.rev = merged == hubValues ? current.rev : try kind.write(uid: pushed.uid, merged, updatedAt: now, in: connection)
+        record?.rev = merged == hubValues ? current.rev : try kind.write(uid: pushed.uid, merged, updatedAt: now, in: connection, home: place)
         // Published again even when nothing changed: the device then pulls
         // the hub's state of it and its record of the item is current.
         record?.seq = try nextSeq()
@@ -206,7 +206,7 @@ extension SyncHub {
         if !values.tags.contains(where: { $0.lowercased() == "conflict" }) { values.tags.append("conflict") }
         let copy = UUID4.random()
         latest = HybridClock.next(after: latest, now: now)
-        let rev = try kind.write(uid: copy, values, updatedAt: now, in: connection)
+        let rev = try kind.write(uid: copy, values, updatedAt: now, in: connection, home: place)
         let clocks = Dictionary(uniqueKeysWithValues: kind.fieldNames.map { ($0, latest) })
         try SyncRecord(uid: copy, kind: kind, rev: rev, seq: try nextSeq(), values: values, clocks: clocks).write(in: connection)
         return copy

@@ -72,13 +72,13 @@ enum SyncSchema {
             // The delete triggers gain the statement that remembers a removal.
             for kind in SyncedKind.all { try UndoSchema.remakeTriggers(of: kind.table, in: connection) }
         },
-        // Timers sync: their delete trigger gains the removal statement, a
-        // link to a to-do not yet arrived waits in `sync_timer_links`, and
-        // the timers made before are changes not yet told. The next scan
-        // looks at every item (those already synced are skipped by their
-        // records), and a device meets its hub under a new name, since its
-        // timers' numbers are older than what it pushed before.
-        Migration("sync.2-timers") { connection in
+        // Timers and voice memos sync: their delete triggers gain the
+        // removal statement, a timer's link to a to-do not yet arrived waits
+        // in `sync_timer_links`, and the ones made before are changes not
+        // yet told. The next scan looks at every item (those already synced
+        // are skipped by their records), and a device meets its hub under a
+        // new name, since their numbers are older than what it pushed before.
+        Migration("sync.2-timers-and-voice-memos") { connection in
             try connection.executeScript("""
                 CREATE TABLE sync_timer_links (
                     timer_uid TEXT PRIMARY KEY,
@@ -86,6 +86,7 @@ enum SyncSchema {
                 ) WITHOUT ROWID;
                 """)
             try UndoSchema.remakeTriggers(of: SyncedTimers.kind.table, in: connection)
+            try UndoSchema.remakeTriggers(of: SyncedVoice.kind.table, in: connection)
             try connection.execute("UPDATE sync_state SET published_rev = 0, device = ?", UUID4.random())
             try connection.execute("UPDATE sync_remote SET pushed_through = 0")
         },

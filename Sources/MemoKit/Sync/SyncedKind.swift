@@ -33,9 +33,8 @@ struct SyncedKind: Sendable {
     /// The field merged by lines when both sides changed it (a memo's text).
     let mergedText: String?
 
-    /// The kinds every device keeps. Voice memos do not sync yet (their
-    /// audio needs more than fields).
-    static let all: [SyncedKind] = [todo, memo, SyncedTimers.kind]
+    /// The kinds every device keeps.
+    static let all: [SyncedKind] = [todo, memo, SyncedTimers.kind, SyncedVoice.kind]
 
     static func named(_ name: String) -> SyncedKind? {
         all.first { $0.kind.rawValue == name }
@@ -114,6 +113,7 @@ struct SyncedKind: Sendable {
 
     private func read(where condition: String, _ key: SQLiteValue, in connection: Connection) throws -> Stored? {
         if kind == .timer { return try SyncedTimers.read(where: condition, key, in: connection) }
+        if kind == .voice { return try SyncedVoice.read(where: condition, key, in: connection) }
         let names = columns.map(\.name)
         let sql = "SELECT id, uid, rev, updated_at, tags, \(names.joined(separator: ", ")) FROM \(table) WHERE \(condition)"
         return try connection.queryFirst(sql, arguments: [key]) { row in
@@ -125,11 +125,15 @@ struct SyncedKind: Sendable {
         }
     }
 
-    /// Writes `values` into the item with `uid`, making it when absent.
-    /// Returns the item's rev afterwards (the change log's entry numbers it).
+    /// Writes `values` into the item with `uid`, making it when absent (a
+    /// voice memo's audio from `home`'s blobs). Returns the item's rev
+    /// afterwards (the change log's entry numbers it).
     @discardableResult
-    func write(uid: String, _ values: Values, updatedAt: Timestamp, in connection: Connection) throws -> Int64 {
+    func write(uid: String, _ values: Values, updatedAt: Timestamp, in connection: Connection, home: SyncPlace) throws -> Int64 {
         if kind == .timer { return try SyncedTimers.write(uid: uid, values, in: connection) }
+        if kind == .voice {
+            return try SyncedVoice.write(uid: uid, values, in: connection, library: home.voiceDirectory, clock: home.clock)
+        }
         guard let tagTable, let tagItemColumn else { preconditionFailure("a kind with tags") }
         let names = columns.map(\.name)
         let tagText = TagColumn.joined(values.tags)
@@ -235,8 +239,15 @@ struct SyncedKind: Sendable {
         case .timer:
             try SyncedTimers.validate(columns)
         case .voice:
-            break
+            try SyncedVoice.validate(columns)
         }
         return Values(columns: columns, tags: tags)
     }
+}
+
+/// Where sync writes: the home's voice library (a voice memo's audio comes
+/// from its blobs) and its clock.
+struct SyncPlace {
+    let voiceDirectory: String
+    let clock: WallClock
 }
