@@ -79,7 +79,12 @@ final class SyncBlobUpload: RequestBodyReceiver {
         try services.read { workspace in try SyncHub(workspace).check(epoch: nil) }
         store = try MemoRoutes.dedicatedWorkspace(services).voiceStore()
         self.checksum = checksum
-        let length = Int64(request.declaredBodyLength ?? 0)
+        // A piece says how long it is: a body sent chunked could not be
+        // told from the rest of the audio.
+        guard let declared = request.declaredBodyLength, declared <= UInt64(Int64.max) else {
+            throw MemoError(.badInput, en: "audio is sent with its Content-Length", ko: "오디오는 Content-Length와 함께 보냅니다")
+        }
+        let length = Int64(declared)
         let (start, total) = try SyncBlobUpload.range(request.headers["Content-Range"], length: length)
         guard total <= Int64(services.maximumUpload) else {
             throw MemoError(.tooLarge, en: "audio is at most \(services.maximumUpload) bytes",
@@ -94,9 +99,13 @@ final class SyncBlobUpload: RequestBodyReceiver {
     }
 
     /// `bytes START-END/TOTAL` (`bytes */TOTAL` with an empty body: no
-    /// bytes, only the check of what arrived), or, absent, the whole body.
+    /// bytes, only the check of what arrived), or, absent, the whole body
+    /// (which is not empty: no audio is).
     static func range(_ header: String?, length: Int64) throws -> (start: Int64, total: Int64) {
-        guard let header else { return (0, length) }
+        guard let header else {
+            guard length > 0 else { throw MemoError(.badInput, en: "no audio is empty", ko: "빈 오디오는 없습니다") }
+            return (0, length)
+        }
         let refusal = MemoError(.badInput, en: "Content-Range is 'bytes START-END/TOTAL' matching the body's length",
                                 ko: "Content-Range는 본문 길이에 맞는 'bytes START-END/TOTAL' 형식입니다")
         guard header.hasPrefix("bytes "), let slash = header.lastIndex(of: "/") else { throw refusal }

@@ -60,6 +60,11 @@ final class SyncVoiceEndToEndTests: XCTestCase {
                                        homes.url + "/api/v1/sync/blobs/" + sum], input: Data(count: 10))
             XCTAssertTrue([409, 422].contains(put.status), "\(range): \(put.status)")
         }
+        let chunked = Curl.run(auth + ["-X", "PUT", "-H", "Transfer-Encoding: chunked", "--data-binary", "@-",
+                                       homes.url + "/api/v1/sync/blobs/" + sum], input: Data(count: 10))
+        XCTAssertEqual(chunked.status, 422, "a piece without its length")
+        let empty = Curl.run(auth + ["-X", "PUT", "--data-binary", "", homes.url + "/api/v1/sync/blobs/" + sum])
+        XCTAssertEqual(empty.status, 422, "no audio is empty")
         // Bytes that are not the checksum's: refused when whole, and gone.
         let wrong = Curl.run(auth + ["-X", "PUT", "--data-binary", "@-", homes.url + "/api/v1/sync/blobs/" + sum],
                              input: Data(count: 10))

@@ -1,6 +1,7 @@
 import Foundation
 import MemoCore
 @testable import MemoKit
+import VoiceMemos
 import XCTest
 
 /// A hub in the same process, reached through the wire form of the sync
@@ -53,6 +54,9 @@ struct InProcessHub: SyncTransport {
     func downloadBlob(_ checksum: String, offset: Int64, write: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
         let path = try XCTUnwrap(try workspace.voiceStore().audioPath(checksum: checksum))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard offset < bytes.count else {
+            throw MemoError(.invalidState, hint: .blobOffset, en: "416", ko: "416")
+        }
         try bytes[Int(offset)...].withUnsafeBytes { try write($0) }
     }
 

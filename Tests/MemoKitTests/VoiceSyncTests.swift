@@ -77,6 +77,19 @@ final class VoiceSyncTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(try memo(uid: made.uid, in: hub)).checksum, made.checksum)
     }
 
+    func testADownloadStoppedAfterItsLastByteIsCheckedAndKept() throws {
+        let made = try importAudio("beep.mp3", into: laptop)
+        try sync(laptop)
+        // The phone was killed after writing every byte, before the check.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: try XCTUnwrap(try hub.voiceStore().audioPath(checksum: made.checksum))))
+        let writer = try phone.voiceStore().blobWriter(checksum: made.checksum, offset: 0)
+        try bytes.withUnsafeBytes { try writer.write($0) }
+        writer.close()
+        let report = try sync(phone)
+        XCTAssertEqual(report.audioReceived, 0, "nothing more to take")
+        XCTAssertEqual(try XCTUnwrap(try memo(uid: made.uid, in: phone)).checksum, made.checksum)
+    }
+
     func testBytesThatAreNotTheChecksumsAreRefusedAndSentAgain() throws {
         let made = try importAudio("beep.mp3", into: laptop)
         let store = try hub.voiceStore()

@@ -17,7 +17,8 @@ public protocol SyncTransport {
     /// from `offset` to its `size`, streamed (`Content-Range`).
     func uploadBlob(_ checksum: String, path: String, offset: Int64, size: Int64) throws
     /// `GET /api/v1/sync/blobs/CHECKSUM` from `offset` (`Range`), each piece
-    /// handed to `write` as it arrives.
+    /// handed to `write` as it arrives; `invalidState` with the hint
+    /// `blobOffset` when nothing comes after `offset` (`416`).
     func downloadBlob(_ checksum: String, offset: Int64, write: @escaping (UnsafeRawBufferPointer) throws -> Void) throws
 }
 
@@ -113,6 +114,7 @@ public struct SyncRun {
             let scanned = try push(&remote, force: force, tally: &tally, into: &report)
             try pull(&remote, tally: &tally, into: &report)
             try write { try $0.scanned(through: scanned) }
+            try workspace.voiceStore().removeUnusedBlobs()
         } catch let error as MemoError {
             try? write { try $0.note(error: error.message.en, syncedAt: nil) }
             throw error
@@ -210,9 +212,16 @@ public struct SyncRun {
             let offset = store.receivedBytes(checksum: checksum)
             let writer = try store.blobWriter(checksum: checksum, offset: offset)
             var taken: Int64 = 0
-            try transport.downloadBlob(checksum, offset: offset) { bytes in
-                try writer.write(bytes)
-                taken += Int64(bytes.count)
+            do {
+                try transport.downloadBlob(checksum, offset: offset) { bytes in
+                    try writer.write(bytes)
+                    taken += Int64(bytes.count)
+                }
+            } catch let error as MemoError where error.hint == .blobOffset {
+                // Nothing after the bytes here: a download stopped after its
+                // last byte and before its check. The check says whether it
+                // is whole (else the bytes go, and the next sync starts over).
+                _ = error
             }
             writer.close()
             try store.finishBlob(checksum: checksum)

@@ -91,6 +91,17 @@ extension VoiceStore {
         try FileSystem.fsyncDirectory(syncBlobDirectory)
     }
 
+    /// Removes the whole blobs no memo took (a device's, after a sync that
+    /// wrote every page: the items they were for were changed here since,
+    /// and come back, with their audio, on a later pull). Parts stay: a
+    /// transfer goes on from them.
+    public func removeUnusedBlobs() throws {
+        guard FileSystem.isDirectory(syncBlobDirectory) else { return }
+        for name in try FileSystem.names(in: syncBlobDirectory) where VoiceStore.isChecksum(name) {
+            try FileSystem.removeFile(syncBlobDirectory + "/" + name)
+        }
+    }
+
     /// Stores the audio `checksum` as the memo `uid` (a synced memo): the
     /// blob becomes its file, or, when another memo holds the same audio,
     /// a copy of that one's. Throws `.invalidState` (`blobMissing`) when the

@@ -1,6 +1,7 @@
 import HTTPClient
 import MemoCore
 import MemoKit
+import VoiceMemos
 
 /// A device's way to its hub over HTTP(S): the routes of docs/sync.md
 /// with the device's token, each answer's refusal turned back into the
@@ -83,6 +84,8 @@ struct HTTPSyncTransport: SyncTransport {
             throw MemoError(.invalidState, hint: .syncEpochChanged, en: said, ko: saidKo)
         case (409, MemoError.Hint.syncOutOfOrder.rawValue):
             throw MemoError(.invalidState, hint: .syncOutOfOrder, en: said, ko: saidKo)
+        case (416, _):
+            throw MemoError(.invalidState, hint: .blobOffset, en: said, ko: saidKo)
         case (403, _), (409, _):
             throw MemoError(.invalidState, en: said, ko: saidKo)
         case (413, _):
