@@ -15,8 +15,7 @@ extension MemoRoutes {
             "the audio's XXH3-128, as voice memos have it", required: true)
         router.route(.get, "/api/v1/sync/blobs/{checksum}/received", RouteDescription(
             "How much of the audio the hub holds: whole, or the bytes of an upload so far", path: [checksum],
-            answers: [Describe.json(200, "its state", DocumentSchema.object([
-                ("whole", DocumentSchema.boolean), ("received", DocumentSchema.integer)]))])) { request in
+            answers: [Describe.json(200, "its state", blobState), notAChecksum])) { request in
             let sum = try blobChecksum(request)
             return try services.read { workspace in
                 let store = try workspace.voiceStore()
@@ -29,7 +28,7 @@ extension MemoRoutes {
             "The audio, whole or by Range", path: [checksum],
             answers: [.init(200, "the bytes", mediaType: "application/octet-stream"),
                       .init(206, "the range asked for", mediaType: "application/octet-stream"),
-                      Describe.json(404, "not here whole", DocumentSchema.ref("Error"))])) { request in
+                      Describe.json(404, "not here whole, or not a checksum", DocumentSchema.ref("Error"))])) { request in
             let sum = try blobChecksum(request)
             guard let path = try services.read({ try $0.voiceStore().audioPath(checksum: sum) }) else {
                 throw MemoError(.notFound, en: "the audio \(sum) is not here", ko: "오디오 \(sum)이(가) 없습니다")
@@ -47,10 +46,12 @@ extension MemoRoutes {
                       Describe.json(409, "START is not the bytes received: the message says how many are",
                                     DocumentSchema.ref("Error")),
                       Describe.json(422, "the bytes are not the checksum's (sent again whole), or a bad range",
-                                    DocumentSchema.ref("Error"))])) { request in
+                                    DocumentSchema.ref("Error")), notAChecksum])) { request in
             try SyncBlobUpload(services: services, request: request, checksum: try blobChecksum(request))
         }
     }
+
+    static let notAChecksum = Describe.json(404, "not a checksum: no audio has that name", DocumentSchema.ref("Error"))
 
     static let blobState = DocumentSchema.object([("whole", DocumentSchema.boolean), ("received", DocumentSchema.integer)])
 
