@@ -33,6 +33,15 @@ public struct ServerConfiguration: Sendable {
     /// Query items a request may carry, answered 414 when more, 1 to 10,000:
     /// each is split and decoded before any handler runs.
     public var queryItemLimit: Int = 256
+    /// Seconds in which no request begins or ends after which the heap
+    /// memory freed meanwhile is given back to the system (see
+    /// `IdleMemoryTrim`), 0.01 to 3600; nil never.
+    public var memoryTrimDelay: Double? = 1
+    /// glibc malloc arenas the whole process may use (mallopt M_ARENA_MAX),
+    /// set when the server starts, 1 to 64; nil leaves glibc's eight per
+    /// core. Fewer arenas hold less freed memory between bursts, at the
+    /// cost of threads sharing an arena's lock.
+    public var allocatorArenaLimit: Int?
     /// Serve HTTPS with this certificate and key instead of HTTP.
     public var tls: TLSIdentity?
     /// libmicrohttpd's strict parsing (MHD_OPTION_STRICT_FOR_CLIENT = 1):
@@ -63,6 +72,11 @@ public struct ServerConfiguration: Sendable {
         try Self.check("memory per connection (bytes)", memoryPerConnection, 8 * 1024...16 * 1024 * 1024)
         try Self.check("request header limit (bytes)", requestHeaderLimit, 1024...memoryPerConnection / 2)
         try Self.check("query item limit", queryItemLimit, 1...10_000)
+        if let memoryTrimDelay, !(0.01...3600).contains(memoryTrimDelay) {
+            throw MemoError(.usage, en: "the HTTP server's memory trim delay (seconds) must be 0.01 to 3600, not \(memoryTrimDelay)",
+                            ko: "HTTP 서버의 메모리 반환 지연(초) 값은 0.01에서 3600 사이여야 합니다(\(memoryTrimDelay))")
+        }
+        if let allocatorArenaLimit { try Self.check("allocator arena limit", allocatorArenaLimit, 1...64) }
     }
 
     private static func check(_ name: String, _ value: Int, _ range: ClosedRange<Int>) throws(MemoError) {

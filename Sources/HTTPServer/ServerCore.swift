@@ -28,6 +28,8 @@ final class ServerCore: @unchecked Sendable {
     let connections: ConnectionGuard
     /// Where route handlers run, off the polling threads (see `HandlerPool`).
     let handlers: HandlerPool
+    /// Gives freed memory back after a burst; nil when configured off.
+    let memoryTrim: IdleMemoryTrim?
     /// libmicrohttpd's last diagnostic, kept to explain a failed start.
     private var lastDiagnostic: String?
     /// The formatted-message sink the C logger trampoline calls; lives as long as this.
@@ -40,6 +42,7 @@ final class ServerCore: @unchecked Sendable {
         connections = ConnectionGuard(connectionLimit: configuration.connectionLimit,
                                       perAddress: configuration.connectionsPerAddress)
         handlers = HandlerPool(threadCount: configuration.handlerThreadCount)
+        memoryTrim = configuration.memoryTrimDelay.map(IdleMemoryTrim.init(delay:))
         messageSink = .allocate(capacity: 1)
         messageSink.initialize(to: cmhd_message_sink(deliver: { context, message in
             guard let context, let message else { return }
@@ -56,6 +59,7 @@ final class ServerCore: @unchecked Sendable {
 
     func requestBegan() {
         lock.locked { requestsInFlight += 1 }
+        memoryTrim?.noteActivity()
     }
 
     func requestEnded() {
@@ -63,6 +67,7 @@ final class ServerCore: @unchecked Sendable {
             requestsInFlight -= 1
             lock.broadcast()
         }
+        memoryTrim?.noteActivity()
     }
 
     var stopping: Bool {

@@ -51,6 +51,8 @@ final class ServerLifecycleTests: XCTestCase {
             ("connections per address", { $0.connectionsPerAddress = 0 }),
             ("memory per connection", { $0.memoryPerConnection = 1024 }),
             ("request header limit", { $0.requestHeaderLimit = 40 * 1024 }),
+            ("memory trim delay", { $0.memoryTrimDelay = 0 }),
+            ("allocator arena limit", { $0.allocatorArenaLimit = 0 }),
         ]
         for (name, change) in cases {
             var configuration = ServerConfiguration()
@@ -161,8 +163,13 @@ final class ServerLifecycleTests: XCTestCase {
 
     func testAnIdleServerUsesNoCPU() throws {
         let before = Set(threadIDs())
-        let server = try TestServer(router: helloRouter()) { $0.threadCount = 4 }
+        let server = try TestServer(router: helloRouter()) {
+            $0.threadCount = 4
+            $0.memoryTrimDelay = 0.05
+        }
         server.assertStillServes()
+        // Idle from the quiet spell's trim on (see the test below).
+        XCTAssertTrue(waitUntil { server.server.memoryTrimCount == 1 })
         let serverThreads = Set(threadIDs()).subtracting(before)
         XCTAssertGreaterThanOrEqual(serverThreads.count, 4, "the pool's threads")
         let start = serverThreads.map(threadActivity)
@@ -174,6 +181,25 @@ final class ServerLifecycleTests: XCTestCase {
         let ticks = zip(start, end).map { $1.ticks - $0.ticks }.reduce(0, +)
         XCTAssertLessThanOrEqual(switches, 1, "the server's threads woke \(switches) times while idle")
         XCTAssertLessThanOrEqual(ticks, 1, "the server's threads used \(ticks) clock ticks while idle")
+    }
+
+    func testAQuietSpellAfterRequestsGivesFreedMemoryBackOnce() throws {
+        let server = try TestServer(router: helloRouter()) { $0.memoryTrimDelay = 0.05 }
+        XCTAssertEqual(server.server.memoryTrimCount, 0, "nothing to give back before any request")
+        for _ in 0..<3 { server.assertStillServes() }
+        XCTAssertTrue(waitUntil { server.server.memoryTrimCount == 1 }, "trimmed once the requests were over")
+        // Four times the delay without requests: nothing new to give back.
+        usleep(200_000)
+        XCTAssertEqual(server.server.memoryTrimCount, 1, "one trim per quiet spell")
+        server.assertStillServes()
+        XCTAssertTrue(waitUntil { server.server.memoryTrimCount == 2 }, "the next spell after more requests")
+    }
+
+    func testMemoryTrimCanBeTurnedOff() throws {
+        let server = try TestServer(router: helloRouter()) { $0.memoryTrimDelay = nil }
+        server.assertStillServes()
+        usleep(200_000)
+        XCTAssertEqual(server.server.memoryTrimCount, 0)
     }
 
     /// A router whose `/` answers the client's address.
