@@ -13,6 +13,15 @@ public struct ServerConfiguration: Sendable {
     /// threads (see `HandlerPool`): a handler's database or file work holds
     /// one of these, never a connection's polling thread.
     public var handlerThreadCount: Int = 4
+    /// Handler threads one client's requests may hold at once, 1 to
+    /// `handlerThreadCount`; nil for all but one (at least one), so that
+    /// another client always finds a thread (see `HandlerPool`).
+    public var handlerThreadsPerClient: Int?
+    /// Who sent a request, for the handler threads' shares: requests with
+    /// the same answer are one client's. Nil takes the client's IP address;
+    /// an app whose clients share an address (every local program comes
+    /// from 127.0.0.1) tells them apart by their credentials.
+    public var clientIdentity: (@Sendable (Request) -> String)?
     /// Seconds a connection may stay silent before libmicrohttpd closes it,
     /// 1 to 3600; slow clients that trickle a request are cut off by this.
     /// An event stream waiting for its next event is exempt.
@@ -62,10 +71,18 @@ public struct ServerConfiguration: Sendable {
 
     public init() {}
 
+    /// `handlerThreadsPerClient` with its default made explicit.
+    var handlerShare: Int {
+        handlerThreadsPerClient ?? max(1, handlerThreadCount - 1)
+    }
+
     /// Throws a `usage` error naming the first value out of range.
     func validate() throws(MemoError) {
         try Self.check("thread count", threadCount, 1...64)
         try Self.check("handler thread count", handlerThreadCount, 1...256)
+        if let handlerThreadsPerClient {
+            try Self.check("handler threads per client", handlerThreadsPerClient, 1...handlerThreadCount)
+        }
         try Self.check("connection time-out (seconds)", connectionTimeout, 1...3600)
         try Self.check("connection limit", connectionLimit, 1...100_000)
         if let connectionsPerAddress { try Self.check("connections per address", connectionsPerAddress, 1...100_000) }

@@ -84,7 +84,7 @@ extension ServerCore {
         context.state = .running
         library.suspendConnection(connection)
         nonisolated(unsafe) let (context, connection, make) = (context, connection, make)
-        handlers.submit { [self] in
+        handlers.submit(for: client(of: request)) { [self] in
             let response: Response
             do {
                 response = try make()
@@ -95,6 +95,11 @@ extension ServerCore {
             library.resumeConnection(connection)
         }
         return true
+    }
+
+    /// Whose request it is, for the handler threads' shares.
+    private func client(of request: Request) -> String {
+        configuration.clientIdentity?(request) ?? request.remoteHost
     }
 
     /// libmicrohttpd reports the request over: a body still arriving is

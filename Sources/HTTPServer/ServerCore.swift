@@ -41,7 +41,7 @@ final class ServerCore: @unchecked Sendable {
         self.router = router
         connections = ConnectionGuard(connectionLimit: configuration.connectionLimit,
                                       perAddress: configuration.connectionsPerAddress)
-        handlers = HandlerPool(threadCount: configuration.handlerThreadCount)
+        handlers = HandlerPool(threadCount: configuration.handlerThreadCount, perClient: configuration.handlerShare)
         memoryTrim = configuration.memoryTrimDelay.map(IdleMemoryTrim.init(delay:))
         messageSink = .allocate(capacity: 1)
         messageSink.initialize(to: cmhd_message_sink(deliver: { context, message in

@@ -47,6 +47,10 @@ public final class MemoServer: @unchecked Sendable {
             configuration.defaultHeaders.set("Access-Control-Expose-Headers", "ETag, Location, Link, Retry-After, Undo-Step")
             configuration.defaultHeaders.set("Vary", "Origin")
         }
+        // Every local program comes from 127.0.0.1: the handler threads'
+        // shares go by credential, so that one token's slow requests leave
+        // a thread for the page and the other devices.
+        configuration.clientIdentity = { request in Access.credentialIdentity(request) ?? request.remoteHost }
         configuration.errorResponse = { error, request in
             if let stale = error as? StaleItem { return stale.response }
             return ErrorResponses.response(for: error, request: request)
