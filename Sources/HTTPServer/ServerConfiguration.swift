@@ -26,6 +26,15 @@ public struct ServerConfiguration: Sendable {
     /// 1 to 3600; slow clients that trickle a request are cut off by this.
     /// An event stream waiting for its next event is exempt.
     public var connectionTimeout: Int = 15
+    /// Seconds a request body may take to arrive beyond what its length
+    /// needs at `bodyMinimumRate`, 0.1 to 3600, from its head on: a body
+    /// past it is cut (a trickle of a byte every few seconds is never
+    /// silent long enough for the time-out above).
+    public var bodyTimeAllowance: Double = 5
+    /// Bytes per second a request body must average beyond
+    /// `bodyTimeAllowance`, 1 to 1 GiB: its declared length (or, chunked,
+    /// what has arrived) at this rate is the rest of its time.
+    public var bodyMinimumRate: Int = 16 * 1024
     /// Connections open at once, 1 to 100,000 (each takes a descriptor).
     public var connectionLimit: Int = 1024
     /// Connections open at once from one IP address; nil for no limit.
@@ -85,6 +94,11 @@ public struct ServerConfiguration: Sendable {
         }
         try Self.check("connection time-out (seconds)", connectionTimeout, 1...3600)
         try Self.check("connection limit", connectionLimit, 1...100_000)
+        if !(0.1...3600).contains(bodyTimeAllowance) {
+            throw MemoError(.usage, en: "the HTTP server's body time allowance (seconds) must be 0.1 to 3600, not \(bodyTimeAllowance)",
+                            ko: "HTTP 서버의 본문 허용 시간(초) 값은 0.1에서 3600 사이여야 합니다(\(bodyTimeAllowance))")
+        }
+        try Self.check("body minimum rate (bytes per second)", bodyMinimumRate, 1...(1 << 30))
         if let connectionsPerAddress { try Self.check("connections per address", connectionsPerAddress, 1...100_000) }
         try Self.check("memory per connection (bytes)", memoryPerConnection, 8 * 1024...16 * 1024 * 1024)
         try Self.check("request header limit (bytes)", requestHeaderLimit, 1024...memoryPerConnection / 2)

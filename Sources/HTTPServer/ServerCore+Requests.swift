@@ -26,6 +26,7 @@ extension ServerCore {
             guard chunk.isEmpty else {
                 // A chunked body for a route that takes none.
                 context.state = .refused(HTTPError.tooLarge(limit: 0), request, discarded: UInt64(chunk.count))
+                connections.body(of: connection, isArriving: true)
                 return UInt64(chunk.count) <= ServerCore.refusedBodyAllowance
             }
             guard quick else { return dispatch(context, connection: connection, request: request) { try handler(request) } }
@@ -105,9 +106,10 @@ extension ServerCore {
     /// libmicrohttpd reports the request over: a body still arriving is
     /// abandoned, and the app gets the request's record.
     func finish(_ context: RequestContext, connection: OpaquePointer?, termination: MHD_RequestTerminationCode) {
+        let isCutForTime = connection.map(connections.wasCutForTime) ?? false
         if case .receiving(let receiver, _, _, _) = context.state {
             switch termination {
-            case .REQUEST_TERMINATED_TIMEOUT_REACHED: receiver.abandon(.timedOut)
+            case _ where isCutForTime, .REQUEST_TERMINATED_TIMEOUT_REACHED: receiver.abandon(.timedOut)
             case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: receiver.abandon(.serverStopped)
             default: receiver.abandon(.cutOff)
             }
@@ -121,6 +123,7 @@ extension ServerCore {
         }
         let outcome: RequestRecord.Outcome
         switch termination {
+        case _ where isCutForTime: outcome = .timedOut
         case .REQUEST_TERMINATED_COMPLETED_OK: outcome = .completed
         case .REQUEST_TERMINATED_TIMEOUT_REACHED: outcome = .timedOut
         case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: outcome = .serverStopped
@@ -229,7 +232,7 @@ extension ServerCore {
             // allowance, past it closed as before.
             guard request.headers["Expect"] == nil, length <= ServerCore.refusedBodyAllowance else { throw tooLarge }
             context.state = .refused(tooLarge, request, discarded: 0)
-            connections.body(of: connection, isArriving: true)
+            connections.body(of: connection, isArriving: true, declaredLength: length)
             return true
         }
         switch route.action {
@@ -238,7 +241,8 @@ extension ServerCore {
                                          quick: route.isQuick)
         case .receive(let makeReceiver):
             context.state = .receiving(try makeReceiver(request), request, received: 0, limit: route.bodyLimit)
-            connections.body(of: connection, isArriving: true)
+            connections.body(of: connection, isArriving: true,
+                             declaredLength: ServerCore.contentLength(request.headers))
         }
         return true
     }

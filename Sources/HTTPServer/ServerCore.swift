@@ -40,7 +40,9 @@ final class ServerCore: @unchecked Sendable {
         self.configuration = configuration
         self.router = router
         connections = ConnectionGuard(connectionLimit: configuration.connectionLimit,
-                                      perAddress: configuration.connectionsPerAddress)
+                                      perAddress: configuration.connectionsPerAddress,
+                                      bodyTime: .init(allowance: configuration.bodyTimeAllowance,
+                                                      minimumRate: Double(configuration.bodyMinimumRate)))
         handlers = HandlerPool(threadCount: configuration.handlerThreadCount, perClient: configuration.handlerShare)
         memoryTrim = configuration.memoryTrimDelay.map(IdleMemoryTrim.init(delay:))
         messageSink = .allocate(capacity: 1)
