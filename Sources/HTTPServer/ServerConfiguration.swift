@@ -146,7 +146,9 @@ public struct RequestRecord: Sendable {
     public let method: String
     /// The target's path as sent, escapes undecoded, every byte outside
     /// visible ASCII percent-encoded: safe to print. The query is left out
-    /// (it may carry what a log should not).
+    /// (it may carry what a log should not). `-` (and the method too) when
+    /// libmicrohttpd refused the request before its line was whole (a
+    /// target longer than the connection's memory: its own 414).
     public let path: String
     /// The status sent, libmicrohttpd's own included (431 for a head too
     /// large, 400 for a malformed header); 0 when none was.

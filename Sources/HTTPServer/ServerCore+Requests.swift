@@ -134,6 +134,13 @@ extension ServerCore {
                           outcome: outcome))
     }
 
+    /// Logs a request libmicrohttpd refused by itself before its line was
+    /// whole (see `ownRefusals`): no method or path to tell.
+    func logOwnRefusal(_ status: Int) {
+        configuration.requestLog?(RequestRecord(method: "-", path: "-", status: status, bytes: 0, milliseconds: 0,
+                                                outcome: .completed))
+    }
+
     // MARK: - The head
 
     /// The head has arrived: check it, route it, ask the hook, and either
