@@ -33,6 +33,10 @@ public struct HTTPClient: Sendable {
         let sink = AnswerSink(limit: maximumAnswer)
         return try perform(url, headers: headers, writing: answerWritten, into: sink) { curl, handle, set in
             set(CURLOPT_TIMEOUT_MS, timeoutMilliseconds)
+            // Every coding libcurl can decode is offered, and decoded before
+            // the answer's bound is applied (so no small answer unpacks past
+            // it); the bytes counted are those that crossed the wire.
+            _ = "".withCString { memoapp_curl_setopt_pointer(curl.setopt, handle, CURLOPT_ACCEPT_ENCODING, $0) }
             let bytes = body ?? []
             return method.withCString { methodText in
                 if method != "GET" { _ = memoapp_curl_setopt_pointer(curl.setopt, handle, CURLOPT_CUSTOMREQUEST, methodText) }

@@ -93,7 +93,16 @@ struct SyncDevice {
         var changes: [SyncDocuments.Pushed] = []
         for candidate in candidates {
             guard let change = try LocalChanges.resolve(candidate, fullCopy: fullCopy, in: connection) else { continue }
-            guard fullCopy || change.stored == nil || !change.changedFields.isEmpty else { continue }
+            guard fullCopy || change.stored == nil || !change.changedFields.isEmpty else {
+                // Changed and changed back (or only in what sync does not
+                // carry): the record is current again, so a pull is not
+                // held back for a change that will never be sent.
+                if var record = change.record, let stored = change.stored {
+                    record.rev = stored.rev
+                    try record.write(in: connection)
+                }
+                continue
+            }
             let known = change.record?.clocks ?? [:]
             guard let stored = change.stored else {
                 var removalClocks = known
@@ -176,6 +185,7 @@ struct SyncDevice {
             try SyncRecord(uid: pulled.uid, kind: kind, rev: rev, seq: pulled.seq, values: pulled.values,
                            clocks: pulled.clocks).write(in: connection)
         }
+        try SyncedTimers.tiePendingLinks(in: connection)
         try connection.execute("UPDATE sync_state SET hlc = max(hlc, ?)", latest)
         try connection.execute("UPDATE sync_remote SET cursor = ?, epoch = ?", cursor, epoch)
         return written

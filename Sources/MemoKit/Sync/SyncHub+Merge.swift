@@ -59,6 +59,7 @@ extension SyncHub {
             result.applied += 1
             result.through = pushed.change
         }
+        try SyncedTimers.tiePendingLinks(in: connection)
         try connection.execute("""
             INSERT INTO sync_devices (device, last_change, seen_at) VALUES (?, ?, ?)
             ON CONFLICT (device) DO UPDATE SET last_change = excluded.last_change, seen_at = excluded.seen_at
@@ -127,7 +128,11 @@ extension SyncHub {
             guard let stamp = clocks[field.name] else { continue }
             let hubStamp = base.clocks[field.name] ?? 0
             let isChanged = pushed.changed.contains(field.name)
-            if field.name == "tags" {
+            if field.name == "events", kind.kind == .timer {
+                let (spans, laps) = try TimerEventsMerge.union(hub: hubValues, device: values)
+                merged.columns["spans"] = .text(spans)
+                merged.columns["laps"] = .text(laps)
+            } else if field.name == "tags" {
                 merged.tags = mergedTags(hub: hubValues.tags, device: values.tags, base: pushed.baseTags,
                                          deviceChanged: isChanged, deviceIsLater: stamp > hubStamp)
             } else if field.name == kind.mergedText, isChanged, let column = field.columns.first?.name {
@@ -141,6 +146,12 @@ extension SyncHub {
                 for column in field.columns { merged.columns[column.name] = values.columns[column.name] ?? .null }
             }
             mergedClocks[field.name] = max(hubStamp, stamp)
+        }
+        if kind.kind == .timer {
+            // What the events and the later state disagree on, settled; when
+            // even that is no timer, the side whose state is the later stays whole.
+            merged = try TimerEventsMerge.normalized(merged, stateClock: mergedClocks["state"] ?? 0)
+                ?? ((clocks["state"] ?? 0) > (base.clocks["state"] ?? 0) ? values : hubValues)
         }
         if let conflictText {
             result.conflicts.append((pushed.uid, try makeConflictCopy(of: pushed.uid, kind: kind, device: values,

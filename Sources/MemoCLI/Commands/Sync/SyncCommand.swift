@@ -10,8 +10,8 @@ enum SyncCommand {
     static func make() -> Command {
         Command(
             "sync",
-            abstract: Localized(en: "sync to-dos and memos with a server (memoapp serve elsewhere)",
-                                ko: "할 일과 메모를 서버(다른 곳의 memoapp serve)와 동기화"),
+            abstract: Localized(en: "sync to-dos, memos and timers with a server (memoapp serve elsewhere)",
+                                ko: "할 일, 메모, 타이머를 서버(다른 곳의 memoapp serve)와 동기화"),
             options: [server, token, authorities, status, force, watch],
             exclusiveOptions: [[status, watch], [status, force]],
             discussion: Localized(
