@@ -115,6 +115,13 @@ final class DueDatePeriodTests: XCTestCase {
         assertRefused(late, ["저녁 3시", "저녁 12시", "밤 12시", "밤 1시", "밤 5시", "아침 12시", "아침 3시", "아침 13시",
                              "새벽 9시", "새벽", "내일 새벽", "evening 7am", "tonight 9am", "tomorrow morning 7pm",
                              "tonight 25:00", "내일 저녁 7시 60분", "저녁 25시", "morning 13", "tonight at 0"])
+        XCTAssertThrowsError(try late.parse("저녁 3시")) { error in
+            XCTAssertEqual((error as? MemoError)?.message.ko, "저녁 3시은(는) 없는 시각입니다. 18:30, 오후 6시 30분, 저녁 7시처럼 쓰세요")
+        }
+        XCTAssertThrowsError(try late.parse("tonight 9am")) { error in
+            XCTAssertEqual((error as? MemoError)?.message.en,
+                           "there is no time night 9am ('tonight 9am'); try 18:30, 6:30pm or evening 7")
+        }
         for text in ["저녁 3시", "tonight 9am"] {
             XCTAssertThrowsError(try late.parse(text)) { error in
                 XCTAssertTrue((error as? MemoError)?.message.en.contains("no time") == true, "\(error)")

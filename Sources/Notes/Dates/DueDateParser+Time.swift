@@ -191,9 +191,9 @@ extension DueDateParser {
     }
 
     private func noSuchTime(_ word: String, original: String) -> MemoError {
-        MemoError(.usage, en: "there is no time \(DueDateParser.quoted(word)) (in '\(DueDateParser.quoted(original))'); "
-                    + "try 18:30, 6:30pm or evening 7",
-                  ko: "\(DueDateParser.quoted(word))은(는) 없는 시각입니다('\(DueDateParser.quoted(original))'). "
-                    + "18:30, 오후 6시 30분, 저녁 7시처럼 쓰세요")
+        // The words whole, and the part that is no time when there is more.
+        let part = DueDateParser.words(original).joined(separator: " ") == word ? "" : " ('\(DueDateParser.quoted(original))')"
+        return MemoError(.usage, en: "there is no time \(DueDateParser.quoted(word))\(part); try 18:30, 6:30pm or evening 7",
+                         ko: "\(DueDateParser.quoted(word))은(는) 없는 시각입니다\(part). 18:30, 오후 6시 30분, 저녁 7시처럼 쓰세요")
     }
 }

@@ -1,3 +1,5 @@
+import { t } from './i18n.js';
+
 // A small helper to build elements without innerHTML: text is always text.
 export function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
@@ -88,13 +90,32 @@ export function toast(message, action) {
   toastTimer = setTimeout(() => { box.hidden = true; }, action ? 8000 : 5000);
 }
 
+let bannerTimer = 0;
+// An error that belongs to no field (a list that did not load, an undo
+// refused): a small banner in the top bar, or at the top of the screen
+// before the main one, that pushes the page down instead of covering any
+// of it (a red toast over the form took the taps meant for Add and Save).
+// Errors about a field are shown beside it (fieldnotes.js). × or ten
+// seconds take it away.
 export function errorToast(message) {
-  const box = document.getElementById('toast');
-  box.replaceChildren(h('span', { text: message }));
-  box.classList.add('error');
-  box.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; box.classList.remove('error'); }, 6000);
+  let banner = document.getElementById('error-banner');
+  if (!banner) {
+    const close = h('button', { type: 'button', class: 'error-banner-close', text: '×',
+      onclick: () => { banner.hidden = true; } });
+    banner = h('div', { id: 'error-banner', class: 'error-banner', role: 'alert' },
+      h('span', { class: 'error-banner-text' }), close);
+  }
+  const host = document.querySelector('.topbar') || document.getElementById('root');
+  if (banner.parentElement !== host) {
+    if (host.classList.contains('topbar')) host.append(banner); else host.prepend(banner);
+  }
+  const close = banner.querySelector('.error-banner-close');
+  close.setAttribute('aria-label', t('close'));
+  close.title = t('close');
+  banner.querySelector('.error-banner-text').textContent = message;
+  banner.hidden = false;
+  clearTimeout(bannerTimer);
+  bannerTimer = setTimeout(() => { banner.hidden = true; }, 10000);
 }
 
 export function reducedMotion() {
