@@ -147,6 +147,7 @@ class DueDates:
         self.wait(lambda d: self.all(selector) and self.css(selector).is_displayed(), message="no refusal beside the duration")
         self.assertRegex(self.css(selector).text, self.expected["script"])
         self.assertTrue(self.driver.execute_script(UNCOVERED, start), "the Start button is covered")
+        self.language_shot("dates-duration-error")
         self.assertFalse(self.css("#toast").is_displayed())
 
     def test_an_error_of_no_field_is_a_banner_that_covers_nothing(self):
@@ -159,7 +160,8 @@ class DueDates:
         add = self.css(".todo-form button[type=submit]")
         self.assertTrue(self.driver.execute_script(UNCOVERED, add), "the Add button is covered")
         self.assertGreaterEqual(add.rect["y"], banner.rect["y"] + banner.rect["height"])
-        close = self.css(".error-banner-close")
+        self.language_shot("dates-banner")
+        close = self.css("#error-banner button")
         self.assertEqual(close.get_attribute("aria-label"), self.expected["close"])
         close.click()
         self.wait(lambda d: not banner.is_displayed())

@@ -91,28 +91,22 @@ export function toast(message, action) {
 }
 
 let bannerTimer = 0;
-// An error that belongs to no field (a list that did not load, an undo
-// refused): a small banner in the top bar, or at the top of the screen
-// before the main one, that pushes the page down instead of covering any
-// of it (a red toast over the form took the taps meant for Add and Save).
-// Errors about a field are shown beside it (fieldnotes.js). × or ten
-// seconds take it away.
+// An error of no field (a list that did not load): a banner in the top bar
+// (or atop the screen) that pushes the page down, covering nothing; ×, or
+// ten seconds, take it away. A field's errors are beside it (fieldnotes.js).
 export function errorToast(message) {
   let banner = document.getElementById('error-banner');
   if (!banner) {
-    const close = h('button', { type: 'button', class: 'error-banner-close', text: '×',
-      onclick: () => { banner.hidden = true; } });
-    banner = h('div', { id: 'error-banner', class: 'error-banner', role: 'alert' },
-      h('span', { class: 'error-banner-text' }), close);
+    banner = h('div', { id: 'error-banner', class: 'error-banner', role: 'alert' }, h('span'),
+      h('button', { type: 'button', text: '×', onclick: () => { banner.hidden = true; } }));
   }
-  const host = document.querySelector('.topbar') || document.getElementById('root');
-  if (banner.parentElement !== host) {
-    if (host.classList.contains('topbar')) host.append(banner); else host.prepend(banner);
+  const bar = document.querySelector('.topbar');
+  if (!banner.isConnected || (bar && banner.parentElement !== bar)) {
+    if (bar) bar.append(banner); else document.getElementById('root').prepend(banner);
   }
-  const close = banner.querySelector('.error-banner-close');
+  const [text, close] = banner.children;
+  text.textContent = message;
   close.setAttribute('aria-label', t('close'));
-  close.title = t('close');
-  banner.querySelector('.error-banner-text').textContent = message;
   banner.hidden = false;
   clearTimeout(bannerTimer);
   bannerTimer = setTimeout(() => { banner.hidden = true; }, 10000);
