@@ -230,7 +230,8 @@ final class DueDateParserTests: XCTestCase {
             XCTFail("accepted")
         } catch let error as MemoError {
             XCTAssertEqual(error.kind, .usage)
-            XCTAssertTrue(error.message.en.contains("no date 2026-02-30"), error.message.en)
+            XCTAssertEqual(error.message.en, "there is no date 2026-02-30")
+            XCTAssertEqual(error.message.ko, "2026-02-30은(는) 없는 날짜입니다")
         } catch {
             XCTFail("unexpected \(error)")
         }

@@ -233,8 +233,8 @@ public struct DueDateParser: Sendable {
         }
         let date = CivilDate(year: year, month: month, day: day)
         guard date.isValid, year >= 1900 else {
-            throw MemoError(.usage, en: "there is no date \(word) (in '\(DueDateParser.quoted(original))')",
-                            ko: "\(word)은(는) 없는 날짜입니다('\(DueDateParser.quoted(original))')")
+            let part = DueDateParser.words(original) == [word] ? "" : " ('\(DueDateParser.quoted(original))')"
+            throw MemoError(.usage, en: "there is no date \(word)\(part)", ko: "\(word)은(는) 없는 날짜입니다\(part)")
         }
         return date
     }
