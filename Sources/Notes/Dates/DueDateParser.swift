@@ -51,7 +51,7 @@ public struct DueDateParser: Sendable {
             + "end of week, end of month, end of next month, end of year, "
             + "+3d, +2w, +1m, in 3 days, dec 25, 25 dec 2027, YYYY-MM-DD, each optionally with a time "
             + "(HH:MM, 9am, 6:30pm, noon) or a part of the day (morning 08:00, evening 18:00, night 21:00; "
-            + "evening 7 is 19:00), tonight (21:00), this evening (18:00), YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, "
+            + "evening 7 is 19:00), tonight (21:00), this evening (18:00) (said later, by the end of today), YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, "
             + "RFC 3339 (2026-12-04T09:00:00Z, 2026-12-04T18:00:00+09:00), "
             + "오늘, 내일, 모레, 어제, 3일 후, 다음 주 금요일, 12월 25일, 월말, 내일 오전 9시, 오늘 밤, 모레 저녁 7시",
         ko: "오늘, 내일, 모레, 어제, 요일(월요일 또는 월, monday), 다음 주 금요일, 이번 주 금요일, next friday, "
@@ -59,7 +59,7 @@ public struct DueDateParser: Sendable {
             + "eow, eom, eoy, +3d, +2w, +1m, in 3 days, dec 25, YYYY-MM-DD, "
             + "각각 시각과 함께(HH:MM, 오전 9시, 오후 6시 30분, 정오, 9am) 또는 때와 함께"
             + "(아침 08:00, 저녁 18:00, 밤 21:00; 저녁 7시는 19:00, 밤 9시는 21:00, 새벽 5시), "
-            + "오늘 밤(21:00), 오늘 저녁(18:00), "
+            + "오늘 밤(21:00), 오늘 저녁(18:00)(그 뒤에 쓰면 오늘 끝까지), "
             + "YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, RFC 3339(2026-12-04T09:00:00Z, 2026-12-04T18:00:00+09:00), "
             + "today, tomorrow, tonight, end of month")
 
