@@ -184,8 +184,8 @@ final class DueDatePeriodTests: XCTestCase {
         let sunday = parser("2026-11-29", 22)
         XCTAssertThrowsError(try sunday.parse("someday")) { error in
             let message = (error as? MemoError)?.message
-            XCTAssertEqual(message?.en, "unrecognized date 'someday'; try tomorrow 18:00, fri, tonight, end of month, 2026-12-25")
-            XCTAssertEqual(message?.ko, "날짜 'someday'을(를) 알 수 없습니다. 예: 내일 18:00, 금요일, 오늘 저녁, 모레 저녁 7시, 2026-12-25")
+            XCTAssertEqual(message?.en, "unrecognized date 'someday'; try tomorrow 18:00, tonight, dec 25")
+            XCTAssertEqual(message?.ko, "날짜 'someday'을(를) 알 수 없습니다. 예: 내일 18:00, 모레 저녁 7시, 12월 25일")
         }
     }
 

@@ -64,8 +64,7 @@ public struct DueDateParser: Sendable {
             + "today, tomorrow, tonight, end of month")
 
     /// A few forms, for a refusal: short, in the user's language.
-    public static let examples = Localized(en: "tomorrow 18:00, fri, tonight, end of month, 2026-12-25",
-                                           ko: "내일 18:00, 금요일, 오늘 저녁, 모레 저녁 7시, 2026-12-25")
+    public static let examples = Localized(en: "tomorrow 18:00, tonight, dec 25", ko: "내일 18:00, 모레 저녁 7시, 12월 25일")
 
     /// The moment a reminder written as `text` is for: the words a due date
     /// takes, a date alone being its morning (`Due.reminderMoment`). The
