@@ -30,6 +30,7 @@ public enum MemoRoutes {
         addTokens(to: &router, services)
         addOnboarding(to: &router, services)
         addTodos(to: &router, services)
+        addDates(to: &router, services)
         addMemos(to: &router, services)
         addSearch(to: &router, services)
         addTimers(to: &router, services)

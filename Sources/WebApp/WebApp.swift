@@ -41,6 +41,7 @@ public enum WebApp {
             ("markdown.js", PackageResources.markdown_js), ("itemview.js", PackageResources.itemview_js),
             ("folding.js", PackageResources.folding_js), ("search.js", PackageResources.search_js),
             ("shortcuts.js", PackageResources.shortcuts_js), ("trimhandles.js", PackageResources.trimhandles_js),
+            ("fieldnotes.js", PackageResources.fieldnotes_js),
         ] {
             files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: EntityTag.of(bytes))
         }

@@ -54,9 +54,11 @@ final class WebAppTests: XCTestCase {
         XCTAssertNil(html.range(of: " on[a-z]+=", options: .regularExpression))
     }
 
-    func testFirstLoadIsUnder150KB() {
+    /// 160 KiB: 150 until the due preview and the notes under fields
+    /// (fieldnotes.js, issue 30) took the page to 152.5 KiB.
+    func testFirstLoadIsUnder160KB() {
         let total = WebApp.files.values.reduce(0) { $0 + $1.bytes.count }
-        XCTAssertLessThan(total, 150 * 1024, "every file the page can load, together")
+        XCTAssertLessThan(total, 160 * 1024, "every file the page can load, together")
     }
 
     func testMarkdownItIsServedFromItsDebianPackage() throws {
