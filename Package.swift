@@ -36,6 +36,7 @@ let package = Package(
         // libcurl's header (Debian: libcurl4-openssl-dev), not linked: HTTPClient loads
         // libcurl.so.4 when `memoapp sync` first reaches a server (HTTP and HTTPS).
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Shared vocabulary: error kinds, localized text, the injectable clock, JSON values.
         .target(name: "MemoCore", dependencies: ["CJansson", "CXXHash"], path: "Sources/MemoCore"),
         // SQLite for any program: connections with a configuration, statements, typed errors,
@@ -54,7 +55,7 @@ let package = Package(
         .target(name: "Timers", dependencies: ["MemoCore", "SQLite"], path: "Sources/Timers"),
         // An app-agnostic HTTP/1.1 server over libmicrohttpd: requests, responses, a router,
         // streamed bodies, Server-Sent Events, graceful stop. Knows nothing of memoapp.
-        .target(name: "HTTPServer", dependencies: ["MemoCore", "CMicroHTTPD"], path: "Sources/HTTPServer"),
+        .target(name: "HTTPServer", dependencies: ["MemoCore", "CMicroHTTPD", "CZlib"], path: "Sources/HTTPServer"),
         // An app-agnostic HTTP(S) client over libcurl: one request, its answer. A sync
         // device reaches its hub through it.
         .target(name: "HTTPClient", dependencies: ["MemoCore", "CCurl"], path: "Sources/HTTPClient"),

@@ -30,3 +30,8 @@ static inline CURLcode memoapp_curl_getinfo_long(void *function, CURL *handle, C
 static inline CURLcode memoapp_curl_getinfo_offset(void *function, CURL *handle, CURLINFO info, curl_off_t *value) {
     return ((memoapp_curl_getinfo_function)function)(handle, info, value);
 }
+
+static inline CURLcode memoapp_curl_setopt_read_function(void *function, CURL *handle,
+                                                         size_t (*callback)(char *, size_t, size_t, void *)) {
+    return ((memoapp_curl_setopt_function)function)(handle, CURLOPT_READFUNCTION, callback);
+}

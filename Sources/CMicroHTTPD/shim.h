@@ -5,6 +5,8 @@
 // For HTTPServer's DepartureWatch, which Swift's Glibc module leaves out.
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+// For HTTPServer's IdleMemoryTrim and arena limit (malloc_trim, mallopt).
+#include <malloc.h>
 #include <microhttpd.h>
 
 // libmicrohttpd's variadic functions cannot be called from Swift, and memoapp

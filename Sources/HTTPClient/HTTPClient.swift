@@ -33,6 +33,10 @@ public struct HTTPClient: Sendable {
         let sink = AnswerSink(limit: maximumAnswer)
         return try perform(url, headers: headers, writing: answerWritten, into: sink) { curl, handle, set in
             set(CURLOPT_TIMEOUT_MS, timeoutMilliseconds)
+            // Every coding libcurl can decode is offered, and decoded before
+            // the answer's bound is applied (so no small answer unpacks past
+            // it); the bytes counted are those that crossed the wire.
+            _ = "".withCString { memoapp_curl_setopt_pointer(curl.setopt, handle, CURLOPT_ACCEPT_ENCODING, $0) }
             let bytes = body ?? []
             return method.withCString { methodText in
                 if method != "GET" { _ = memoapp_curl_setopt_pointer(curl.setopt, handle, CURLOPT_CUSTOMREQUEST, methodText) }
@@ -78,14 +82,14 @@ public struct HTTPClient: Sendable {
 
     // MARK: - Private
 
-    private typealias Setter = (CURLoption, Int) -> Void
+    typealias Setter = (CURLoption, Int) -> Void
 
     /// One request on a handle made and cleaned up here, with what every
     /// request sets (the URL, http and https only, the certificate
     /// authorities, no signals, the connect time-out, the headers, where
     /// the answer goes); `run` sets the rest and performs it, `finished`
     /// reads the outcome (status, bytes sent and received).
-    private func perform<Sink: AnyObject, Result>(
+    func perform<Sink: AnyObject, Result>(
         _ url: String, headers: [String],
         writing callback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int,
         into sink: Sink,
@@ -130,7 +134,7 @@ public struct HTTPClient: Sendable {
         return try finished(code, status, requestHead + Int(uploaded), answerHead + Int(downloaded))
     }
 
-    private static func unreachable(_ url: String, _ code: CURLcode) throws -> MemoError {
+    static func unreachable(_ url: String, _ code: CURLcode) throws -> MemoError {
         let curl = try LibCurl.loaded()
         let reason = curl.easyStrerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)"
         return MemoError(.unavailable, en: "cannot reach \(url): \(reason)", ko: "\(url)에 연결할 수 없습니다: \(reason)")
@@ -138,7 +142,7 @@ public struct HTTPClient: Sendable {
 }
 
 /// Where an answer's bytes gather while libcurl receives them.
-private final class AnswerSink {
+final class AnswerSink {
     var bytes: [UInt8] = []
     let limit: Int
     var isOverLimit = false
@@ -148,7 +152,7 @@ private final class AnswerSink {
 
 /// libcurl's write callback for `send`: appends to the `AnswerSink`;
 /// returning less than given ends the transfer (an answer past the limit).
-private let answerWritten: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+let answerWritten: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
     data, size, count, context in
     guard let data, let context else { return 0 }
     let sink = Unmanaged<AnswerSink>.fromOpaque(context).takeUnretainedValue()

@@ -25,7 +25,14 @@ import MemoCore
 ///
 /// It also cuts uploads whose client has left (`cutDepartedSenders`):
 /// libmicrohttpd 0.9.75 noticed a client that closed half-way through a
-/// chunked body only at the time-out, 15 s on (issue 29, finding 12).
+/// chunked body only at the time-out, 15 s on (issue 29, finding 12). And
+/// it cuts bodies that arrive too slowly (`BodyTime`): the time-out counts
+/// only silence, so a byte every few seconds held a connection for as long
+/// as the body's length allowed, and a whole head with no body held one
+/// for 15 s, on routes open to anyone (issue 29). Such a body is cut, not
+/// answered: libmicrohttpd 0.9.75 queues a response only before a body's
+/// first byte or after its last (`MHD_queue_response` refuses any other
+/// state, src/microhttpd/connection.c), and one that never ends has no last.
 ///
 /// Fed by libmicrohttpd's connection notifications (started, closed) and by
 /// the request callbacks (a head complete, body bytes, a request over). A socket is
@@ -38,6 +45,19 @@ final class ConnectionGuard: @unchecked Sendable {
     /// Open connections past which waiting ones are closed to make room:
     /// the server's limit less a reserve, so newcomers always find a place.
     let threshold: Int
+    let bodyTime: BodyTime
+
+    /// How long a request body may take: `allowance` seconds from its head,
+    /// and a second more for every `minimumRate` bytes of its length
+    /// (declared, or for a chunked body what has arrived).
+    struct BodyTime {
+        let allowance: Double
+        let minimumRate: Double
+
+        func isPast(since start: MonotonicTime, length: UInt64, at now: MonotonicTime) -> Bool {
+            now.milliseconds(since: start) / 1000 > allowance + Double(length) / minimumRate
+        }
+    }
 
     private final class Entry {
         let socket: Int32
@@ -52,6 +72,11 @@ final class ConnectionGuard: @unchecked Sendable {
         var bodyBytesAtLastLook: UInt64 = 0
         /// Looks in a row that found its client gone and nothing new.
         var departedLooks = 0
+        /// When its head arrived, and the body's declared length.
+        var bodyStart = MonotonicTime(nanoseconds: 0)
+        var declaredLength: UInt64?
+        /// Its body was cut for taking too long.
+        var isCutForTime = false
 
         init(socket: Int32, address: String, at now: MonotonicTime) {
             self.socket = socket
@@ -70,8 +95,9 @@ final class ConnectionGuard: @unchecked Sendable {
     private var watcher: pthread_t?
     private var isWatchStopping = false
 
-    init(connectionLimit: Int, perAddress: Int?) {
+    init(connectionLimit: Int, perAddress: Int?, bodyTime: BodyTime = BodyTime(allowance: 3600, minimumRate: 1)) {
         self.perAddress = perAddress
+        self.bodyTime = bodyTime
         threshold = max(1, connectionLimit - max(1, connectionLimit / 16))
     }
 
@@ -100,9 +126,15 @@ final class ConnectionGuard: @unchecked Sendable {
         }
     }
 
-    /// A whole head has arrived: the connection is in a request.
+    /// A whole head has arrived: the connection is in a request, and a
+    /// body's time counts from now.
     func headArrived(_ connection: OpaquePointer) {
-        mutex.locked { entries[key(connection)]?.isInRequest = true }
+        mutex.locked {
+            guard let entry = entries[key(connection)] else { return }
+            entry.isInRequest = true
+            entry.isCutForTime = false
+            entry.bodyStart = .now()
+        }
     }
 
     /// Its request is over: it waits for the next head from now.
@@ -115,11 +147,13 @@ final class ConnectionGuard: @unchecked Sendable {
         }
     }
 
-    /// Its request's body begins to arrive (or ends: `isArriving` false).
-    func body(of connection: OpaquePointer, isArriving: Bool) {
+    /// Its request's body begins to arrive, `declaredLength` bytes long if
+    /// it said (or ends: `isArriving` false).
+    func body(of connection: OpaquePointer, isArriving: Bool, declaredLength: UInt64? = nil) {
         mutex.locked {
             guard let entry = entries[key(connection)] else { return }
             entry.isReceivingBody = isArriving
+            entry.declaredLength = declaredLength
             entry.bodyBytes = 0
             entry.bodyBytesAtLastLook = 0
             entry.departedLooks = 0
@@ -162,7 +196,29 @@ final class ConnectionGuard: @unchecked Sendable {
         }
     }
 
-    /// Looks for departed senders every `interval` seconds while some body
+    /// Shuts down the connections whose body has taken longer than
+    /// `bodyTime` allows; how many.
+    @discardableResult
+    func cutSlowSenders(at now: MonotonicTime = .now()) -> Int {
+        mutex.locked {
+            var cut = 0
+            for entry in entries.values where entry.isReceivingBody && !entry.isShutDown {
+                let length = max(entry.declaredLength ?? 0, entry.bodyBytes)
+                guard bodyTime.isPast(since: entry.bodyStart, length: length, at: now) else { continue }
+                entry.isCutForTime = true
+                shutDown(entry)
+                cut += 1
+            }
+            return cut
+        }
+    }
+
+    /// Whether the connection's body was cut for taking too long.
+    func wasCutForTime(_ connection: OpaquePointer) -> Bool {
+        mutex.locked { entries[key(connection)]?.isCutForTime ?? false }
+    }
+
+    /// Looks for departed and slow senders every `interval` seconds while some body
     /// is arriving, on a thread of its own, until `stopWatching`; sleeps
     /// otherwise.
     func startWatching(interval: Double = 0.25) {
@@ -175,6 +231,7 @@ final class ConnectionGuard: @unchecked Sendable {
                 }
                 if isStopping { return }
                 cutDepartedSenders()
+                cutSlowSenders()
             }
         }
     }

@@ -4,7 +4,7 @@ import Glibc
 import MemoCore
 
 /// The threads that run route handlers, apart from libmicrohttpd's polling
-/// threads.
+/// threads, shared fairly among clients.
 ///
 /// libmicrohttpd ties each connection to the polling thread that accepted
 /// it, and a handler run on that thread held up every connection of the
@@ -13,29 +13,52 @@ import MemoCore
 /// finding 5). So a request's work is handed here, its connection
 /// suspended meanwhile, and the polling threads only read and write
 /// sockets, and answer the routes marked quick (the health check) at once,
-/// whatever the handlers are doing. Work runs in the order it came; a
-/// handler that takes long holds one of these threads, not a connection's
-/// polling thread.
+/// whatever the handlers are doing.
+///
+/// A handler that takes long holds one of these threads, so one client
+/// sending many slow requests took them all, and every other client's
+/// requests queued behind its (issue 29). Each job therefore belongs to a
+/// client (`ServerConfiguration.clientIdentity`), which runs at most
+/// `perClient` jobs at once, and a thread that frees up serves the clients
+/// with jobs waiting in turn, one job each, in the order each sent them.
+/// With the default of all threads but one per client, a client alone
+/// still has most of the pool, and another client always finds a thread
+/// within one handler's time.
 final class HandlerPool: @unchecked Sendable {
+    typealias Job = @Sendable () -> Void
+    /// Jobs one client may run at once.
+    let perClient: Int
     private let monitor = Monitor()
-    /// Jobs in order; one taken is removed at once (nil), since what it
+    /// Each client's waiting jobs, oldest first; only clients with jobs
+    /// waiting have one. A job taken is removed at once (nil), since what it
     /// holds (a request's context, an export's stream) must go with it.
-    private var queue: [(@Sendable () -> Void)?] = []
-    private var head = 0
-    private var running = 0
+    private var waiting: [String: ClientQueue] = [:]
+    /// The clients with jobs waiting, in the order their turns come.
+    private var turns: [String] = []
+    private var runningPerClient: [String: Int] = [:]
+    private var waitingCount = 0
+    private var runningCount = 0
     private var isStopping = false
     private var threads: [pthread_t] = []
 
-    init(threadCount: Int) {
+    init(threadCount: Int, perClient: Int) {
+        self.perClient = perClient
         for _ in 0..<threadCount {
             threads.append(startJoinableThread { [self] in work() })
         }
     }
 
-    /// Runs `job` on one of the threads, after the jobs before it.
-    func submit(_ job: @escaping @Sendable () -> Void) {
+    /// Runs `job` for `client` on one of the threads, after the client's
+    /// jobs before it.
+    func submit(for client: String, _ job: @escaping Job) {
         monitor.locked {
-            queue.append(job)
+            if let queue = waiting[client] {
+                queue.append(job)
+            } else {
+                waiting[client] = ClientQueue(job)
+                turns.append(client)
+            }
+            waitingCount += 1
             monitor.broadcast()
         }
     }
@@ -43,10 +66,10 @@ final class HandlerPool: @unchecked Sendable {
     /// Waits until every job submitted has run (a stop lets the handlers
     /// running finish, as libmicrohttpd's own threads did).
     func waitUntilIdle() {
-        monitor.locked { _ = monitor.wait(until: nil) { head == queue.count && running == 0 } }
+        monitor.locked { _ = monitor.wait(until: nil) { waitingCount == 0 && runningCount == 0 } }
     }
 
-    /// Ends the threads once the queue is empty, and joins them.
+    /// Ends the threads once no job waits, and joins them.
     func stop() {
         monitor.locked {
             isStopping = true
@@ -59,26 +82,64 @@ final class HandlerPool: @unchecked Sendable {
     // MARK: - Private
 
     private func work() {
-        while let job = next() {
+        while let (client, job) = next() {
             job()
             monitor.locked {
-                running -= 1
+                runningCount -= 1
+                let count = runningPerClient[client, default: 1] - 1
+                runningPerClient[client] = count == 0 ? nil : count
                 monitor.broadcast()
             }
         }
     }
 
-    private func next() -> (@Sendable () -> Void)? {
+    /// The next job: the oldest of the first client in turn that runs fewer
+    /// than `perClient`; nil once stopping with none waiting.
+    private func next() -> (String, Job)? {
         monitor.locked {
-            _ = monitor.wait(until: nil) { head < queue.count || isStopping }
-            guard head < queue.count else { return nil }
-            let job = queue[head]
-            queue[head] = nil
+            var turn: Int?
+            _ = monitor.wait(until: nil) {
+                turn = turns.firstIndex { runningPerClient[$0, default: 0] < perClient }
+                return turn != nil || (isStopping && waitingCount == 0)
+            }
+            guard let turn else { return nil }
+            let client = turns.remove(at: turn)
+            let queue = waiting[client]!
+            let job = queue.removeFirst()
+            if queue.isEmpty {
+                waiting[client] = nil
+            } else {
+                turns.append(client)
+            }
+            waitingCount -= 1
+            runningCount += 1
+            runningPerClient[client, default: 0] += 1
+            return (client, job)
+        }
+    }
+
+    /// One client's waiting jobs.
+    private final class ClientQueue {
+        private var jobs: [Job?]
+        private var head = 0
+
+        init(_ job: @escaping Job) {
+            jobs = [job]
+        }
+
+        var isEmpty: Bool { head == jobs.count }
+
+        func append(_ job: @escaping Job) {
+            jobs.append(job)
+        }
+
+        func removeFirst() -> Job {
+            let job = jobs[head]!
+            jobs[head] = nil
             head += 1
-            running += 1
             // Drop what has run once it is most of the array.
-            if head > 64 && head * 2 > queue.count {
-                queue.removeFirst(head)
+            if head > 64 && head * 2 > jobs.count {
+                jobs.removeFirst(head)
                 head = 0
             }
             return job

@@ -20,6 +20,10 @@ public struct Request: Sendable {
     public let headers: Headers
     /// The client's address and port, e.g. `127.0.0.1:53122` or `[::1]:53122`.
     public let remoteAddress: String
+    /// The client's IP address without the port (`127.0.0.1`, `[::1]`).
+    public var remoteHost: String {
+        remoteAddress.lastIndex(of: ":").map { String(remoteAddress[..<$0]) } ?? remoteAddress
+    }
     /// `HTTP/1.1` or `HTTP/1.0`.
     public let httpVersion: String
     /// The authority of an absolute-form target (`http://127.0.0.1:8765/…`),

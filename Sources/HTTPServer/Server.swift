@@ -40,15 +40,20 @@ public final class Server: @unchecked Sendable {
         stop(gracePeriod: 0)
     }
 
+    /// Times freed memory was given back to the system (for tests).
+    var memoryTrimCount: Int {
+        lock.locked { running?.core.memoryTrim?.trimCount ?? 0 }
+    }
+
     /// Where the server listens once started, with the port the system
     /// chose when the configuration asked for port 0; nil before start.
+    public var boundAddress: ListenAddress? {
+        lock.locked { address }
+    }
+
     /// Event-stream sockets watched for their clients hanging up now (for tests).
     var departureWatchCount: Int {
         lock.locked { running?.core.departures?.watchedCount ?? 0 }
-    }
-
-    public var boundAddress: ListenAddress? {
-        lock.locked { address }
     }
 
     /// Loads libmicrohttpd, binds the address and starts the threads.
@@ -64,6 +69,11 @@ public final class Server: @unchecked Sendable {
                 throw MemoError(.internalFailure, en: "this libmicrohttpd was built without TLS support",
                                 ko: "이 libmicrohttpd는 TLS 없이 빌드되었습니다")
             }
+            if let arenas = configuration.allocatorArenaLimit {
+                // glibc reads it whenever a thread needs an arena, so it
+                // binds the threads started from here on.
+                _ = mallopt(M_ARENA_MAX, Int32(arenas))
+            }
             let socket = try Listener.open(configuration.address)
             let core = ServerCore(library: library, configuration: configuration, router: router)
             guard let daemon = DaemonOptions.start(core, listeningSocket: socket) else {
@@ -75,6 +85,7 @@ public final class Server: @unchecked Sendable {
                                 ko: "libmicrohttpd가 \(configuration.address)에서 시작하지 않았습니다\(reason)")
             }
             core.connections.startWatching()
+            core.memoryTrim?.start()
             running = Running(core: core, daemon: daemon, listeningSocket: socket)
             address = configuration.address.with(port: SocketAddressText.boundPort(of: socket) ?? configuration.address.port)
         }
@@ -112,6 +123,7 @@ public final class Server: @unchecked Sendable {
         running.core.library.stopDaemon(running.daemon)
         running.core.handlers.stop()
         running.core.connections.stopWatching()
+        running.core.memoryTrim?.stop()
         // libmicrohttpd leaves a quiesced listening socket to its owner.
         close(running.listeningSocket)
         // The reference DaemonOptions.start gave libmicrohttpd.

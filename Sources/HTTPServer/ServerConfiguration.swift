@@ -13,10 +13,28 @@ public struct ServerConfiguration: Sendable {
     /// threads (see `HandlerPool`): a handler's database or file work holds
     /// one of these, never a connection's polling thread.
     public var handlerThreadCount: Int = 4
+    /// Handler threads one client's requests may hold at once, 1 to
+    /// `handlerThreadCount`; nil for all but one (at least one), so that
+    /// another client always finds a thread (see `HandlerPool`).
+    public var handlerThreadsPerClient: Int?
+    /// Who sent a request, for the handler threads' shares: requests with
+    /// the same answer are one client's. Nil takes the client's IP address;
+    /// an app whose clients share an address (every local program comes
+    /// from 127.0.0.1) tells them apart by their credentials.
+    public var clientIdentity: (@Sendable (Request) -> String)?
     /// Seconds a connection may stay silent before libmicrohttpd closes it,
     /// 1 to 3600; slow clients that trickle a request are cut off by this.
     /// An event stream waiting for its next event is exempt.
     public var connectionTimeout: Int = 15
+    /// Seconds a request body may take to arrive beyond what its length
+    /// needs at `bodyMinimumRate`, 0.1 to 3600, from its head on: a body
+    /// past it is cut (a trickle of a byte every few seconds is never
+    /// silent long enough for the time-out above).
+    public var bodyTimeAllowance: Double = 5
+    /// Bytes per second a request body must average beyond
+    /// `bodyTimeAllowance`, 1 to 1 GiB: its declared length (or, chunked,
+    /// what has arrived) at this rate is the rest of its time.
+    public var bodyMinimumRate: Int = 16 * 1024
     /// Connections open at once, 1 to 100,000 (each takes a descriptor).
     public var connectionLimit: Int = 1024
     /// Connections open at once from one IP address; nil for no limit.
@@ -33,6 +51,15 @@ public struct ServerConfiguration: Sendable {
     /// Query items a request may carry, answered 414 when more, 1 to 10,000:
     /// each is split and decoded before any handler runs.
     public var queryItemLimit: Int = 256
+    /// Seconds in which no request begins or ends after which the heap
+    /// memory freed meanwhile is given back to the system (see
+    /// `IdleMemoryTrim`), 0.01 to 3600; nil never.
+    public var memoryTrimDelay: Double? = 1
+    /// glibc malloc arenas the whole process may use (mallopt M_ARENA_MAX),
+    /// set when the server starts, 1 to 64; nil leaves glibc's eight per
+    /// core. Fewer arenas hold less freed memory between bursts, at the
+    /// cost of threads sharing an arena's lock.
+    public var allocatorArenaLimit: Int?
     /// Serve HTTPS with this certificate and key instead of HTTP.
     public var tls: TLSIdentity?
     /// libmicrohttpd's strict parsing (MHD_OPTION_STRICT_FOR_CLIENT = 1):
@@ -53,16 +80,34 @@ public struct ServerConfiguration: Sendable {
 
     public init() {}
 
+    /// `handlerThreadsPerClient` with its default made explicit.
+    var handlerShare: Int {
+        handlerThreadsPerClient ?? max(1, handlerThreadCount - 1)
+    }
+
     /// Throws a `usage` error naming the first value out of range.
     func validate() throws(MemoError) {
         try Self.check("thread count", threadCount, 1...64)
         try Self.check("handler thread count", handlerThreadCount, 1...256)
+        if let handlerThreadsPerClient {
+            try Self.check("handler threads per client", handlerThreadsPerClient, 1...handlerThreadCount)
+        }
         try Self.check("connection time-out (seconds)", connectionTimeout, 1...3600)
         try Self.check("connection limit", connectionLimit, 1...100_000)
+        if !(0.1...3600).contains(bodyTimeAllowance) {
+            throw MemoError(.usage, en: "the HTTP server's body time allowance (seconds) must be 0.1 to 3600, not \(bodyTimeAllowance)",
+                            ko: "HTTP 서버의 본문 허용 시간(초) 값은 0.1에서 3600 사이여야 합니다(\(bodyTimeAllowance))")
+        }
+        try Self.check("body minimum rate (bytes per second)", bodyMinimumRate, 1...(1 << 30))
         if let connectionsPerAddress { try Self.check("connections per address", connectionsPerAddress, 1...100_000) }
         try Self.check("memory per connection (bytes)", memoryPerConnection, 8 * 1024...16 * 1024 * 1024)
         try Self.check("request header limit (bytes)", requestHeaderLimit, 1024...memoryPerConnection / 2)
         try Self.check("query item limit", queryItemLimit, 1...10_000)
+        if let memoryTrimDelay, !(0.01...3600).contains(memoryTrimDelay) {
+            throw MemoError(.usage, en: "the HTTP server's memory trim delay (seconds) must be 0.01 to 3600, not \(memoryTrimDelay)",
+                            ko: "HTTP 서버의 메모리 반환 지연(초) 값은 0.01에서 3600 사이여야 합니다(\(memoryTrimDelay))")
+        }
+        if let allocatorArenaLimit { try Self.check("allocator arena limit", allocatorArenaLimit, 1...64) }
     }
 
     private static func check(_ name: String, _ value: Int, _ range: ClosedRange<Int>) throws(MemoError) {
@@ -101,7 +146,9 @@ public struct RequestRecord: Sendable {
     public let method: String
     /// The target's path as sent, escapes undecoded, every byte outside
     /// visible ASCII percent-encoded: safe to print. The query is left out
-    /// (it may carry what a log should not).
+    /// (it may carry what a log should not). `-` (and the method too) when
+    /// libmicrohttpd refused the request before its line was whole (a
+    /// target longer than the connection's memory: its own 414).
     public let path: String
     /// The status sent, libmicrohttpd's own included (431 for a head too
     /// large, 400 for a malformed header); 0 when none was.

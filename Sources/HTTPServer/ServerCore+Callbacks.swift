@@ -61,12 +61,14 @@ enum Callbacks {
             core.connectionOpened(connection)
         } else {
             core.connections.closed(connection)
+            if let status = core.refusedBeforeRequest() { core.logOwnRefusal(status) }
         }
     }
 
     /// MHD_OPTION_NOTIFY_COMPLETED: the request is over, whichever way.
     static let completed: MHD_RequestCompletedCallback = { cls, connection, context, termination in
         let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+        core.requestEndedOnThisThread()
         if let connection { core.connections.requestEnded(connection) }
         guard let context, let pointer = context.pointee else { return }
         context.pointee = nil

@@ -26,6 +26,7 @@ extension ServerCore {
             guard chunk.isEmpty else {
                 // A chunked body for a route that takes none.
                 context.state = .refused(HTTPError.tooLarge(limit: 0), request, discarded: UInt64(chunk.count))
+                connections.body(of: connection, isArriving: true)
                 return UInt64(chunk.count) <= ServerCore.refusedBodyAllowance
             }
             guard quick else { return dispatch(context, connection: connection, request: request) { try handler(request) } }
@@ -84,7 +85,7 @@ extension ServerCore {
         context.state = .running
         library.suspendConnection(connection)
         nonisolated(unsafe) let (context, connection, make) = (context, connection, make)
-        handlers.submit { [self] in
+        handlers.submit(for: client(of: request)) { [self] in
             let response: Response
             do {
                 response = try make()
@@ -97,12 +98,18 @@ extension ServerCore {
         return true
     }
 
+    /// Whose request it is, for the handler threads' shares.
+    private func client(of request: Request) -> String {
+        configuration.clientIdentity?(request) ?? request.remoteHost
+    }
+
     /// libmicrohttpd reports the request over: a body still arriving is
     /// abandoned, and the app gets the request's record.
     func finish(_ context: RequestContext, connection: OpaquePointer?, termination: MHD_RequestTerminationCode) {
+        let isCutForTime = connection.map(connections.wasCutForTime) ?? false
         if case .receiving(let receiver, _, _, _) = context.state {
             switch termination {
-            case .REQUEST_TERMINATED_TIMEOUT_REACHED: receiver.abandon(.timedOut)
+            case _ where isCutForTime, .REQUEST_TERMINATED_TIMEOUT_REACHED: receiver.abandon(.timedOut)
             case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: receiver.abandon(.serverStopped)
             default: receiver.abandon(.cutOff)
             }
@@ -116,6 +123,7 @@ extension ServerCore {
         }
         let outcome: RequestRecord.Outcome
         switch termination {
+        case _ where isCutForTime: outcome = .timedOut
         case .REQUEST_TERMINATED_COMPLETED_OK: outcome = .completed
         case .REQUEST_TERMINATED_TIMEOUT_REACHED: outcome = .timedOut
         case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: outcome = .serverStopped
@@ -124,6 +132,13 @@ extension ServerCore {
         log(RequestRecord(method: printable(context.method, limit: 40), path: context.printablePath, status: status,
                           bytes: context.sentBytes, milliseconds: MonotonicTime.now().milliseconds(since: context.arrival),
                           outcome: outcome))
+    }
+
+    /// Logs a request libmicrohttpd refused by itself before its line was
+    /// whole (see `ownRefusals`): no method or path to tell.
+    func logOwnRefusal(_ status: Int) {
+        configuration.requestLog?(RequestRecord(method: "-", path: "-", status: status, bytes: 0, milliseconds: 0,
+                                                outcome: .completed))
     }
 
     // MARK: - The head
@@ -224,7 +239,7 @@ extension ServerCore {
             // allowance, past it closed as before.
             guard request.headers["Expect"] == nil, length <= ServerCore.refusedBodyAllowance else { throw tooLarge }
             context.state = .refused(tooLarge, request, discarded: 0)
-            connections.body(of: connection, isArriving: true)
+            connections.body(of: connection, isArriving: true, declaredLength: length)
             return true
         }
         switch route.action {
@@ -233,7 +248,8 @@ extension ServerCore {
                                          quick: route.isQuick)
         case .receive(let makeReceiver):
             context.state = .receiving(try makeReceiver(request), request, received: 0, limit: route.bodyLimit)
-            connections.body(of: connection, isArriving: true)
+            connections.body(of: connection, isArriving: true,
+                             declaredLength: ServerCore.contentLength(request.headers))
         }
         return true
     }

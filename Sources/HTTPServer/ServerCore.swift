@@ -28,8 +28,14 @@ final class ServerCore: @unchecked Sendable {
     let connections: ConnectionGuard
     /// Where route handlers run, off the polling threads (see `HandlerPool`).
     let handlers: HandlerPool
+    /// Gives freed memory back after a burst; nil when configured off.
+    let memoryTrim: IdleMemoryTrim?
     /// libmicrohttpd's last diagnostic, kept to explain a failed start.
     private var lastDiagnostic: String?
+    /// The status libmicrohttpd last answered by itself on each polling
+    /// thread, until that connection closes (see `refusedBeforeRequest`);
+    /// guarded by `lock`.
+    private var ownRefusals: [pthread_t: Int] = [:]
     /// The formatted-message sink the C logger trampoline calls; lives as long as this.
     let messageSink: UnsafeMutablePointer<cmhd_message_sink>
 
@@ -38,8 +44,11 @@ final class ServerCore: @unchecked Sendable {
         self.configuration = configuration
         self.router = router
         connections = ConnectionGuard(connectionLimit: configuration.connectionLimit,
-                                      perAddress: configuration.connectionsPerAddress)
-        handlers = HandlerPool(threadCount: configuration.handlerThreadCount)
+                                      perAddress: configuration.connectionsPerAddress,
+                                      bodyTime: .init(allowance: configuration.bodyTimeAllowance,
+                                                      minimumRate: Double(configuration.bodyMinimumRate)))
+        handlers = HandlerPool(threadCount: configuration.handlerThreadCount, perClient: configuration.handlerShare)
+        memoryTrim = configuration.memoryTrimDelay.map(IdleMemoryTrim.init(delay:))
         messageSink = .allocate(capacity: 1)
         messageSink.initialize(to: cmhd_message_sink(deliver: { context, message in
             guard let context, let message else { return }
@@ -56,6 +65,7 @@ final class ServerCore: @unchecked Sendable {
 
     func requestBegan() {
         lock.locked { requestsInFlight += 1 }
+        memoryTrim?.noteActivity()
     }
 
     func requestEnded() {
@@ -63,6 +73,7 @@ final class ServerCore: @unchecked Sendable {
             requestsInFlight -= 1
             lock.broadcast()
         }
+        memoryTrim?.noteActivity()
     }
 
     var stopping: Bool {
@@ -142,8 +153,49 @@ final class ServerCore: @unchecked Sendable {
 
     private func diagnose(_ message: String) {
         let line = printable(message.trimmingCharacters(in: "\n"), limit: 400)
-        lock.locked { lastDiagnostic = line }
+        let refusal = ServerCore.ownRefusalStatus(message)
+        lock.locked {
+            lastDiagnostic = line
+            if let refusal { ownRefusals[pthread_self()] = refusal }
+        }
         configuration.diagnostics?(line)
+    }
+
+    // MARK: libmicrohttpd's own refusals
+
+    // libmicrohttpd 0.9.75 answers some requests itself, with a fixed HTML
+    // body, before any callback of the app's: a request line longer than
+    // the connection's memory gets 414 (src/microhttpd/connection.c,
+    // get_next_header_line and MHD_connection_update_event_loop_info call
+    // transmit_error_response while `connection->url` is still NULL, and
+    // the URI log callback comes only once the line is whole), and a
+    // malformed HTTP version 400 or 505. No callback is told of the
+    // request, so it reached no log: its one trace is the diagnostic
+    // libmicrohttpd writes just before, on the connection's own polling
+    // thread, "Error processing request (HTTP response code is 414 (...)).
+    // Closing connection." That status is kept for the thread, and the
+    // connection closing next on it without a request having begun (the
+    // refusal closes it at once) is logged with it; a request that had
+    // begun is logged by its own end, which forgets it.
+
+    /// The status in libmicrohttpd's diagnostic of an answer it made itself, if it is one.
+    static func ownRefusalStatus(_ message: String) -> Int? {
+        let opening = "Error processing request (HTTP response code is "
+        guard message.hasPrefix(opening) else { return nil }
+        let digits = message.dropFirst(opening.count).prefix(while: \.isNumber)
+        return digits.count == 3 ? Int(digits) : nil
+    }
+
+    /// A request's end was reported on this thread: any refusal of its was
+    /// its own, logged with it.
+    func requestEndedOnThisThread() {
+        lock.locked { _ = ownRefusals.removeValue(forKey: pthread_self()) }
+    }
+
+    /// A connection closed on this thread; the status libmicrohttpd
+    /// answered it with before any request began, if it did.
+    func refusedBeforeRequest() -> Int? {
+        lock.locked { ownRefusals.removeValue(forKey: pthread_self()) }
     }
 
     var diagnosticForError: String? {

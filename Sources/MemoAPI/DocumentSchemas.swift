@@ -122,6 +122,8 @@ public enum DocumentSchema {
         ("ApiToken", object([("name", string), ("created_at", time), ("last_used_at", nullable(time)),
                              ("expires_at", nullable(time))])),
         ("CreatedToken", object([("name", string), ("token", string), ("created_at", time), ("expires_at", nullable(time))])),
+        ("ParsedDue", object([("due_at", time), ("due_local", string), ("due_has_time", boolean),
+                              ("warning", nullable(string))])),
         ("DeviceCode", object([("code", string), ("name", string), ("expires_at", time),
                                ("token_lifetime", nullable(number))])),
     ]

@@ -83,6 +83,42 @@ public final class TemporaryFile {
         throw FileSystem.storageError(.creating, shownPath ?? directory + "/" + prefix + "….part", code: EAGAIN)
     }
 
+    /// Takes over the finished file at `existing` (in the same file system
+    /// as `directory`) as a new temporary of `purpose` in `directory`: locked
+    /// first, then renamed, so no sweep ever finds it unlocked under a
+    /// temporary's name. For a file kept under a name of its own until it is
+    /// used (sync's blobs) that must then go the way of any temporary.
+    /// - Throws: `.storage` when it cannot be opened, locked or renamed.
+    public init(adopting existing: String, in directory: String, purpose: String) throws {
+        precondition(TemporaryFile.isPurpose(purpose), "a temporary's purpose is a lowercase word")
+        let descriptor = open(existing, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { throw FileSystem.storageError(.opening, existing) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw FileSystem.storageError(.locking, existing, code: code)
+        }
+        for _ in 0..<TemporaryFile.attempts {
+            let name = "." + purpose + "-" + FileSystem.randomToken() + ".part"
+            let path = directory + "/" + name
+            // RENAME_NOREPLACE's effect without it: a name taken is tried again.
+            if access(path, F_OK) == 0 { continue }
+            guard rename(existing, path) == 0 else {
+                let code = errno
+                close(descriptor)
+                throw FileSystem.storageError(.renaming, existing, code: code)
+            }
+            self.name = name
+            self.path = path
+            self.descriptor = descriptor
+            self.shownPath = path
+            self.cleanupSlot = InterruptCleanup.register(path)
+            return
+        }
+        close(descriptor)
+        throw FileSystem.storageError(.creating, directory + "/." + purpose + "-….part", code: EAGAIN)
+    }
+
     deinit { closeDescriptor() }
 
     /// Flushes the file's bytes to the disk.

@@ -47,6 +47,19 @@ public final class MemoServer: @unchecked Sendable {
             configuration.defaultHeaders.set("Access-Control-Expose-Headers", "ETag, Location, Link, Retry-After, Undo-Step")
             configuration.defaultHeaders.set("Vary", "Origin")
         }
+        // Two malloc arenas for the whole process, not glibc's eight per
+        // core: each thread the server starts picks one, and every arena
+        // keeps memory freed in it between bursts. Under torture part 11
+        // (10 rounds, debug build, two runs each) the server held 28-29 MB
+        // after warming up and 28.4-28.6 MB at the end with two, 30-31 MB
+        // and 31.0-32.4 MB with sixteen; GET /todos?limit=50 under wrk was
+        // no slower (11,624/s against 10,750/s, medians of three runs on a
+        // busy two-core machine).
+        if configuration.allocatorArenaLimit == nil { configuration.allocatorArenaLimit = 2 }
+        // Every local program comes from 127.0.0.1: the handler threads'
+        // shares go by credential, so that one token's slow requests leave
+        // a thread for the page and the other devices.
+        configuration.clientIdentity = { request in Access.credentialIdentity(request) ?? request.remoteHost }
         configuration.errorResponse = { error, request in
             if let stale = error as? StaleItem { return stale.response }
             return ErrorResponses.response(for: error, request: request)

@@ -65,8 +65,9 @@ extension Router {
     /// with the target was refused before, 400 (unknown query items, by
     /// the hook), and a path naming no item is 404.
     mutating func json(_ method: Method, _ pattern: String, _ documentation: RouteDescription,
+                       bodyLimit: UInt64 = JSONBody.limit,
                        _ handler: @escaping @Sendable (Request, [UInt8]) throws -> Response) {
-        collect(method, pattern, bodyLimit: JSONBody.limit, documentation) { request, body in
+        collect(method, pattern, bodyLimit: bodyLimit, documentation) { request, body in
             try JSONBody.reading { try handler(request, body) }
         }
     }
@@ -77,6 +78,12 @@ extension Router {
 enum JSONBody {
     /// The most bytes a JSON body may have.
     static let limit: UInt64 = 1 << 20
+    /// The most a body sent to a route open to anyone may have (signing
+    /// in, a device code's exchange: a code and a name). A body's time to
+    /// arrive grows with its length (`ServerConfiguration.bodyMinimumRate`),
+    /// so this bounds how long a stranger's trickle holds a connection:
+    /// 5 s and 1 more.
+    static let publicLimit: UInt64 = 16 << 10
 
     /// The keys `JSONReader.tagChanges` reads.
     static let tagKeys: Set<String> = ["tags", "add_tags", "remove_tags"]

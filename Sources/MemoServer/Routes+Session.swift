@@ -15,7 +15,7 @@ extension MemoRoutes {
                                     headers: [(name: "Retry-After", schema: DocumentSchema.string, isRequired: false)]),
                       Describe.json(422, "a body that is not {\"code\": \"…\"}", DocumentSchema.ref("Error"))],
             isPublic: true
-        )) { request, body in
+        ), bodyLimit: JSONBody.publicLimit) { request, body in
             // Signing in is open to anyone, so the hook checks no credential:
             // the code is the credential, checked here, always (a good code
             // is never refused for others' failures; see AuthenticationThrottle).

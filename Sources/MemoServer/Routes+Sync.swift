@@ -22,7 +22,9 @@ extension MemoRoutes {
             try publish(services, epoch: epoch)
             let counting = try request.queryBool("count")
             let page = try services.read { try SyncHub($0).pull(after: after, limit: limit, counting: counting) }
-            return .json(page)
+            // A new device's pages are megabytes of JSON that shrinks to a
+            // fifth or less: gzipped for a client that asks.
+            return try Response.json(page).compressed(for: request)
         }
         router.collect(.post, "/api/v1/sync/changes", bodyLimit: syncPushLimit, syncPushDescription) { request, body in
             try JSONBody.reading {

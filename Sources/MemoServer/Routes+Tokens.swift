@@ -79,7 +79,7 @@ extension MemoRoutes {
                                     DocumentSchema.ref("Error")),
                       Describe.json(422, "a body that is not {\"code\": \"…\"}", DocumentSchema.ref("Error"))],
             isPublic: true
-        )) { _, body in
+        ), bodyLimit: JSONBody.publicLimit) { _, body in
             // Open to anyone, as signing in is: the code is the credential,
             // checked here. A wrong one counts against every waiting code
             // (`DeviceCodes`) and against the server's failure budget.

@@ -37,8 +37,12 @@ extension TimerRecord {
             guard timer.kind == .stopwatch else { throw timer.kindRefusal(action) }
             guard timer.state == .running else { throw timer.refusal(action) }
             let elapsed = timer.elapsed(at: now)
-            timer.laps.append(Lap(number: timer.laps.count + 1, elapsed: elapsed.seconds,
-                                  isEstimated: elapsed.isEstimated, recordedAt: now.wall))
+            // Never before the lap ahead of it: laps another device took
+            // (synced) were measured on its clocks, and may stand a little
+            // later than this device's own measure of the same moment.
+            let previous = timer.laps.last?.elapsed ?? 0
+            timer.laps.append(Lap(number: timer.laps.count + 1, elapsed: max(elapsed.seconds, previous),
+                                  isEstimated: elapsed.isEstimated || previous > elapsed.seconds, recordedAt: now.wall))
         case .stop:
             guard timer.kind == .stopwatch else { throw timer.kindRefusal(action) }
             guard timer.state.isActive else { throw timer.refusal(action) }

@@ -11,7 +11,7 @@ extension TimerStore {
     }
 
     /// `load(id:)` on any connection (the archive reads timers without a clock).
-    static func load(id: Int64, from connection: Connection) throws -> TimerRecord {
+    public static func load(id: Int64, from connection: Connection) throws -> TimerRecord {
         let row = try connection.queryFirst(
             "SELECT kind, label, duration, state, created_at, ended_at, uid, todo_id, seen_at, rev FROM timers WHERE id = ?", id
         ) { row in

@@ -230,7 +230,7 @@ class MainScreenTests(BrowserTest):
 
     def test_an_api_error_is_shown_in_the_page_language(self):
         self.open_tab("todos")
-        self.allowed_console.append("/api/v1/todos")
+        self.allowed_console += ["/api/v1/todos", "/api/v1/dates/parse"]
         messages = {}
         for language in ("en", "ko"):
             if language == "ko":
@@ -239,11 +239,13 @@ class MainScreenTests(BrowserTest):
             self.css('input[name="title"]').send_keys("Bad date")
             self.css('input[name="due"]').send_keys("someday-maybe")
             self.css(".todo-form button[type=submit]").click()
-            self.wait(lambda d: self.css("#toast.error").is_displayed())
-            messages[language] = self.css("#toast").text
+            # Beside the due field, not in a toast.
+            note = '.todo-form label.field:has(input[name="due"]) .field-note.error'
+            self.wait(lambda d: self.all(note) and self.css(note).is_displayed())
+            messages[language] = self.css(note).text
+            self.assertFalse(self.css("#toast").is_displayed())
             self.css('input[name="title"]').clear()
             self.css('input[name="due"]').clear()
-            self.driver.execute_script("document.getElementById('toast').hidden = true")
         self.driver.execute_script("localStorage.removeItem('memoapp.lang')")
         # The server's own message, in each language the page asked for.
         self.assertTrue(messages["en"].startswith("unrecognized date"), messages["en"])

@@ -233,10 +233,11 @@ class OnboardingTests(BrowserTest):
             const files = [nav, ...performance.getEntriesByType('resource').filter(r => !r.name.includes('/api/'))];
             return { ms: ready.startTime, bytes: files.reduce((n, r) => n + r.encodedBodySize, 0) };""")
         print(f"\n  time to interactive onboarding {figures['ms']:.0f} ms, first load {figures['bytes']} bytes", flush=True)
-        # 155, not 150: the service worker's registration, the offline hooks
-        # and the manifest's links are 4 KB of it (issue 28); the page as a
-        # sync device loads with the main screen, not here.
-        self.assertLess(figures["bytes"], 155 * 1024)
+        # 165 KiB, not 150: the service worker's registration, the offline
+        # hooks and the manifest's links (issue 28, 4 KB) and the due preview
+        # and the notes under fields (fieldnotes.js, issue 30, 7.7 KB); the
+        # page as a sync device loads with the main screen, not here.
+        self.assertLess(figures["bytes"], 165 * 1024)
 
 
 if __name__ == "__main__":

@@ -68,13 +68,13 @@ class PhoneTopBar:
 class EnglishPhoneTests(PhoneTopBar, BrowserTest):
     language = "en-US"
     expected = {"confirm": "Sign out of memoapp in this browser?", "offline": "Connection lost, reconnecting…",
-                "tomorrow": "tomorrow 18:00", "placeholder": "tomorrow, fri 18:30"}
+                "tomorrow": "tomorrow 18:00", "placeholder": "tomorrow 18:00, tonight, fri"}
 
 
 class KoreanPhoneTests(PhoneTopBar, BrowserTest):
     language = "ko-KR"
     expected = {"confirm": "이 브라우저에서 memoapp에서 로그아웃할까요?", "offline": "연결이 끊겼습니다. 다시 연결하는 중…",
-                "tomorrow": "내일 18:00", "placeholder": "내일, 금요일 18:30"}
+                "tomorrow": "내일 18:00", "placeholder": "내일 저녁 7시, 오늘 밤, 금요일"}
 
 
 if __name__ == "__main__":

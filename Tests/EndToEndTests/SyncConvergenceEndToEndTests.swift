@@ -3,8 +3,8 @@ import TestSupport
 import XCTest
 
 /// Random changes of every kind on three devices and on the hub itself,
-/// synced in random orders: afterwards every device's to-dos and memos equal
-/// the hub's (by uid), and every word any device wrote into a memo is in
+/// synced in random orders: afterwards every device's to-dos, memos, timers
+/// and voice memos equal the hub's (by uid), and every word any device wrote into a memo is in
 /// some memo (merged, or in a conflict copy). Each seed prints itself and
 /// can be run again exactly.
 final class SyncConvergenceEndToEndTests: XCTestCase {
@@ -29,7 +29,7 @@ final class SyncConvergenceEndToEndTests: XCTestCase {
         for step in 0..<60 {
             let index = Int(random.next() % UInt64(everyone.count))
             let home = everyone[index]
-            let roll = random.next() % 12
+            let roll = random.next() % 16
             let todos = SyncHomes.todos(home)
             let todo = pick(todos).map { "\($0["id"] as? Int ?? 0)" }
             switch roll {
@@ -65,6 +65,25 @@ final class SyncConvergenceEndToEndTests: XCTestCase {
                 }
                 XCTAssertEqual(home.run("memo", "edit", "\(memo["id"] as? Int ?? 0)", "--text",
                                         lines.joined(separator: "\n")).status, 0)
+            case 12:
+                XCTAssertEqual(home.run("timer", "start", "--label", "timer \(word())").status, 0)
+            case 13:
+                let timers = SyncHomes.json(home, "timer", "list") as? [[String: Any]] ?? []
+                guard let timer = pick(timers.filter { $0["kind"] as? String == "stopwatch" }) else { break }
+                let action = timer["state"] as? String == "running" ? pick(["lap", "lap", "pause", "stop"])! : "resume"
+                XCTAssertEqual(home.run("timer", action, "\(timer["id"] as? Int ?? 0)").status, 0)
+            case 14:
+                let audio = VoiceHome.fixture(pick(["beep.mp3", "chord-stereo-22k.flac"])!)
+                XCTAssertEqual(home.run("voice", "import", audio, "--allow-duplicate", "--title", "voice \(word())").status, 0)
+            case 15:
+                let voice = SyncHomes.json(home, "voice", "list") as? [[String: Any]] ?? []
+                guard let memo = pick(voice).map({ "\($0["id"] as? Int ?? 0)" }) else { break }
+                if random.next() % 3 == 0 {
+                    XCTAssertEqual(home.run("voice", "rm", memo).status, 0)
+                } else {
+                    XCTAssertEqual(home.run("voice", "edit", memo, "--title", "renamed \(word())", "--tag",
+                                            pick(["a", "b"])!).status, 0)
+                }
             default:
                 if index < homes.devices.count { homes.sync(index) }
             }

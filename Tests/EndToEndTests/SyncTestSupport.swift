@@ -54,17 +54,18 @@ final class SyncHomes {
         serving = try ServingMemoapp(hub, arguments: ["serve", "--listen", "127.0.0.1:0"])
     }
 
-    /// A home's to-dos and memos by uid, as its export has them, without
-    /// what is each home's own: short ids and the moments of writes.
+    /// A home's to-dos, memos, timers and voice memos by uid, as its export
+    /// has them, without what is each home's own: short ids (a timer's to-do
+    /// is its `todo_uid`), audio files' names and the moments of writes.
     static func state(of memoapp: Memoapp, file: StaticString = #filePath, line: UInt = #line) -> [String: [String: String]] {
         let result = memoapp.run("export")
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
         let document = result.object(file: file, line: line)
         var state: [String: [String: String]] = [:]
-        for kind in ["todos", "memos"] {
+        for kind in ["todos", "memos", "timers", "voice_memos"] {
             for item in document[kind] as? [[String: Any]] ?? [] {
                 var fields: [String: String] = ["kind": kind]
-                for (key, value) in item where !["id", "updated_at", "uid"].contains(key) {
+                for (key, value) in item where !["id", "updated_at", "uid", "todo_id", "file_name"].contains(key) {
                     fields[key] = SyncHomes.canonical(value)
                 }
                 state[item["uid"] as? String ?? ""] = fields

@@ -178,6 +178,57 @@ final class RequestBodyTests: XCTestCase {
         XCTAssertEqual(leftovers, [])
     }
 
+    func testABodyTrickledSlowerThanItsTimeAllowsIsCutAndAbandoned() throws {
+        // A second and a half for this body: half a second, and one more
+        // for its million bytes at a million a second.
+        let server = try uploadServer(limit: 1 << 20) {
+            $0.bodyTimeAllowance = 0.5
+            $0.bodyMinimumRate = 1_000_000
+        }
+        let connection = try server.connect()
+        connection.send("PUT /files/slow HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n")
+        // A byte every tenth of a second, never silent for the time-out; the
+        // whole body would take 28 hours.
+        var isClosed = false
+        for _ in 0..<300 where !isClosed {
+            connection.send("a")
+            isClosed = connection.closesWithin(0.1)
+        }
+        XCTAssertTrue(isClosed, "the trickle was cut")
+        XCTAssertTrue(waitUntil { self.events.current.contains("abandoned timedOut") }, "\(events.current)")
+        XCTAssertEqual(server.waitForRecords(1).first?.outcome, .timedOut)
+        XCTAssertEqual(leftovers, [])
+        server.assertStillServes()
+    }
+
+    func testAHeadWhoseBodyNeverComesIsCutAtItsTimeBeforeTheTimeOut() throws {
+        let server = try uploadServer(limit: 1 << 20) {
+            $0.bodyTimeAllowance = 0.5
+            $0.connectionTimeout = 3600
+        }
+        let connection = try server.connect()
+        connection.send("PUT /files/never HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n")
+        XCTAssertTrue(connection.closesWithin(20), "cut at about half a second, not at the hour's time-out")
+        XCTAssertTrue(waitUntil { self.events.current.contains("abandoned timedOut") }, "\(events.current)")
+    }
+
+    func testABodyThatKeepsItsPaceArrivesAlthoughItTakesLongerThanTheAllowance() throws {
+        // Two and a half seconds for 4,096 bytes at 2,048 a second; sent in
+        // four pieces a fifth of a second apart, past the half second.
+        let server = try uploadServer(limit: 1 << 20) {
+            $0.bodyTimeAllowance = 0.5
+            $0.bodyMinimumRate = 2048
+        }
+        let connection = try server.connect()
+        connection.send("PUT /files/steady HTTP/1.1\r\nHost: x\r\nContent-Length: 4096\r\n\r\n")
+        for _ in 0..<4 {
+            connection.send([UInt8](repeating: UInt8(ascii: "s"), count: 1024))
+            usleep(200_000)
+        }
+        let answer = String(decoding: connection.read(until: "stored 4096") ?? [], as: UTF8.self)
+        XCTAssertTrue(answer.hasPrefix("HTTP/1.1 201"), answer)
+    }
+
     func testAReceiverThatThrowsIsAbandonedAndItsErrorAnswered() throws {
         let server = try uploadServer(limit: 1 << 20)
         let result = Curl.run(["-X", "PUT", "--data-binary", "fine so far! then not", server.url("/files/loud")])

@@ -51,6 +51,8 @@ final class ServerLifecycleTests: XCTestCase {
             ("connections per address", { $0.connectionsPerAddress = 0 }),
             ("memory per connection", { $0.memoryPerConnection = 1024 }),
             ("request header limit", { $0.requestHeaderLimit = 40 * 1024 }),
+            ("memory trim delay", { $0.memoryTrimDelay = 0 }),
+            ("allocator arena limit", { $0.allocatorArenaLimit = 0 }),
         ]
         for (name, change) in cases {
             var configuration = ServerConfiguration()
@@ -161,8 +163,14 @@ final class ServerLifecycleTests: XCTestCase {
 
     func testAnIdleServerUsesNoCPU() throws {
         let before = Set(threadIDs())
-        let server = try TestServer(router: helloRouter()) { $0.threadCount = 4 }
+        let server = try TestServer(router: helloRouter()) {
+            $0.threadCount = 4
+            $0.memoryTrimDelay = 0.05
+        }
         server.assertStillServes()
+        // Idle from the quiet spell's trim on (see the tests below).
+        _ = server.waitForRecords(1)
+        XCTAssertTrue(waitUntil { server.server.memoryTrimCount >= 1 })
         let serverThreads = Set(threadIDs()).subtracting(before)
         XCTAssertGreaterThanOrEqual(serverThreads.count, 4, "the pool's threads")
         let start = serverThreads.map(threadActivity)
@@ -174,6 +182,34 @@ final class ServerLifecycleTests: XCTestCase {
         let ticks = zip(start, end).map { $1.ticks - $0.ticks }.reduce(0, +)
         XCTAssertLessThanOrEqual(switches, 1, "the server's threads woke \(switches) times while idle")
         XCTAssertLessThanOrEqual(ticks, 1, "the server's threads used \(ticks) clock ticks while idle")
+    }
+
+    func testAQuietSpellAfterRequestsGivesFreedMemoryBack() throws {
+        let server = try TestServer(router: helloRouter()) { $0.memoryTrimDelay = 0.05 }
+        XCTAssertEqual(server.server.memoryTrimCount, 0, "nothing to give back before any request")
+        for _ in 0..<3 { server.assertStillServes() }
+        XCTAssertTrue(waitUntil { server.server.memoryTrimCount >= 1 }, "trimmed once the requests were over")
+    }
+
+    func testOneTrimPerQuietSpellAndNoneWithoutRequests() {
+        let trim = IdleMemoryTrim(delay: 0.05)
+        trim.start()
+        defer { trim.stop() }
+        trim.noteActivity()
+        trim.noteActivity()
+        XCTAssertTrue(waitUntil { trim.trimCount == 1 })
+        // Four times the delay without requests: nothing new to give back.
+        usleep(200_000)
+        XCTAssertEqual(trim.trimCount, 1, "one trim per quiet spell")
+        trim.noteActivity()
+        XCTAssertTrue(waitUntil { trim.trimCount == 2 }, "the next spell after more requests")
+    }
+
+    func testMemoryTrimCanBeTurnedOff() throws {
+        let server = try TestServer(router: helloRouter()) { $0.memoryTrimDelay = nil }
+        server.assertStillServes()
+        usleep(200_000)
+        XCTAssertEqual(server.server.memoryTrimCount, 0)
     }
 
     /// A router whose `/` answers the client's address.
@@ -217,31 +253,4 @@ final class CountingReceiver: RequestBodyReceiver, @unchecked Sendable {
     }
 
     func abandon(_ reason: BodyFailure) {}
-}
-
-/// Holds handlers until the test opens it.
-final class Gate: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var isOpen = false
-    private var arrived = 0
-
-    var waiting: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return arrived
-    }
-
-    func arriveAndWait() {
-        condition.lock()
-        arrived += 1
-        while !isOpen { condition.wait() }
-        condition.unlock()
-    }
-
-    func open() {
-        condition.lock()
-        isOpen = true
-        condition.broadcast()
-        condition.unlock()
-    }
 }

@@ -56,6 +56,9 @@ final class DocumentSchemaTests: XCTestCase {
         fits("POST", "/api/v1/todos", json: #"{"title": "full", "note": "n", "priority": "high", "tags": ["a"], "#
              + #""due": "2030-01-02 10:00", "remind": "2030-01-01", "repeat": "weekly"}"#)
         fits("GET", "/api/v1/todos?status=all")
+        fits("GET", "/api/v1/dates/parse?text=tomorrow%2018:00")
+        fits("GET", "/api/v1/dates/parse?text=2019-01-01")
+        fits("GET", "/api/v1/dates/parse?text=someday")
         fits("GET", "/api/v1/todos/2", "/api/v1/todos/{id}")
         fits("PATCH", "/api/v1/todos/1", "/api/v1/todos/{id}", json: #"{"note": null, "add_tags": ["b"]}"#)
         fits("POST", "/api/v1/todos/1/done", "/api/v1/todos/{id}/done")

@@ -93,6 +93,17 @@ final class TimerRecordActionsTests: XCTestCase {
         XCTAssertTrue(stop?.message.en.contains("cancel ends a countdown early") ?? false)
     }
 
+    func testALapNeverStandsBeforeTheLapAheadOfIt() throws {
+        var stopwatch = try timer(.stopwatch, in: .running)
+        // A lap another device took, measured on its clocks as later than
+        // this one's measure of now.
+        stopwatch.laps.append(Lap(number: 1, elapsed: 9, isEstimated: false, recordedAt: clock.reading().wall))
+        let lapped = try stopwatch.applying(.lap, at: clock.reading())
+        XCTAssertEqual(lapped.laps.map(\.elapsed), [9, 9])
+        XCTAssertTrue(lapped.laps[1].isEstimated, "not what this device measured")
+        XCTAssertEqual(lapped.consistencyProblems, [])
+    }
+
     func testPauseClosesTheSpanAndResumeOpensANewOne() throws {
         let running = try timer(.stopwatch, in: .running)
         let pausedAt = clock.reading()

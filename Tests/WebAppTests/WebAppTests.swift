@@ -54,15 +54,16 @@ final class WebAppTests: XCTestCase {
         XCTAssertNil(html.range(of: " on[a-z]+=", options: .regularExpression))
     }
 
-    func testFirstLoadIsUnder180KB() {
-        // 180, not 150: the page as a sync device (store.js, sync.js, and
+    func testFirstLoadIsUnder190KB() {
+        // 190, not 150: the page as a sync device (store.js, sync.js, and
         // offline.js, loaded only offline), its worker and its manifest are
-        // 27 KB; without them it was 145 KB.
+        // 27 KB (issue 28); the due preview and the notes under fields
+        // (fieldnotes.js, issue 30) 7.7 KB; without them it was 145 KB.
         // The PNG icons are the browser's, fetched to install the page or
         // draw its home-screen icon; the page itself never loads them.
         let page = WebApp.files.values.filter { !$0.name.hasSuffix(".png") }
         let total = page.reduce(0) { $0 + $1.bytes.count }
-        XCTAssertLessThan(total, 180 * 1024, "every file the page can load, together")
+        XCTAssertLessThan(total, 190 * 1024, "every file the page can load, together")
         let icons = WebApp.files.values.filter { $0.name.hasSuffix(".png") }.reduce(0) { $0 + $1.bytes.count }
         XCTAssertLessThan(icons, 16 * 1024, "the icons, flat colours: a few KB each")
     }

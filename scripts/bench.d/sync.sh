@@ -11,7 +11,11 @@
 #                        (the hub publishes them to sync on that first pull)
 #   --watch              <= 1 s, median of 50: a to-do added on one device is
 #                        in the other's database, both running `sync --watch`
-# Voice memos do not sync yet: no audio rows. Sourced by scripts/bench after lib.sh.
+#   audio                a voice memo of one hour of 44.1 kHz mono WAV (318 MB)
+#                        crosses once each way: bytes on the wire <= 1.05x the
+#                        file, its upload cut after a second and resumed (the
+#                        bytes sent before the cut count)
+# Sourced by scripts/bench after lib.sh.
 
 sync_start_hub() {
   local home="$1" out="$BENCH_WORK/sync-serve.out.$RANDOM" _
@@ -94,6 +98,43 @@ SQL
   [ "$(sqlite3 "$c/memoapp.db" 'SELECT count(*) FROM memos')" -eq 100000 ] || bench_die "device c lacks the memos"
 
   section_sync_watch
+  section_sync_audio
+}
+
+# One hour of WAV from device f to the hub (cut after a second, then
+# resumed) and on to device g.
+section_sync_audio() {
+  bench_need sox curl
+  local f="$BENCH_HOMES/sync-f" g="$BENCH_HOMES/sync-g" wav="$BENCH_WORK/audio/sync-hour.wav"
+  mkdir -p "$BENCH_WORK/audio"
+  [ -f "$wav" ] || sox -n -r 44100 -c 1 -b 16 "$wav" synth 3600 pinknoise vol 0.5
+  local size checksum before sent received up_ms down_ms
+  size=$(stat -c %s "$wav")
+  sync_device "$f" sync-f
+  sync_device "$g" sync-g
+  "$BENCH_BIN" --home "$f" voice import "$wav" >/dev/null
+  checksum=$("$BENCH_BIN" --home "$f" --json voice list | jq -r '.[0].checksum')
+  # The first upload is killed after a second: what the hub holds of it
+  # crossed the wire already and counts.
+  "$BENCH_BIN" --home "$f" sync >/dev/null 2>&1 &
+  local cut_pid=$!
+  sleep 1
+  kill -9 "$cut_pid" 2>/dev/null; wait "$cut_pid" 2>/dev/null || true
+  local token
+  token=$(sqlite3 "$f/memoapp.db" 'SELECT token FROM sync_remote')
+  before=$(curl -s -H "Authorization: Bearer $token" "$SYNC_URL/api/v1/sync/blobs/$checksum/received" | jq .received)
+  local started=$EPOCHREALTIME
+  sent=$("$BENCH_BIN" --home "$f" --json sync | jq .bytes_sent)
+  up_ms=$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", (b - a) * 1000 }')
+  started=$EPOCHREALTIME
+  received=$("$BENCH_BIN" --home "$g" --json sync | jq .bytes_received)
+  down_ms=$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", (b - a) * 1000 }')
+  [ "$("$BENCH_BIN" --home "$g" --json voice list | jq -r '.[0].checksum')" = "$checksum" ] \
+    || bench_die "device g lacks the hour of audio"
+  bench_limit "sync audio upload, wire / file" "$(awk -v a="$before" -v b="$sent" -v s="$size" 'BEGIN { print (a + b) / s }')" \
+    x "<=" 1.05 "1 h WAV, $((size >> 20)) MB: $((before >> 20)) MB before a kill -9, the rest resumed in $up_ms ms"
+  bench_limit "sync audio download, wire / file" "$(awk -v b="$received" -v s="$size" 'BEGIN { print b / s }')" \
+    x "<=" 1.05 "the same hour to a second device in $down_ms ms"
 }
 
 # Two devices on --watch; each round adds a to-do on one and times until the

@@ -3,7 +3,9 @@ nothing was lost and nothing doubled.
 
 A hub (`memoapp serve` on loopback) and three devices. Every round makes a
 few changes on a random device (to-dos added, to-dos finished, a memo's
-lines added to), starts a `memoapp sync` of it, and SIGKILLs, after a random
+lines added to, laps taken on and pauses of stopwatches any device started,
+voice memos recorded: WAVs of a second, or of 8 MB so that kills land inside
+their uploads), starts a `memoapp sync` of it, and SIGKILLs, after a random
 delay up to a little past a sync's time, either that sync or (one round in
 four) the hub, which is then started again (on another port: the devices follow it with
 no full copy); one round in eight gives the device a new token first, so
@@ -14,6 +16,9 @@ twice, unkilled, and:
   - every finished one is finished;
   - every word added to a memo is in it (one memo per device, edited only
     there, so no line merge can conflict);
+  - every lap taken on any device is on the hub's stopwatch, once;
+  - every voice memo recorded anywhere is on the hub once, with its audio,
+    and `voice verify` passes everywhere (no stray blob, no damaged file);
   - PRAGMA integrity_check is ok in every home, and `memoapp doctor` passes.
 """
 
@@ -23,6 +28,7 @@ import random
 import signal
 import subprocess
 import time
+import wave
 
 import common
 
@@ -44,10 +50,20 @@ class Hub:
 
 
 def state(app):
-    """A home's to-dos and memos by uid, as its export has them, without what is each home's own."""
+    """A home's to-dos, memos and timers by uid, as its export has them, without what is each home's own."""
     document = json.loads(app.must("export").stdout)
-    return {item["uid"]: {key: value for key, value in item.items() if key not in ("id", "updated_at")}
-            for kind in ("todos", "memos") for item in document[kind]}
+    return {item["uid"]: {key: value for key, value in item.items() if key not in ("id", "updated_at", "todo_id", "file_name")}
+            for kind in ("todos", "memos", "timers", "voice_memos") for item in document[kind]}
+
+
+def write_wav(path, seconds, seed):
+    """A mono 16-bit WAV of noise: its bytes (and checksum) differ with the seed."""
+    generator = random.Random(seed)
+    with wave.open(path, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(44100)
+        out.writeframes(generator.randbytes(int(44100 * seconds) * 2))
 
 
 def main():
@@ -64,12 +80,13 @@ def main():
         devices.append(device)
         tokens.append(token)
         device.must("memo", "add", f"memo of device {index}")
+        device.must("timer", "start", "--label", f"stopwatch of device {index}")
         device.must("sync", "--server", hub.url, "--token", token)
 
     def sync(index, server=None):
         return devices[index].run("sync", "--server", server or hub.url, "--token", tokens[index])
 
-    added, finished, words = [], set(), {index: [] for index in range(3)}
+    added, finished, words, laps, recorded = [], set(), {index: [] for index in range(3)}, {}, {}
     counter = 0
     calibration = sync(0).seconds
     try:
@@ -80,16 +97,37 @@ def main():
             for _ in range(random.randint(1, 20)):
                 counter += 1
                 roll = random.random()
-                if roll < 0.6:
+                if roll < 0.5:
                     title = f"todo {counter} of device {index}"
                     device.must("todo", "add", title)
                     added.append(title)
-                elif roll < 0.8 and added:
+                elif roll < 0.7 and added:
                     todos = json.loads(device.must("--json", "todo", "list").stdout)
                     if todos:
                         chosen = random.choice(todos)
                         device.must("todo", "done", str(chosen["id"]))
                         finished.add(chosen["title"])
+                elif roll < 0.76:
+                    title = f"recording {counter} of device {index}"
+                    path = os.path.join(arguments.work, f"{counter}.wav")
+                    write_wav(path, 95 if random.random() < 0.15 else 1, counter)
+                    device.must("voice", "import", path, "--title", title)
+                    os.remove(path)
+                    recorded[title] = [m for m in json.loads(device.must("--json", "voice", "list").stdout)
+                                       if m["title"] == title][0]["checksum"]
+                elif roll < 0.85:
+                    # Any device's stopwatch, as far as this device knows it.
+                    stopwatches = [t for t in json.loads(device.must("--json", "timer", "list").stdout)
+                                   if t["kind"] == "stopwatch"]
+                    if stopwatches:
+                        chosen = random.choice(stopwatches)
+                        if chosen["state"] != "running":
+                            device.must("timer", "resume", str(chosen["id"]))
+                        elif random.random() < 0.7:
+                            device.must("timer", "lap", str(chosen["id"]))
+                            laps[chosen["uid"]] = laps.get(chosen["uid"], 0) + 1
+                        else:
+                            device.must("timer", "pause", str(chosen["id"]))
                 else:
                     memo = [m for m in json.loads(device.must("--json", "memo", "list").stdout)
                             if m["preview"] == f"memo of device {index}"][0]
@@ -126,6 +164,14 @@ def main():
         for todo in todos:
             if todo["title"] in finished:
                 part.check(todo["is_done"], f"{todo['title']!r} was finished and is open")
+        hub_timers = {t["uid"]: t for t in json.loads(hub_app.must("--json", "timer", "list", "--all").stdout)}
+        for uid, count in laps.items():
+            held = len(hub_timers.get(uid, {}).get("laps", []))
+            part.check(held == count, f"stopwatch {uid}: {count} laps taken, {held} on the hub")
+        hub_voice = json.loads(hub_app.must("--json", "voice", "list").stdout)
+        for title, checksum in recorded.items():
+            held = [m["checksum"] for m in hub_voice if m["title"] == title]
+            part.check(held == [checksum], f"{title!r}: recorded with {checksum}, the hub holds {held}")
         memos = {m["uid"]: json.loads(hub_app.must("--json", "memo", "show", str(m["id"])).stdout)["text"]
                  for m in json.loads(hub_app.must("--json", "memo", "list").stdout)}
         everything = "\n".join(memos.values())
@@ -135,7 +181,10 @@ def main():
         for app in [hub_app] + devices:
             part.check(common.integrity(app.database) == ["ok"], f"{app.home}: integrity check failed")
             part.check(app.run("doctor").status == 0, f"{app.home}: doctor found a problem")
+            verify = app.run("voice", "verify")
+            part.check(verify.status == 0, f"{app.home}: voice verify: {verify.describe()}")
         part.note(f"{len(added)} to-dos, {len(finished)} finished, {sum(map(len, words.values()))} memo lines, "
+                  f"{sum(laps.values())} laps, {len(recorded)} recordings, "
                   f"{rounds // 4} hub kills")
     finally:
         if hub.process and hub.process.poll() is None:

@@ -7,6 +7,7 @@ import SQLite
 struct SyncDevice {
     let connection: Connection
     let clock: WallClock
+    let place: SyncPlace
 
     /// The hub this device syncs with, as saved by its first sync.
     struct Remote: Equatable {
@@ -93,7 +94,16 @@ struct SyncDevice {
         var changes: [SyncDocuments.Pushed] = []
         for candidate in candidates {
             guard let change = try LocalChanges.resolve(candidate, fullCopy: fullCopy, in: connection) else { continue }
-            guard fullCopy || change.stored == nil || !change.changedFields.isEmpty else { continue }
+            guard fullCopy || change.stored == nil || !change.changedFields.isEmpty else {
+                // Changed and changed back (or only in what sync does not
+                // carry): the record is current again, so a pull is not
+                // held back for a change that will never be sent.
+                if var record = change.record, let stored = change.stored {
+                    record.rev = stored.rev
+                    try record.write(in: connection)
+                }
+                continue
+            }
             let known = change.record?.clocks ?? [:]
             guard let stored = change.stored else {
                 var removalClocks = known
@@ -168,7 +178,7 @@ struct SyncDevice {
                     ?? (record?.isRemoved == true ? record!.rev : 0)
             } else if let values = pulled.values {
                 if stored?.values != values {
-                    rev = try kind.write(uid: pulled.uid, values, updatedAt: clock.now(), in: connection)
+                    rev = try kind.write(uid: pulled.uid, values, updatedAt: clock.now(), in: connection, home: place)
                     written += 1
                 }
             }
@@ -176,6 +186,7 @@ struct SyncDevice {
             try SyncRecord(uid: pulled.uid, kind: kind, rev: rev, seq: pulled.seq, values: pulled.values,
                            clocks: pulled.clocks).write(in: connection)
         }
+        try SyncedTimers.tiePendingLinks(in: connection)
         try connection.execute("UPDATE sync_state SET hlc = max(hlc, ?)", latest)
         try connection.execute("UPDATE sync_remote SET cursor = ?, epoch = ?", cursor, epoch)
         return written

@@ -98,8 +98,8 @@ public enum SyncDocuments {
     private static func syncedKind(_ reader: JSONReader) throws -> SyncedKind {
         let name = try reader.string("kind")
         guard let kind = SyncedKind.named(name) else {
-            throw MemoError(.badInput, en: "sync carries to-dos and memos, not \(name)",
-                            ko: "동기화는 할 일과 메모를 옮깁니다(\(name)은 아님)")
+            throw MemoError(.badInput, en: "sync carries to-dos, memos and timers, not \(name)",
+                            ko: "동기화는 할 일, 메모, 타이머를 옮깁니다(\(name)은 아님)")
         }
         return kind
     }

@@ -59,6 +59,7 @@ extension SyncHub {
             result.applied += 1
             result.through = pushed.change
         }
+        try SyncedTimers.tiePendingLinks(in: connection)
         try connection.execute("""
             INSERT INTO sync_devices (device, last_change, seen_at) VALUES (?, ?, ?)
             ON CONFLICT (device) DO UPDATE SET last_change = excluded.last_change, seen_at = excluded.seen_at
@@ -113,7 +114,7 @@ extension SyncHub {
                 madeClocks[field] = HybridClock.next(after: latest, now: now)
             }
             madeClocks[removedClock] = nil
-            let rev = try kind.write(uid: pushed.uid, values, updatedAt: now, in: connection)
+            let rev = try kind.write(uid: pushed.uid, values, updatedAt: now, in: connection, home: place)
             try connection.execute("DELETE FROM sync_removed WHERE uid = ?", pushed.uid)
             try SyncRecord(uid: pushed.uid, kind: kind, rev: rev, seq: try nextSeq(), values: values, clocks: madeClocks)
                 .write(in: connection)
@@ -127,7 +128,11 @@ extension SyncHub {
             guard let stamp = clocks[field.name] else { continue }
             let hubStamp = base.clocks[field.name] ?? 0
             let isChanged = pushed.changed.contains(field.name)
-            if field.name == "tags" {
+            if field.name == "events", kind.kind == .timer {
+                let (spans, laps) = try TimerEventsMerge.union(hub: hubValues, device: values)
+                merged.columns["spans"] = .text(spans)
+                merged.columns["laps"] = .text(laps)
+            } else if field.name == "tags" {
                 merged.tags = mergedTags(hub: hubValues.tags, device: values.tags, base: pushed.baseTags,
                                          deviceChanged: isChanged, deviceIsLater: stamp > hubStamp)
             } else if field.name == kind.mergedText, isChanged, let column = field.columns.first?.name {
@@ -142,13 +147,19 @@ extension SyncHub {
             }
             mergedClocks[field.name] = max(hubStamp, stamp)
         }
+        if kind.kind == .timer {
+            // What the events and the later state disagree on, settled; when
+            // even that is no timer, the side whose state is the later stays whole.
+            merged = try TimerEventsMerge.normalized(merged, stateClock: mergedClocks["state"] ?? 0)
+                ?? ((clocks["state"] ?? 0) > (base.clocks["state"] ?? 0) ? values : hubValues)
+        }
         if let conflictText {
             result.conflicts.append((pushed.uid, try makeConflictCopy(of: pushed.uid, kind: kind, device: values,
                                                                       text: conflictText, now: now, latest: &latest)))
         }
         record?.values = merged
         record?.clocks = mergedClocks
-        record?.rev = merged == hubValues ? current.rev : try kind.write(uid: pushed.uid, merged, updatedAt: now, in: connection)
+        record?.rev = merged == hubValues ? current.rev : try kind.write(uid: pushed.uid, merged, updatedAt: now, in: connection, home: place)
         // Published again even when nothing changed: the device then pulls
         // the hub's state of it and its record of the item is current.
         record?.seq = try nextSeq()
@@ -195,7 +206,7 @@ extension SyncHub {
         if !values.tags.contains(where: { $0.lowercased() == "conflict" }) { values.tags.append("conflict") }
         let copy = UUID4.random()
         latest = HybridClock.next(after: latest, now: now)
-        let rev = try kind.write(uid: copy, values, updatedAt: now, in: connection)
+        let rev = try kind.write(uid: copy, values, updatedAt: now, in: connection, home: place)
         let clocks = Dictionary(uniqueKeysWithValues: kind.fieldNames.map { ($0, latest) })
         try SyncRecord(uid: copy, kind: kind, rev: rev, seq: try nextSeq(), values: values, clocks: clocks).write(in: connection)
         return copy

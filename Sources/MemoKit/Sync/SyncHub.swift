@@ -8,10 +8,12 @@ import SQLite
 public struct SyncHub {
     let connection: Connection
     let clock: WallClock
+    let place: SyncPlace
 
     public init(_ workspace: Workspace) throws {
         connection = try workspace.database()
         clock = workspace.clock
+        place = SyncPlace(voiceDirectory: workspace.home.voiceDirectory, clock: workspace.clock)
     }
 
     /// The hub's epoch: a new one after a restore or a bulk write.

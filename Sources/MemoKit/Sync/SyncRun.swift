@@ -10,6 +10,16 @@ public protocol SyncTransport {
     func pull(after cursor: Int64, epoch: String?, limit: Int, counting: Bool) throws -> JSONReader
     /// `POST /api/v1/sync/changes`: a batch of changes.
     func push(_ document: JSON) throws -> JSONReader
+    /// `GET /api/v1/sync/blobs/CHECKSUM/received`: nil when the hub holds the audio
+    /// whole, else how many of its bytes it has received so far.
+    func blobReceived(_ checksum: String) throws -> Int64?
+    /// `PUT /api/v1/sync/blobs/CHECKSUM`: the bytes of the file at `path`
+    /// from `offset` to its `size`, streamed (`Content-Range`).
+    func uploadBlob(_ checksum: String, path: String, offset: Int64, size: Int64) throws
+    /// `GET /api/v1/sync/blobs/CHECKSUM` from `offset` (`Range`), each piece
+    /// handed to `write` as it arrives; `invalidState` with the hint
+    /// `blobOffset` when nothing comes after `offset` (`416`).
+    func downloadBlob(_ checksum: String, offset: Int64, write: @escaping (UnsafeRawBufferPointer) throws -> Void) throws
 }
 
 /// One sync of a device with its hub: push what waits, then pull what
@@ -18,6 +28,11 @@ public protocol SyncTransport {
 public struct SyncRun {
     let workspace: Workspace
     let transport: any SyncTransport
+    private var place: SyncPlace { SyncRun.place(workspace) }
+
+    static func place(_ workspace: Workspace) -> SyncPlace {
+        SyncPlace(voiceDirectory: workspace.home.voiceDirectory, clock: workspace.clock)
+    }
 
     public init(_ workspace: Workspace, transport: any SyncTransport) {
         self.workspace = workspace
@@ -33,13 +48,16 @@ public struct SyncRun {
         public var conflicts: [String] = []
         /// Whether the hub was met afresh (a first sync, or a new epoch).
         public var tookFreshCopy = false
+        /// Bytes of voice memos' audio sent and taken.
+        public var audioSent: Int64 = 0
+        public var audioReceived: Int64 = 0
     }
 
     /// Saves `server` and `token` as this home's hub.
     public static func configure(_ workspace: Workspace, server: String, token: String) throws {
         let connection = try workspace.database()
         try connection.writeTransaction {
-            try SyncDevice(connection: connection, clock: workspace.clock).configure(server: server, token: token)
+            try SyncDevice(connection: connection, clock: workspace.clock, place: SyncRun.place(workspace)).configure(server: server, token: token)
         }
     }
 
@@ -58,7 +76,7 @@ public struct SyncRun {
     public static func status(_ workspace: Workspace) throws -> SyncStatus? {
         let connection = try workspace.database()
         return try connection.writeTransaction { () -> SyncStatus? in
-            let device = SyncDevice(connection: connection, clock: workspace.clock)
+            let device = SyncDevice(connection: connection, clock: workspace.clock, place: SyncRun.place(workspace))
             guard let remote = try device.remote() else { return nil }
             let conflicts = try connection.queryFirst(
                 "SELECT count(*) FROM memos WHERE conflict_of IS NOT NULL") { $0.int(0) } ?? 0
@@ -96,6 +114,7 @@ public struct SyncRun {
             let scanned = try push(&remote, force: force, tally: &tally, into: &report)
             try pull(&remote, tally: &tally, into: &report)
             try write { try $0.scanned(through: scanned) }
+            try workspace.voiceStore().removeUnusedBlobs()
         } catch let error as MemoError {
             try? write { try $0.note(error: error.message.en, syncedAt: nil) }
             throw error
@@ -141,6 +160,7 @@ public struct SyncRun {
 
     private func send(_ changes: [SyncDocuments.Pushed], device: String, remote: inout Remote,
                       into report: inout Report) throws {
+        try sendAudio(of: changes, fullCopy: remote.epoch == nil, into: &report)
         let document = JSON.object([
             ("epoch", remote.epoch.map(JSON.string) ?? .null), ("device", .string(device)),
             ("from", .int(remote.pushedThrough)), ("changes", .array(changes.map(SyncDocuments.json))),
@@ -152,6 +172,61 @@ public struct SyncRun {
         report.pushed += changes.count
         report.kept += try answer.required("kept").elements().map { try $0.string() }
         report.conflicts += try answer.required("conflicts").elements().map { try $0.string("copy") }
+    }
+
+    /// The audio the changes name that the hub lacks, sent before them (a
+    /// change is refused while its audio is missing); an upload cut before
+    /// goes on from the bytes the hub has.
+    private func sendAudio(of changes: [SyncDocuments.Pushed], fullCopy: Bool, into report: inout Report) throws {
+        let store = try workspace.voiceStore()
+        for change in changes where change.kind.kind == .voice && (fullCopy || change.changed.contains("audio")) {
+            guard let checksum = change.values?.columns["checksum"]?.textValue,
+                  let received = try transport.blobReceived(checksum) else { continue }
+            guard let path = try store.audioPath(checksum: checksum), let size = FileSystem.size(of: path) else {
+                throw MemoError(.storage, en: "the audio \(checksum) of voice memo \(change.uid) is missing here (memoapp doctor)",
+                                ko: "음성 메모 \(change.uid)의 오디오 \(checksum)이(가) 없습니다 (memoapp doctor)")
+            }
+            // More than the file on the hub: not this audio's beginning; start over.
+            let offset = received <= size ? received : 0
+            do {
+                try transport.uploadBlob(checksum, path: path, offset: offset, size: size)
+                report.audioSent += size - offset
+            } catch let error as MemoError where error.kind == .badInput && offset > 0 {
+                // What the hub had was not this audio's beginning (it was
+                // refused whole and removed there): once more, from the start.
+                report.audioSent += size - offset
+                try transport.uploadBlob(checksum, path: path, offset: 0, size: size)
+                report.audioSent += size
+            }
+        }
+    }
+
+    /// The audio a page names that is not here, taken before the page is
+    /// written (each blob checked against its checksum); a download cut
+    /// before goes on from the bytes already here.
+    private func takeAudio(of page: [SyncDocuments.Pulled], into report: inout Report) throws {
+        let store = try workspace.voiceStore()
+        for pulled in page where pulled.kind.kind == .voice {
+            guard let checksum = pulled.values?.columns["checksum"]?.textValue,
+                  try store.audioPath(checksum: checksum) == nil else { continue }
+            let offset = store.receivedBytes(checksum: checksum)
+            let writer = try store.blobWriter(checksum: checksum, offset: offset)
+            var taken: Int64 = 0
+            do {
+                try transport.downloadBlob(checksum, offset: offset) { bytes in
+                    try writer.write(bytes)
+                    taken += Int64(bytes.count)
+                }
+            } catch let error as MemoError where error.hint == .blobOffset {
+                // Nothing after the bytes here: a download stopped after its
+                // last byte and before its check. The check says whether it
+                // is whole (else the bytes go, and the next sync starts over).
+                _ = error
+            }
+            writer.close()
+            try store.finishBlob(checksum: checksum)
+            report.audioReceived += taken
+        }
     }
 
     private func pull(_ remote: inout Remote, tally: inout Tally, into report: inout Report) throws {
@@ -168,6 +243,7 @@ public struct SyncRun {
             let page = try answer.required("changes").elements().map(SyncDocuments.pulled)
             let cursor = try answer.int("cursor")
             more = try answer.bool("more") && !page.isEmpty
+            try takeAudio(of: page, into: &report)
             let current = remote
             report.written += try write { try $0.apply(page: page, cursor: cursor, epoch: epoch, remote: current) }
             report.pulled += page.count
@@ -196,7 +272,7 @@ public struct SyncRun {
     private func write<T>(_ body: (SyncDevice) throws -> T) throws -> T {
         let connection = try workspace.database()
         return try connection.writeTransaction {
-            try body(SyncDevice(connection: connection, clock: workspace.clock))
+            try body(SyncDevice(connection: connection, clock: workspace.clock, place: place))
         }
     }
 

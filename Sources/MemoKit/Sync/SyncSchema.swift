@@ -20,6 +20,8 @@ import SQLite
 ///   has told them on.
 /// - `sync_devices`: on a hub, each device's last change applied, so a
 ///   retried push is applied once and a gap is refused.
+/// - `sync_timer_links`: a timer written by sync whose to-do (named by uid)
+///   has not arrived yet; tied when it does (`SyncedTimers`).
 /// - `sync_remote`: on a device, its hub: address, token, epoch met, the
 ///   pull cursor, the last change pushed, when it last synced.
 enum SyncSchema {
@@ -69,6 +71,24 @@ enum SyncSchema {
                                    UUID4.random(), UUID4.random())
             // The delete triggers gain the statement that remembers a removal.
             for kind in SyncedKind.all { try UndoSchema.remakeTriggers(of: kind.table, in: connection) }
+        },
+        // Timers and voice memos sync: their delete triggers gain the
+        // removal statement, a timer's link to a to-do not yet arrived waits
+        // in `sync_timer_links`, and the ones made before are changes not
+        // yet told. The next scan looks at every item (those already synced
+        // are skipped by their records), and a device meets its hub under a
+        // new name, since their numbers are older than what it pushed before.
+        Migration("sync.2-timers-and-voice-memos") { connection in
+            try connection.executeScript("""
+                CREATE TABLE sync_timer_links (
+                    timer_uid TEXT PRIMARY KEY,
+                    todo_uid TEXT NOT NULL
+                ) WITHOUT ROWID;
+                """)
+            try UndoSchema.remakeTriggers(of: SyncedTimers.kind.table, in: connection)
+            try UndoSchema.remakeTriggers(of: SyncedVoice.kind.table, in: connection)
+            try connection.execute("UPDATE sync_state SET published_rev = 0, device = ?", UUID4.random())
+            try connection.execute("UPDATE sync_remote SET pushed_through = 0")
         },
     ]
 

@@ -16,7 +16,9 @@ struct SyncedKind: Sendable {
 
     /// A column and the JSON type its values take on the wire.
     struct Column: Sendable {
-        enum ValueType: Sendable { case text, number, integer, boolean }
+        /// `list`: a timer's spans or laps, kept as canonical JSON text
+        /// (`SyncedTimers`) so that values compare as columns do.
+        enum ValueType: Sendable { case text, number, integer, boolean, list }
         let name: String
         let type: ValueType
         let isNullable: Bool
@@ -24,15 +26,15 @@ struct SyncedKind: Sendable {
 
     let kind: ChangeLog.Kind
     let table: String
-    let tagTable: String
-    let tagItemColumn: String
+    /// nil for a kind without tags (timers).
+    let tagTable: String?
+    let tagItemColumn: String?
     let fields: [Field]
     /// The field merged by lines when both sides changed it (a memo's text).
     let mergedText: String?
 
-    /// The fields every device keeps. Voice memos and timers do not sync
-    /// yet (their audio and their events need more than fields).
-    static let all: [SyncedKind] = [todo, memo]
+    /// The kinds every device keeps.
+    static let all: [SyncedKind] = [todo, memo, SyncedTimers.kind, SyncedVoice.kind]
 
     static func named(_ name: String) -> SyncedKind? {
         all.first { $0.kind.rawValue == name }
@@ -110,6 +112,8 @@ struct SyncedKind: Sendable {
     }
 
     private func read(where condition: String, _ key: SQLiteValue, in connection: Connection) throws -> Stored? {
+        if kind == .timer { return try SyncedTimers.read(where: condition, key, in: connection) }
+        if kind == .voice { return try SyncedVoice.read(where: condition, key, in: connection) }
         let names = columns.map(\.name)
         let sql = "SELECT id, uid, rev, updated_at, tags, \(names.joined(separator: ", ")) FROM \(table) WHERE \(condition)"
         return try connection.queryFirst(sql, arguments: [key]) { row in
@@ -121,10 +125,16 @@ struct SyncedKind: Sendable {
         }
     }
 
-    /// Writes `values` into the item with `uid`, making it when absent.
-    /// Returns the item's rev afterwards (the change log's entry numbers it).
+    /// Writes `values` into the item with `uid`, making it when absent (a
+    /// voice memo's audio from `home`'s blobs). Returns the item's rev
+    /// afterwards (the change log's entry numbers it).
     @discardableResult
-    func write(uid: String, _ values: Values, updatedAt: Timestamp, in connection: Connection) throws -> Int64 {
+    func write(uid: String, _ values: Values, updatedAt: Timestamp, in connection: Connection, home: SyncPlace) throws -> Int64 {
+        if kind == .timer { return try SyncedTimers.write(uid: uid, values, in: connection) }
+        if kind == .voice {
+            return try SyncedVoice.write(uid: uid, values, in: connection, library: home.voiceDirectory, clock: home.clock)
+        }
+        guard let tagTable, let tagItemColumn else { preconditionFailure("a kind with tags") }
         let names = columns.map(\.name)
         let tagText = TagColumn.joined(values.tags)
         let bound = names.map { values.columns[$0] ?? .null }
@@ -163,11 +173,13 @@ struct SyncedKind: Sendable {
             case .null: (column.name, .null)
             case .integer(let number): (column.name, column.type == .boolean ? .bool(number != 0) : .int(number))
             case .real(let number): (column.name, .double(number))
+            case .text(let text) where column.type == .list:
+                (column.name, (try? JSON.parse(Array(text.utf8))) ?? .array([]))
             case .text(let text): (column.name, .string(text))
             case .blob: (column.name, .null)
             }
         }
-        members.append(("tags", .strings(values.tags)))
+        if tagTable != nil { members.append(("tags", .strings(values.tags))) }
         return .object(members)
     }
 
@@ -177,7 +189,7 @@ struct SyncedKind: Sendable {
     /// the size bound.
     func values(from reader: JSONReader, isOwnRecord: Bool = false) throws -> Values {
         var columns: [String: SQLiteValue] = [:]
-        let allowed = Set(self.columns.map(\.name) + ["tags"])
+        let allowed = Set(self.columns.map(\.name) + (tagTable == nil ? [] : ["tags"]))
         for (key, _) in try reader.members() where !allowed.contains(key) {
             throw MemoError(.badInput, en: "a \(kind.rawValue)'s values have no member \(key)",
                             ko: "\(kind.rawValue) 값에 \(key) 항목은 없습니다")
@@ -209,6 +221,8 @@ struct SyncedKind: Sendable {
                 columns[column.name] = .integer(try member.int())
             case .boolean:
                 columns[column.name] = .integer(try member.bool() ? 1 : 0)
+            case .list:
+                columns[column.name] = .text(try SyncedTimers.canonicalList(column.name, member))
             }
         }
         let tags = try Tags.normalized(try reader.member("tags")?.elements().map { try $0.string() } ?? [])
@@ -222,9 +236,18 @@ struct SyncedKind: Sendable {
             if let original = columns["conflict_of"]?.textValue, !UUID4.isWellFormed(original) {
                 throw MemoError(.badInput, en: "conflict_of is a memo's uid", ko: "conflict_of는 메모의 uid입니다")
             }
-        default:
-            break
+        case .timer:
+            try SyncedTimers.validate(columns)
+        case .voice:
+            try SyncedVoice.validate(columns)
         }
         return Values(columns: columns, tags: tags)
     }
+}
+
+/// Where sync writes: the home's voice library (a voice memo's audio comes
+/// from its blobs) and its clock.
+struct SyncPlace {
+    let voiceDirectory: String
+    let clock: WallClock
 }

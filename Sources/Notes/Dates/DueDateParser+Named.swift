@@ -99,7 +99,7 @@ extension DueDateParser {
     }
 
     private func noSuchDay(_ original: String) -> MemoError {
-        MemoError(.usage, en: "there is no such day as '\(original)'; accepted: \(DueDateParser.acceptedForms.en)",
-                  ko: "'\(original)'은(는) 없는 날짜입니다. 가능한 형식: \(DueDateParser.acceptedForms.ko)")
+        MemoError(.usage, en: "there is no such day as '\(DueDateParser.quoted(original))'",
+                  ko: "'\(DueDateParser.quoted(original))'은(는) 없는 날짜입니다")
     }
 }

@@ -2,28 +2,114 @@ import MemoCore
 
 /// The time of day that may end a WHEN: `18:30`, `9:05`, `9am`, `6:30pm`,
 /// `6:30 pm`, `at 9am`, `noon`, and the Korean `9시`, `9시 30분`, `9시반`,
-/// `오전 9시`, `오후 6시 30분`, `정오`.
+/// `오전 9시`, `오후 6시 30분`, `정오`; and the parts of a day people say
+/// instead of a clock (`DayPeriod`): `evening`, `tomorrow night`, `저녁`,
+/// `내일 아침`, or before a clock, `저녁 7시` (19:00), `밤 9시`,
+/// `tomorrow evening at 7`.
 extension DueDateParser {
+    /// A time of day a WHEN ends in.
+    struct TimeOfDay {
+        var hour: Int
+        var minute: Int
+        /// Set when the time is a part of the day said alone (`evening`,
+        /// `밤`): its usual hour, not one the user gave.
+        var period: DayPeriod?
+    }
+
+    /// A part of the day: its usual hour when said alone, and the hours
+    /// (24-hour) it can hold when said before a clock, which moves a
+    /// 12-hour clock into it (`저녁 7시` is 19:00, `아침 7시` 07:00).
+    enum DayPeriod: CaseIterable {
+        /// `morning`, `아침`: 08:00; 04:00–11:59.
+        case morning
+        /// `evening`, `저녁`: 18:00; 17:00–23:59.
+        case evening
+        /// `night`, `밤`: 21:00; 18:00–23:59 (`밤 1시`, after midnight, is
+        /// refused: which night's is ambiguous).
+        case night
+        /// `새벽` (before dawn): only before a clock, 00:00–06:59.
+        case dawn
+
+        static let words: [String: DayPeriod] = [
+            "morning": .morning, "evening": .evening, "night": .night,
+            "아침": .morning, "저녁": .evening, "밤": .night, "새벽": .dawn,
+        ]
+
+        /// The hour it means said alone; nil when it needs a clock.
+        var usualHour: Int? {
+            switch self {
+            case .morning: 8
+            case .evening: 18
+            case .night: 21
+            case .dawn: nil
+            }
+        }
+
+        var hours: ClosedRange<Int> {
+            switch self {
+            case .morning: 4...11
+            case .evening: 17...23
+            case .night: 18...23
+            case .dawn: 0...6
+            }
+        }
+
+        /// Whether, said alone about today once its hour has passed, it still
+        /// means the rest of today (an evening is not over at 19:00).
+        var lastsTheDay: Bool { self == .evening || self == .night }
+
+        /// `hour` (as said) inside this part of the day: as it is, or 12
+        /// hours on when it was a 12-hour clock without am or pm; nil when
+        /// it is not in it (`저녁 3시`, `evening 7am`).
+        func hour(_ hour: Int, hasMeridiem: Bool) -> Int? {
+            if hours.contains(hour) { return hour }
+            if !hasMeridiem, hour < 12, hours.contains(hour + 12) { return hour + 12 }
+            return nil
+        }
+    }
+
     /// Removes a time of day from the end of `words` and returns it; nil, with
     /// `words` as they were, when they end in none. A time of that shape that
-    /// does not exist (25:00, 13pm) is a usage error of its own.
-    func takeTimeOfDay(from words: inout [String], original: String) throws -> (hour: Int, minute: Int)? {
+    /// does not exist (25:00, 13pm, 저녁 3시) is a usage error of its own.
+    func takeTimeOfDay(from words: inout [String], original: String) throws -> TimeOfDay? {
         var rest = words
         guard let last = rest.popLast() else { return nil }
-        var time: (hour: Int, minute: Int)?
+        var clock: (hour: Int, minute: Int, hasMeridiem: Bool)?
         if last == "noon" || last == "정오" {
-            time = (12, 0)
-        } else if last == "am" || last == "pm", let clock = rest.popLast() {
-            time = try twelveHour(clock + last, original: original)
+            clock = (12, 0, true)
+        } else if last == "am" || last == "pm", let digits = rest.popLast() {
+            clock = try twelveHour(digits + last, original: original).map { ($0.hour, $0.minute, true) }
         } else if last.hasSuffix("am") || last.hasSuffix("pm") {
-            time = try twelveHour(last, original: original)
+            clock = try twelveHour(last, original: original).map { ($0.hour, $0.minute, true) }
         } else if last.contains(":") {
-            time = try twentyFourHour(last, original: original)
-        } else {
-            time = try korean(last, rest: &rest, original: original)
+            clock = try twentyFourHour(last, original: original).map { ($0.hour, $0.minute, false) }
+        } else if let time = try korean(last, rest: &rest, original: original) {
+            words = rest
+            return time
+        } else if let period = DayPeriod.words[last] {
+            // `tomorrow evening`, `오늘 밤`: the part of the day alone.
+            guard let hour = period.usualHour else { return nil }
+            words = rest
+            return TimeOfDay(hour: hour, minute: 0, period: period)
+        } else if (1...2).contains(last.count), last.allSatisfy(\.isASCIIDigit), let hour = Int(last) {
+            // `tonight at 9`, `tomorrow evening 7`: a bare hour is a time
+            // only after a part of the day, which says which 9 it is.
+            var before = rest
+            if before.last == "at" { before.removeLast() }
+            guard let word = before.last, let period = DayPeriod.words[word], period != .dawn else { return nil }
+            clock = (hour, 0, false)
         }
-        guard let time else { return nil }
+        guard let clock else { return nil }
         if rest.last == "at" { rest.removeLast() }
+        var time = TimeOfDay(hour: clock.hour, minute: clock.minute)
+        // `tomorrow evening 7pm`, `tonight 9:30`: the part of the day places the clock.
+        if let word = rest.last, let period = DayPeriod.words[word] {
+            guard let hour = period.hour(clock.hour, hasMeridiem: clock.hasMeridiem) else {
+                throw noSuchTime("\(word) \(last)", original: original)
+            }
+            rest.removeLast()
+            time.hour = hour
+        }
         words = rest
         return time
     }
@@ -52,8 +138,9 @@ extension DueDateParser {
         return (hour % 12 + (isAfternoon ? 12 : 0), minute)
     }
 
-    /// `9시`, `9시반`, `9시 30분`, each after an optional `오전` or `오후`.
-    private func korean(_ last: String, rest: inout [String], original: String) throws -> (hour: Int, minute: Int)? {
+    /// `9시`, `9시반`, `9시 30분`, each after an optional `오전`, `오후` or a
+    /// part of the day (`저녁 7시`, `밤 9시 30분`, `아침 8시`, `새벽 5시`).
+    private func korean(_ last: String, rest: inout [String], original: String) throws -> TimeOfDay? {
         var hourWord = last
         var minute = 0
         if last.hasSuffix("분") {
@@ -68,14 +155,23 @@ extension DueDateParser {
         }
         guard hourWord.hasSuffix("시"), let hour = koreanNumber(hourWord.dropLast()) else { return nil }
         var meridiem: String?
-        if rest.last == "오전" || rest.last == "오후" { meridiem = rest.removeLast() }
-        guard minute < 60, meridiem == nil ? hour < 24 : (1...12).contains(hour) else {
-            throw noSuchTime(([meridiem].compactMap { $0 } + [last]).joined(separator: " "), original: original)
+        if let word = rest.last, word == "오전" || word == "오후" || DayPeriod.words[word] != nil {
+            meridiem = rest.removeLast()
         }
+        let said = ([meridiem].compactMap { $0 } + [last]).joined(separator: " ")
+        guard minute < 60 else { throw noSuchTime(said, original: original) }
         switch meridiem {
-        case "오전": return (hour % 12, minute)
-        case "오후": return (hour % 12 + 12, minute)
-        default: return (hour, minute)
+        case nil:
+            guard hour < 24 else { throw noSuchTime(said, original: original) }
+            return TimeOfDay(hour: hour, minute: minute)
+        case "오전"?, "오후"?:
+            guard (1...12).contains(hour) else { throw noSuchTime(said, original: original) }
+            return TimeOfDay(hour: hour % 12 + (meridiem == "오후" ? 12 : 0), minute: minute)
+        case let word?:
+            guard let period = DayPeriod.words[word], let placed = period.hour(hour, hasMeridiem: false) else {
+                throw noSuchTime(said, original: original)
+            }
+            return TimeOfDay(hour: placed, minute: minute)
         }
     }
 
@@ -95,7 +191,9 @@ extension DueDateParser {
     }
 
     private func noSuchTime(_ word: String, original: String) -> MemoError {
-        MemoError(.usage, en: "there is no time \(word) (in '\(original)'); use 24-hour HH:MM, 9am or 오전 9시",
-                  ko: "\(word)은(는) 없는 시각입니다('\(original)'). 24시간제 HH:MM, 9am, 오전 9시처럼 쓰세요")
+        // The words whole, and the part that is no time when there is more.
+        let part = DueDateParser.words(original).joined(separator: " ") == word ? "" : " ('\(DueDateParser.quoted(original))')"
+        return MemoError(.usage, en: "there is no time \(DueDateParser.quoted(word))\(part); try 18:30, 6:30pm or evening 7",
+                         ko: "\(DueDateParser.quoted(word))은(는) 없는 시각입니다\(part). 18:30, 오후 6시 30분, 저녁 7시처럼 쓰세요")
     }
 }

@@ -8,7 +8,10 @@ import MemoCore
 ///   (`월요일`, `월`): the next such day strictly after today, so `monday`
 ///   said on a Monday is a week away; `다음 주 금요일` (Friday of next week,
 ///   weeks starting on Monday) and `이번 주 금요일` (of this week);
-/// - `eow`, `eom`, `eoy`: the last day of this week (Sunday), month or year;
+/// - the last day of this week (Sunday), month or year: `eow`, `end of week`,
+///   `end of the week`; `eom`, `end of month`, `end of the month`, `월말`,
+///   `이번 달 말`, `이달 말`, `말일`; `eoy`, `end of year`, `연말`, `올해 말`;
+///   and of next month: `end of next month`, `다음 달 말`;
 /// - `+3d`, `+2w`, `+1m`, `in 3 days`, `in 2 weeks`, `in 1 month`, `3일 후`,
 ///   `2주 뒤`, `1개월 후`: that many days, weeks or months from today (`+0d`
 ///   is today; a month from January 31 is the last day of February);
@@ -16,12 +19,20 @@ import MemoCore
 /// - a month and a day (`dec 25`, `25 December 2027`, `12월 25일`), `next
 ///   friday`, `this friday` (`DueDateParser+Named`);
 /// - any of these followed by a time of day (`DueDateParser+Time`):
-///   `tomorrow 9:00`, `fri 18:30`, `9am`, `내일 오전 9시`; and
-///   `YYYY-MM-DDTHH:MM`. A time alone is today at that time, or tomorrow when
-///   it has passed.
+///   `tomorrow 9:00`, `fri 18:30`, `9am`, `내일 오전 9시`, `모레 저녁 7시`;
+///   or by a part of the day: `tomorrow morning` (08:00), `fri evening`
+///   (18:00), `tomorrow night` (21:00), `내일 아침`, `내일 저녁`, `내일 밤`;
+///   and `YYYY-MM-DDTHH:MM`. A time alone is today at that time, or tomorrow
+///   when it has passed;
+/// - `tonight` (today at 21:00, as `오늘 밤`), `this evening` (today at
+///   18:00, as `오늘 저녁`), `this morning`; an evening or a night said of
+///   today once its hour has passed (`tonight` at 22:00, `저녁` at 19:00)
+///   means by the end of today: a date-only due of today, never a moment
+///   already gone. A part of the day alone (`저녁`) is today's, or for the
+///   morning, tomorrow's once 08:00 has passed.
 ///
 /// Forms without a time give a date-only `Due` (see `Due`). Anything else is a
-/// usage error that names the accepted forms.
+/// usage error with a few examples (`acceptedForms` lists them all, for help).
 public struct DueDateParser: Sendable {
     /// The moment "today" and "+3d" count from.
     public let now: Timestamp
@@ -34,18 +45,26 @@ public struct DueDateParser: Sendable {
         self.calendar = calendar
     }
 
-    /// The accepted forms, for errors and help text.
+    /// Every accepted form, for help text (a refusal gives `examples`).
     public static let acceptedForms = Localized(
         en: "today, tomorrow, yesterday, a weekday (monday or mon), next friday, eow, eom, eoy, "
+            + "end of week, end of month, end of next month, end of year, "
             + "+3d, +2w, +1m, in 3 days, dec 25, 25 dec 2027, YYYY-MM-DD, each optionally with a time "
-            + "(HH:MM, 9am, 6:30pm, noon), YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, "
+            + "(HH:MM, 9am, 6:30pm, noon) or a part of the day (morning 08:00, evening 18:00, night 21:00; "
+            + "evening 7 is 19:00), tonight (21:00), this evening (18:00) (said later, by the end of today), YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, "
             + "RFC 3339 (2026-12-04T09:00:00Z, 2026-12-04T18:00:00+09:00), "
-            + "오늘, 내일, 모레, 어제, 3일 후, 다음 주 금요일, 12월 25일, 내일 오전 9시",
+            + "오늘, 내일, 모레, 어제, 3일 후, 다음 주 금요일, 12월 25일, 월말, 내일 오전 9시, 오늘 밤, 모레 저녁 7시",
         ko: "오늘, 내일, 모레, 어제, 요일(월요일 또는 월, monday), 다음 주 금요일, 이번 주 금요일, next friday, "
-            + "3일 후, 2주 뒤, 12월 25일, 2027년 12월 25일, eow, eom, eoy, +3d, +2w, +1m, in 3 days, dec 25, YYYY-MM-DD, "
-            + "각각 시각과 함께(HH:MM, 오전 9시, 오후 6시 30분, 정오, 9am), "
+            + "3일 후, 2주 뒤, 12월 25일, 2027년 12월 25일, 월말(이번 달 말, 말일), 다음 달 말, 연말, "
+            + "eow, eom, eoy, +3d, +2w, +1m, in 3 days, dec 25, YYYY-MM-DD, "
+            + "각각 시각과 함께(HH:MM, 오전 9시, 오후 6시 30분, 정오, 9am) 또는 때와 함께"
+            + "(아침 08:00, 저녁 18:00, 밤 21:00; 저녁 7시는 19:00, 밤 9시는 21:00, 새벽 5시), "
+            + "오늘 밤(21:00), 오늘 저녁(18:00)(그 뒤에 쓰면 오늘 끝까지), "
             + "YYYY-MM-DD HH:MM, YYYY-MM-DDTHH:MM, RFC 3339(2026-12-04T09:00:00Z, 2026-12-04T18:00:00+09:00), "
-            + "today, tomorrow, yesterday")
+            + "today, tomorrow, tonight, end of month")
+
+    /// A few forms, for a refusal: short, in the user's language.
+    public static let examples = Localized(en: "tomorrow 18:00, tonight, dec 25", ko: "내일 18:00, 모레 저녁 7시, 12월 25일")
 
     /// The moment a reminder written as `text` is for: the words a due date
     /// takes, a date alone being its morning (`Due.reminderMoment`). The
@@ -57,10 +76,10 @@ public struct DueDateParser: Sendable {
         return try parse(text).reminderMoment(in: calendar)
     }
 
-    /// Parses `text`, or throws `MemoError(.usage)` naming the accepted forms.
+    /// Parses `text`, or throws `MemoError(.usage)` with a few examples.
     public func parse(_ text: String) throws -> Due {
         if let due = try exactMoment(text) { return due }
-        var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String($0).lowercased() }
+        var words = DueDateParser.words(text)
         let today = calendar.date(at: now)
         // 2026-12-04T09:00: one word holding both.
         if words.count == 1, let separator = words[0].firstIndex(of: "t"), words[0].first?.isASCIIDigit == true {
@@ -68,13 +87,19 @@ public struct DueDateParser: Sendable {
         }
         let time = try takeTimeOfDay(from: &words, original: text)
         if words.isEmpty, let time {
-            // A time alone: the next time the clock shows it.
+            // A time alone: the next time the clock shows it; an evening or
+            // a night begun is still today's.
             let todayAt = instant(today, time)
-            return Due(instant: todayAt > now ? todayAt : instant(today.adding(days: 1), time), hasTime: true)
+            if todayAt > now { return Due(instant: todayAt, hasTime: true) }
+            if time.period?.lastsTheDay == true { return Due.endOf(today, in: calendar) }
+            return Due(instant: instant(today.adding(days: 1), time), hasTime: true)
         }
         guard let date = try day(words, today: today, original: text) else { throw unrecognized(text) }
         guard let time else { return Due.endOf(date, in: calendar) }
-        return Due(instant: instant(date, time), hasTime: true)
+        let moment = instant(date, time)
+        // `tonight` at 22:00: by the end of today, not 21:00 gone by.
+        if date == today, time.period?.lastsTheDay == true, moment <= now { return Due.endOf(today, in: calendar) }
+        return Due(instant: moment, hasTime: true)
     }
 
     /// An RFC 3339 date-time with `Z` or an offset (`2026-12-04T09:00:00Z`,
@@ -124,6 +149,7 @@ public struct DueDateParser: Sendable {
 
     /// The day `words` name, nil when they name none.
     private func day(_ words: [String], today: CivilDate, original: String) throws -> CivilDate? {
+        if let date = periodEnd(words, today: today) { return date }
         if let date = try namedDay(words, today: today, original: original) { return date }
         switch words.count {
         case 1:
@@ -206,19 +232,19 @@ public struct DueDateParser: Sendable {
         }
         let date = CivilDate(year: year, month: month, day: day)
         guard date.isValid, year >= 1900 else {
-            throw MemoError(.usage, en: "there is no date \(word) (in '\(original)'); accepted: \(DueDateParser.acceptedForms.en)",
-                            ko: "\(word)은(는) 없는 날짜입니다('\(original)'). 가능한 형식: \(DueDateParser.acceptedForms.ko)")
+            let part = DueDateParser.words(original) == [word] ? "" : " ('\(DueDateParser.quoted(original))')"
+            throw MemoError(.usage, en: "there is no date \(word)\(part)", ko: "\(word)은(는) 없는 날짜입니다\(part)")
         }
         return date
     }
 
-    private func instant(_ date: CivilDate, _ time: (hour: Int, minute: Int)) -> Timestamp {
+    private func instant(_ date: CivilDate, _ time: TimeOfDay) -> Timestamp {
         calendar.instant(of: CivilDateTime(date: date, hour: time.hour, minute: time.minute))
     }
 
     func unrecognized(_ text: String) -> MemoError {
-        MemoError(.usage, en: "unrecognized date '\(text)'; accepted: \(DueDateParser.acceptedForms.en)",
-                  ko: "날짜 '\(text)'을(를) 알 수 없습니다. 가능한 형식: \(DueDateParser.acceptedForms.ko)")
+        MemoError(.usage, en: "unrecognized date '\(DueDateParser.quoted(text))'; try \(DueDateParser.examples.en)",
+                  ko: "날짜 '\(DueDateParser.quoted(text))'을(를) 알 수 없습니다. 예: \(DueDateParser.examples.ko)")
     }
 }
 

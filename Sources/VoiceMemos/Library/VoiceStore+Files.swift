@@ -68,8 +68,8 @@ extension VoiceStore {
     }
 
     /// What else memoapp keeps in the library folder: the audio the undo
-    /// history holds (`.undo/`).
-    static let ownFolderNames: Set<String> = [".undo"]
+    /// history holds (`.undo/`), sync's blobs (`.sync/`).
+    static let ownFolderNames: Set<String> = [".undo", syncBlobFolder]
 
     /// `<id>-<32 hex>.<ext>`: the names memos' files get. Never a path, never
     /// hidden, so a name that passes is safe to join to a folder.

@@ -172,7 +172,8 @@ public final class VoiceStore {
                   ko: "uid가 \(uid)인 음성 메모가 이미 있습니다")
     }
 
-    static func validTitle(_ title: String) throws -> String {
+    /// `title` trimmed; a usage error when empty or more than one line.
+    public static func validTitle(_ title: String) throws -> String {
         let trimmed = title.trimmingSpaces()
         guard !trimmed.isEmpty else {
             throw MemoError(.usage, en: "a title cannot be empty", ko: "제목은 비워 둘 수 없습니다")

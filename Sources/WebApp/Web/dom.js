@@ -1,3 +1,5 @@
+import { t } from './i18n.js';
+
 // A small helper to build elements without innerHTML: text is always text.
 export function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
@@ -88,13 +90,26 @@ export function toast(message, action) {
   toastTimer = setTimeout(() => { box.hidden = true; }, action ? 8000 : 5000);
 }
 
+let bannerTimer = 0;
+// An error of no field (a list that did not load): a banner in the top bar
+// (or atop the screen) that pushes the page down, covering nothing; ×, or
+// ten seconds, take it away. A field's errors are beside it (fieldnotes.js).
 export function errorToast(message) {
-  const box = document.getElementById('toast');
-  box.replaceChildren(h('span', { text: message }));
-  box.classList.add('error');
-  box.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; box.classList.remove('error'); }, 6000);
+  let banner = document.getElementById('error-banner');
+  if (!banner) {
+    banner = h('div', { id: 'error-banner', class: 'error-banner', role: 'alert' }, h('span'),
+      h('button', { type: 'button', text: '×', onclick: () => { banner.hidden = true; } }));
+  }
+  const bar = document.querySelector('.topbar');
+  if (!banner.isConnected || (bar && banner.parentElement !== bar)) {
+    if (bar) bar.append(banner); else document.getElementById('root').prepend(banner);
+  }
+  const [text, close] = banner.children;
+  text.textContent = message;
+  close.setAttribute('aria-label', t('close'));
+  banner.hidden = false;
+  clearTimeout(bannerTimer);
+  bannerTimer = setTimeout(() => { banner.hidden = true; }, 10000);
 }
 
 export function reducedMotion() {

@@ -4,6 +4,7 @@
 import * as api from './api.js';
 import * as events from './events.js';
 import { h, icon, errorToast, formatLocal, splitTags, tagButton, tagChip } from './dom.js';
+import { formError } from './fieldnotes.js';
 import { t } from './i18n.js';
 import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
@@ -49,7 +50,7 @@ export function mountMemos(panel) {
       await api.post('/memos', body);
       form.reset();
       refresh();
-    } catch (error) { errorToast(error.message); }
+    } catch (error) { formError(form, error.message); }
   }
 
   // The rows loaded, brought up to date in place (paging.js).
@@ -117,7 +118,8 @@ export function mountMemos(panel) {
       event.preventDefault();
       // The whole list: the server replaces the memo's tags with it.
       const body = { text: eText.value, title: eTitle.value.trim() || null, tags: splitTags(eTags.value) };
-      saveEdit(`/memos/${id}`, body, version, refresh, event.currentTarget).then(saved => { if (saved) refresh(); }, error => errorToast(error.message));
+      const form = event.currentTarget;
+      saveEdit(`/memos/${id}`, body, version, refresh, form).then(saved => { if (saved) refresh(); }, error => formError(form, error.message));
     } }, eTitle, eText, eTags,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),

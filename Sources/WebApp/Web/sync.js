@@ -213,6 +213,9 @@ async function pull() {
         return;
       }
       for (const c of page.changes) {
+        // Timers and voice memos sync between homes, not into the page's
+        // copy: offline it shows and changes to-dos and memos only.
+        if (!(c.kind in FIELDS)) continue;
         if (waiting.has(c.uid)) continue;
         if (c.removed) { s.items.delete(c.uid); continue; }
         const known = await wait(s.items.get(c.uid));

@@ -12,6 +12,7 @@
 import * as api from './api.js';
 import * as events from './events.js';
 import { h, toast, errorToast, formatLocal } from './dom.js';
+import { fieldError, formError } from './fieldnotes.js';
 import { t } from './i18n.js';
 
 function clock(seconds) {
@@ -90,7 +91,10 @@ export function mountTimers(panel) {
       Notification.requestPermission().catch(() => {});
     }
     if (!audio) { try { audio = new AudioContext(); } catch { /* none */ } }
-    try { await api.post('/timers', body); form.reset(); load(); } catch (error) { errorToast(error.message); }
+    try { await api.post('/timers', body); form.reset(); load(); } catch (error) {
+      // What a timer's form can have wrong is its duration (1h30, 0m).
+      if (error.status === 422 && body.duration) fieldError(duration, error.message); else formError(form, error.message);
+    }
   }
 
   async function load() {

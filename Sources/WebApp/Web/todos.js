@@ -10,6 +10,7 @@ import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEdito
 import { pagedList, PAGE_SIZE } from './paging.js';
 import { repeatOptions, repeatText, repeatWord, reminderText, reminderWords } from './repeat.js';
 import { foldForm, filterToggle } from './folding.js';
+import { duePreview, formError, clearFormError } from './fieldnotes.js';
 
 const priorities = ['', 'low', 'medium', 'high'];
 
@@ -23,7 +24,10 @@ export function mountTodos(panel) {
 
   const title = h('input', { name: 'title', required: true, autocomplete: 'off', maxlength: '1000' });
   const due = h('input', { name: 'due', autocomplete: 'off' });
-  const datePicker = h('input', { type: 'date', class: 'date-picker', onchange: () => { due.value = datePicker.value; } });
+  const datePicker = h('input', { type: 'date', class: 'date-picker', onchange: () => {
+    due.value = datePicker.value;
+    due.dispatchEvent(new Event('input'));
+  } });
   const priority = h('select', { name: 'priority' });
   const tags = h('input', { name: 'tags', autocomplete: 'off' });
   // A rule and a reminder, folded: most to-dos have neither.
@@ -42,6 +46,10 @@ export function mountTodos(panel) {
     addButton, more);
   // On a phone: the title and Add alone until the title is tapped.
   foldForm(form, title);
+  // What the due words mean, under the field, as they are typed; a
+  // reminder's words are only checked (a date alone is its morning).
+  const duePeek = duePreview(due);
+  const remindPeek = duePreview(remind, { preview: false });
 
   const status = h('select', { name: 'status', onchange: () => { filters.status = status.value; filtered(); } });
   const dueFilter = h('select', { name: 'due-filter', onchange: () => { filters.due = dueFilter.value; filtered(); } });
@@ -92,13 +100,17 @@ export function mountTodos(panel) {
     empty.textContent = t('noTodos');
     toggle.update();
     pages.relabel();
+    duePeek.refresh();
     if (started) refresh(true); else { started = true; load(); }
   }
 
   async function add(event) {
     event.preventDefault();
+    clearFormError(form);
     const body = { title: title.value.trim(), tags: splitTags(tags.value) };
     if (!body.title) return;
+    if (!await duePeek.check()) return;
+    if (!await remindPeek.check()) { more.open = true; remind.focus(); return; }
     if (due.value.trim()) body.due = due.value.trim();
     if (priority.value) body.priority = priority.value;
     if (repeat.value) body.repeat = repeat.value;
@@ -106,9 +118,10 @@ export function mountTodos(panel) {
     try {
       await api.post('/todos', body);
       form.reset();
+      duePeek.clear();
       title.focus();
       refresh();
-    } catch (error) { errorToast(error.message); }
+    } catch (error) { formError(form, error.message); }
   }
 
   // The first page for the filters chosen.
@@ -156,7 +169,8 @@ export function mountTodos(panel) {
     let todo, version;
     try { ({ item: todo, version } = await openForEditing(`/todos/${shown.id}`)); } catch (error) { errorToast(error.message); return; }
     const eTitle = h('input', { value: todo.title, required: true, 'aria-label': t('title') });
-    const eDue = h('input', { value: todo.due_local || '', 'aria-label': t('due'), placeholder: t('due') });
+    const eDue = h('input', { class: 'edit-due', value: todo.due_local || '', 'aria-label': t('due'),
+      placeholder: t('duePlaceholder'), autocomplete: 'off' });
     const ePriority = h('select', { 'aria-label': t('priority') }, ...priorityOptions(todo.priority));
     const eTags = h('input', { value: todo.tags.join(' '), 'aria-label': t('tags'), placeholder: t('tags') });
     const eRepeat = h('select', { name: 'repeat', 'aria-label': t('repeat') }, ...repeatOptions(h, todo.repeat));
@@ -164,6 +178,9 @@ export function mountTodos(panel) {
       placeholder: t('remindPlaceholder') });
     const editor = h('form', { class: 'item editor', 'data-id': String(todo.id), onsubmit: async event => {
       event.preventDefault();
+      const form = event.currentTarget;
+      clearFormError(form);
+      if (!await eDuePeek.check() || !await eRemindPeek.check()) return;
       const wanted = splitTags(eTags.value);
       const body = { title: eTitle.value.trim(), priority: ePriority.value || null, due: eDue.value.trim() || null };
       const added = wanted.filter(x => !todo.tags.includes(x));
@@ -173,11 +190,13 @@ export function mountTodos(panel) {
       // Sent only when changed: a rule the select cannot show is kept.
       if (eRepeat.value !== 'keep' && eRepeat.value !== repeatWord(todo.repeat)) body.repeat = eRepeat.value || null;
       if (eRemind.value.trim() !== reminderWords(todo.remind_at)) body.remind = eRemind.value.trim() || null;
-      try { if (await saveEdit(`/todos/${todo.id}`, body, version, refresh, event.currentTarget)) refresh(); } catch (error) { errorToast(error.message); }
+      try { if (await saveEdit(`/todos/${todo.id}`, body, version, refresh, form)) refresh(); } catch (error) { formError(form, error.message); }
     } }, eTitle, eDue, ePriority, eTags, eRepeat, eRemind,
     h('div', { class: 'row-actions' },
       h('button', { type: 'submit', class: 'primary', text: t('save') }),
       h('button', { type: 'button', text: t('cancel'), onclick: () => refresh() })));
+    const eDuePeek = duePreview(eDue);
+    const eRemindPeek = duePreview(eRemind, { preview: false });
     showEditor(li, editor, eTitle);
   }
 

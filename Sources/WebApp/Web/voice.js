@@ -7,6 +7,7 @@
 import * as api from './api.js';
 import * as events from './events.js';
 import { h, icon, errorToast, formatLocal, splitTags, tagButton, tagChip } from './dom.js';
+import { formError } from './fieldnotes.js';
 import { t } from './i18n.js';
 import { openForEditing, saveEdit, reloadUnlessEditing, undoableToast, showEditor } from './editing.js';
 import { pagedList, PAGE_SIZE } from './paging.js';
@@ -86,7 +87,7 @@ export function mountVoice(panel) {
       await api.upload('/voice' + q, blob, contentType, fraction => { progress.value = fraction; });
       form.reset();
       refresh();
-    } catch (error) { errorToast(error.message); }
+    } catch (error) { formError(form, error.message); }
     progress.hidden = true;
   }
 

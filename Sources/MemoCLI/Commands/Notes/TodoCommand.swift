@@ -175,22 +175,28 @@ enum TodoCommand {
     // MARK: - Bodies
 
     static func runAdd(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let now = context.clock.now()
+        let dates = DueDateParser(now: context.clock.now(), calendar: context.calendar)
         let new = try context.parsingArgument(arguments) {
             NewTodo(title: arguments[title].joined(separator: " "),
                     note: arguments[note],
                     priority: arguments[priority],
                     tags: try Tags.normalized(arguments[tags]),
-                    due: try arguments[due].map {
-                        try DueDateParser(now: now, calendar: context.calendar).parse($0)
-                    },
+                    due: try arguments[due].map(dates.parse),
                     repeatRule: try repeatRule(arguments),
-                    remindAt: try arguments[remind].map { try DueDateParser(now: now, calendar: context.calendar).reminder($0) })
+                    remindAt: try arguments[remind].map(dates.reminder))
         }
         let todo = try context.parsingArgument(arguments) { try context.apply(AddTodo(new)) }
         let renderer = TodoRenderer(context)
         try context.emit(json: renderer.json(todo),
                      text: context.text(en: "Added to-do ", ko: "할 일 추가: ") + renderer.line(todo, idWidth: 0))
+        try cautionAbout(new.due, dates, context)
+    }
+
+    /// A due far in the past or years ahead is taken, as typed, and the
+    /// user told on stderr: a mistyped year is then seen at once.
+    static func cautionAbout(_ due: Due?, _ dates: DueDateParser, _ context: CommandContext) throws {
+        guard let due, let warning = dates.warning(for: due) else { return }
+        try context.warn(warning.text(in: context.language))
     }
 
     static func runList(_ context: CommandContext, _ arguments: ParsedArguments) throws {
@@ -266,6 +272,9 @@ enum TodoCommand {
         let renderer = TodoRenderer(context)
         try context.emit(json: renderer.json(todo),
                      text: context.text(en: "Changed ", ko: "고침: ") + renderer.line(todo, idWidth: 0))
+        if case .set(let due) = changes.due {
+            try cautionAbout(due, DueDateParser(now: now, calendar: context.calendar), context)
+        }
     }
 
     /// `--repeat` with its `--repeat-from`, or nil; `--repeat-from` alone

@@ -1,8 +1,9 @@
 import HTTPClient
 import MemoCore
 import MemoKit
+import VoiceMemos
 
-/// A device's way to its hub over HTTP(S): the two routes of docs/sync.md
+/// A device's way to its hub over HTTP(S): the routes of docs/sync.md
 /// with the device's token, each answer's refusal turned back into the
 /// error the hub meant (its code in the error envelope).
 struct HTTPSyncTransport: SyncTransport {
@@ -35,12 +36,42 @@ struct HTTPSyncTransport: SyncTransport {
                                headers: headers + ["Content-Type: application/json"], body: document.serializedBytes))
     }
 
+    func blobReceived(_ checksum: String) throws -> Int64? {
+        let state = try answer(client.send("GET", blobURL(checksum) + "/received", headers: headers))
+        return try state.bool("whole") ? nil : state.int("received")
+    }
+
+    func uploadBlob(_ checksum: String, path: String, offset: Int64, size: Int64) throws {
+        let range = size > offset ? "Content-Range: bytes \(offset)-\(size - 1)/\(size)" : "Content-Range: bytes */\(size)"
+        let answer = try client.upload(blobURL(checksum), headers: headers + ["Content-Type: application/octet-stream", range],
+                                       path: path, offset: offset, length: size - offset)
+        _ = try self.answer(answer, accepting: [200, 201])
+    }
+
+    func downloadBlob(_ checksum: String, offset: Int64, write: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+        let answer = try client.download(blobURL(checksum), headers: headers + (offset > 0 ? ["Range: bytes=\(offset)-"] : []),
+                                         write: write)
+        // A hub that ignored the range would have sent the whole from the
+        // start: appended, it fails the blob's check, which starts over.
+        _ = try self.answer(answer, accepting: [200, 206], parsing: false)
+    }
+
+    private func blobURL(_ checksum: String) -> String { server + "/api/v1/sync/blobs/" + checksum }
+
     private var headers: [String] { ["Authorization: Bearer " + token, "Accept: application/json"] }
 
-    private func answer(_ answer: HTTPClient.Answer) throws -> JSONReader {
+    private func count(_ answer: HTTPClient.Answer) {
         traffic.sent += answer.bytesSent
         traffic.received += answer.bytesReceived
-        if answer.status == 200 { return try JSONReader(parsing: answer.body, source: server) }
+    }
+
+    @discardableResult
+    private func answer(_ answer: HTTPClient.Answer, accepting accepted: Set<Int> = [200],
+                        parsing: Bool = true) throws -> JSONReader {
+        count(answer)
+        if accepted.contains(answer.status) {
+            return parsing ? try JSONReader(parsing: answer.body, source: server) : JSONReader(.null)
+        }
         let envelope = try? JSONReader(parsing: answer.body).required("error")
         let code = (try? envelope?.string("code")) ?? ""
         let message = (try? envelope?.string("message")) ?? "HTTP \(answer.status)"
@@ -53,6 +84,8 @@ struct HTTPSyncTransport: SyncTransport {
             throw MemoError(.invalidState, hint: .syncEpochChanged, en: said, ko: saidKo)
         case (409, MemoError.Hint.syncOutOfOrder.rawValue):
             throw MemoError(.invalidState, hint: .syncOutOfOrder, en: said, ko: saidKo)
+        case (416, _):
+            throw MemoError(.invalidState, hint: .blobOffset, en: said, ko: saidKo)
         case (403, _), (409, _):
             throw MemoError(.invalidState, en: said, ko: saidKo)
         case (413, _):

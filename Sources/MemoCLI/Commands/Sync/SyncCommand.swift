@@ -10,8 +10,8 @@ enum SyncCommand {
     static func make() -> Command {
         Command(
             "sync",
-            abstract: Localized(en: "sync to-dos and memos with a server (memoapp serve elsewhere)",
-                                ko: "할 일과 메모를 서버(다른 곳의 memoapp serve)와 동기화"),
+            abstract: Localized(en: "sync to-dos, memos, timers and voice memos with a server (memoapp serve elsewhere)",
+                                ko: "할 일, 메모, 타이머, 음성 메모를 서버(다른 곳의 memoapp serve)와 동기화"),
             options: [server, token, authorities, status, force, watch],
             exclusiveOptions: [[status, watch], [status, force]],
             discussion: Localized(
@@ -83,7 +83,8 @@ enum SyncCommand {
     static func json(_ report: SyncRun.Report, server: String, traffic: HTTPSyncTransport.Traffic) -> JSON {
         .object([("server", .string(server)), ("pushed", .int(report.pushed)), ("pulled", .int(report.pulled)),
                  ("written", .int(report.written)), ("kept", .strings(report.kept)), ("conflicts", .strings(report.conflicts)),
-                 ("fresh_copy", .bool(report.tookFreshCopy)),
+                 ("fresh_copy", .bool(report.tookFreshCopy)), ("audio_sent", .int(report.audioSent)),
+                 ("audio_received", .int(report.audioReceived)),
                  ("bytes_sent", .int(traffic.sent)), ("bytes_received", .int(traffic.received))])
     }
 
@@ -92,6 +93,11 @@ enum SyncCommand {
             + TerminalText(context.text(en: ": sent \(report.pushed), received \(report.pulled) (\(report.written) changed here).",
                                         ko: " — 보냄 \(report.pushed), 받음 \(report.pulled) (여기서 바뀐 것 \(report.written)).")),
         ]
+        if report.audioSent > 0 || report.audioReceived > 0 {
+            let sent = ByteSize.text(report.audioSent), received = ByteSize.text(report.audioReceived)
+            lines.append(TerminalText(context.text(en: "Audio: \(sent) sent, \(received) received.",
+                                                   ko: "오디오: \(sent) 보냄, \(received) 받음.")))
+        }
         if !report.kept.isEmpty {
             lines.append(TerminalText(context.text(
                 en: "\(report.kept.count) removed here were edited elsewhere meanwhile: kept.",
