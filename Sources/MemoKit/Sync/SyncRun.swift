@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import MemoCore
 import SQLite
 
@@ -180,26 +183,45 @@ public struct SyncRun {
     private func sendAudio(of changes: [SyncDocuments.Pushed], fullCopy: Bool, into report: inout Report) throws {
         let store = try workspace.voiceStore()
         for change in changes where change.kind.kind == .voice && (fullCopy || change.changed.contains("audio")) {
-            guard let checksum = change.values?.columns["checksum"]?.textValue,
-                  let received = try transport.blobReceived(checksum) else { continue }
+            guard let checksum = change.values?.columns["checksum"]?.textValue else { continue }
             guard let path = try store.audioPath(checksum: checksum), let size = FileSystem.size(of: path) else {
                 throw MemoError(.storage, en: "the audio \(checksum) of voice memo \(change.uid) is missing here (memoapp doctor)",
                                 ko: "음성 메모 \(change.uid)의 오디오 \(checksum)이(가) 없습니다 (memoapp doctor)")
             }
+            try upload(checksum, path: path, size: size, into: &report)
+        }
+    }
+
+    /// Sends the audio from the bytes the hub has. A connection of a
+    /// killed sync may still hold the hub's blob for a moment (409): asked
+    /// again, a few times, a quarter of a second apart.
+    private func upload(_ checksum: String, path: String, size: Int64, into report: inout Report) throws {
+        var attempt = 0
+        while true {
+            guard let received = try transport.blobReceived(checksum) else { return }
             // More than the file on the hub: not this audio's beginning; start over.
             let offset = received <= size ? received : 0
             do {
                 try transport.uploadBlob(checksum, path: path, offset: offset, size: size)
                 report.audioSent += size - offset
+                return
             } catch let error as MemoError where error.kind == .badInput && offset > 0 {
                 // What the hub had was not this audio's beginning (it was
                 // refused whole and removed there): once more, from the start.
                 report.audioSent += size - offset
                 try transport.uploadBlob(checksum, path: path, offset: 0, size: size)
                 report.audioSent += size
+                return
+            } catch let error as MemoError where error.kind == .invalidState && attempt < SyncRun.busyRetries {
+                attempt += 1
+                _ = error
+                usleep(250_000)
             }
         }
     }
+
+    /// How often an upload the hub reports busy is tried again.
+    static let busyRetries = 20
 
     /// The audio a page names that is not here, taken before the page is
     /// written (each blob checked against its checksum); a download cut
