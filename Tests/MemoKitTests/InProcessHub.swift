@@ -44,7 +44,6 @@ struct InProcessHub: SyncTransport {
         let end = cutAfter.map { min(Int(offset) + $0, bytes.count) } ?? bytes.count
         try bytes[Int(offset)..<end].withUnsafeBytes { try writer.write($0) }
         writer.close()
-        uploaded.add(end - Int(offset))
         guard end == bytes.count else {
             throw MemoError(.unavailable, en: "the connection was cut", ko: "연결이 끊겼습니다")
         }
@@ -62,13 +61,4 @@ struct InProcessHub: SyncTransport {
 
     /// Cuts each upload after this many bytes.
     var cutAfter: Int?
-    /// Bytes of audio uploaded, all told.
-    let uploaded = Counter()
 }
-
-/// A count the transport (a value) adds to.
-final class Counter {
-    private(set) var value = 0
-    func add(_ count: Int) { value += count }
-}
-
