@@ -73,6 +73,21 @@ class Layout:
         self.assertEqual(toggle.text, self.expected["filtersDone"])
         self.language_shot("phone-filters")
 
+    def test_a_box_tapped_while_the_form_is_open_is_ticked(self):
+        # The form folds when the focus leaves it; were it to fold at the
+        # tap's start, the box would move from under the finger and the tap
+        # would tick nothing.
+        self.use_viewport(390, 844)
+        self.open_tab("todos")
+        self.wait(lambda d: len(self.all(".todo-list .todo")) == 30)
+        self.css('input[name="title"]').click()
+        self.wait(lambda d: self.css('input[name="due"]').is_displayed())
+        box = self.css(".todo-list .todo .check")
+        box.click()
+        self.wait(lambda d: len(self.all(".todo-list .todo")) == 29, message="the tapped box was not ticked")
+        self.wait(lambda d: not self.css('input[name="due"]').is_displayed(), message="the form did not fold after the tap")
+        self.assertEqual(sum(todo["is_done"] for todo in self.server.memoapp("todo", "list", "--all")), 1)
+
     def test_a_phone_folds_the_memo_form_behind_its_text(self):
         self.use_viewport(390, 844)
         self.open_tab("memos")

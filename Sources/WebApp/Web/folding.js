@@ -14,9 +14,26 @@ export function foldForm(form, field) {
   field.addEventListener('input', unfold);
   form.addEventListener('focusout', event => {
     if (event.relatedTarget && form.contains(event.relatedTarget)) return;
-    if (!hasInput(form)) form.dataset.folded = 'true';
+    afterTap(() => { if (!hasInput(form) && !form.contains(document.activeElement)) form.dataset.folded = 'true'; });
   });
   form.addEventListener('reset', () => { if (!form.contains(document.activeElement)) form.dataset.folded = 'true'; });
+}
+
+// A tap elsewhere takes the focus at its pointerdown; folding then would move
+// what was tapped from under the finger before its pointerup, and the tap
+// would land on nothing (a to-do's box tapped, and not ticked). So a fold the
+// focus leaving asks for waits until the tap has ended and its click is done.
+let pointersDown = 0;
+document.addEventListener('pointerdown', () => { pointersDown += 1; }, true);
+for (const type of ['pointerup', 'pointercancel']) {
+  document.addEventListener(type, () => { pointersDown = Math.max(0, pointersDown - 1); }, true);
+}
+
+function afterTap(action) {
+  if (pointersDown === 0) { action(); return; }
+  const done = () => setTimeout(action, 0);
+  document.addEventListener('pointerup', done, { once: true, capture: true });
+  document.addEventListener('pointercancel', done, { once: true, capture: true });
 }
 
 // Whether anything was entered in `form`'s fields.
