@@ -41,6 +41,10 @@ class MainScreenTests(BrowserTest):
         self.css(".todo .check").click()
         self.wait(lambda d: self.todo_titles() == [])
         self.assertTrue(self.server.memoapp("todo", "list", "--all")[0]["is_done"])
+        # On a phone the filters are folded behind one button.
+        toggles = [b for b in self.all(".filters-toggle") if b.is_displayed()]
+        if toggles:
+            toggles[0].click()
         Select(self.css('select[name="status"]')).select_by_value("all")
         self.wait(lambda d: self.todo_titles() == ["Buy milk"])
         # Delete, then undo the removal.
