@@ -29,6 +29,7 @@ public enum MemoRoutes {
         addSession(to: &router, services)
         addTokens(to: &router, services)
         addOnboarding(to: &router, services)
+        addTodoBatch(to: &router, services)
         addTodos(to: &router, services)
         addDates(to: &router, services)
         addMemos(to: &router, services)

@@ -155,6 +155,15 @@ public final class TodoStore {
         }
     }
 
+    /// Adds `tags` to each of the to-dos and returns them as they are now.
+    /// One unknown id: nothing changes (every missing id is named, as
+    /// `finish` and `remove` name them).
+    public func addTags(_ tags: [String], to ids: [Int64]) throws -> [Todo] {
+        try connection.writeTransaction {
+            try connection.existingIDs(ids, of: .todo).map { try edit(id: $0, TodoChanges(addedTags: tags)) }
+        }
+    }
+
     /// Removes the to-dos for good and returns them as they were. One unknown
     /// id: nothing is removed.
     public func remove(ids: [Int64]) throws -> [Todo] {

@@ -71,3 +71,19 @@ public struct ClearDoneTodos: ItemChange {
     public var summary: String { "todo clear" }
     public func write(in workspace: Workspace) throws -> [Todo] { try workspace.todoStore().clearDone() }
 }
+
+/// Adds tags to several to-dos in one step, so one undo takes them all
+/// back (the page's "Add tag" on a selection). A to-do that has a tag
+/// already keeps it once; one unknown id changes nothing.
+public struct TagTodos: ItemChange {
+    public var ids: [Int64]
+    public var added: [String]
+    public init(ids: [Int64], adding added: [String]) {
+        self.ids = ids
+        self.added = added
+    }
+    public var summary: String { "todo tag " + idWords(ids) + " +" + added.joined(separator: " +") }
+    public func write(in workspace: Workspace) throws -> [Todo] {
+        try workspace.todoStore().addTags(added, to: ids)
+    }
+}
