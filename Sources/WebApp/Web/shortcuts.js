@@ -18,7 +18,7 @@ export function installShortcuts(content, focusSearch) {
     if (event.defaultPrevented || event.ctrlKey || event.altKey || event.metaKey) return;
     if (isTyping(event.target) || document.querySelector('dialog[open]')) return;
     const action = { '/': focusSearch, n: newItem, j: () => move(1), k: () => move(-1),
-      x: () => press('.check'), e: () => press('.edit'), '?': showHelp }[event.key];
+      x: () => press('.pick, .check'), e: () => press('.edit'), '?': showHelp }[event.key];
     if (!action) return;
     event.preventDefault();
     action();

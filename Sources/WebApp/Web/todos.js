@@ -70,6 +70,12 @@ export function mountTodos(panel) {
     filtered();
   }
   const list = h('ul', { class: 'list todo-list', 'aria-live': 'polite' });
+  // Select mode (bulk.js, loaded on first use): many to-dos at once.
+  let selecting = null;
+  const selectButton = h('button', { type: 'button', class: 'select-toggle', onclick: () => import('./bulk.js').then(m => {
+    selectButton.hidden = true;
+    selecting = m.startSelecting(list, refresh, () => { selecting = null; selectButton.hidden = false; selectButton.focus(); });
+  }, error => errorToast(error.message)) });
   const empty = h('p', { class: 'empty' });
   const pages = pagedList(list, row);
 
@@ -98,6 +104,7 @@ export function mountTodos(panel) {
     tagFilter.placeholder = t('filterTag');
     tagFilter.setAttribute('aria-label', t('filterTag'));
     empty.textContent = t('noTodos');
+    selectButton.textContent = t('select');
     toggle.update();
     pages.relabel();
     duePeek.refresh();
@@ -210,9 +217,9 @@ export function mountTodos(panel) {
     } catch (error) { errorToast(error.message); }
   }
 
-  panel.append(h('h2', { class: 'visually-hidden', text: t('todos') }), form, toggle.button, filterBar, list, pages.more, empty);
+  panel.append(h('h2', { class: 'visually-hidden', text: t('todos') }), form, toggle.button, filterBar, selectButton, list, pages.more, empty);
   const reload = reloadUnlessEditing(list, () => refresh());
   const off = [events.on('todo', reload), events.on('reconnected', reload)];
   relabel();
-  return { relabel, filterTag, destroy() { off.forEach(f => f()); } };
+  return { relabel, filterTag, destroy() { off.forEach(f => f()); if (selecting) selecting.stop(); } };
 }
