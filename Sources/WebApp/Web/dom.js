@@ -77,15 +77,20 @@ export function icon(name, cls = 'icon') {
 }
 
 let toastTimer = 0;
-// One line at the bottom: a message, and optionally one action (Undo).
+let toastBox = null; // kept: a new screen takes it out of the page
+// A message and optionally one action (Undo) in the top bar, as the error
+// banner, over no control; the rows stay put (anchoring slid it over one).
 export function toast(message, action) {
-  const box = document.getElementById('toast');
+  const box = toastBox || (toastBox = document.getElementById('toast'));
+  const host = document.querySelector('.topbar') || document.getElementById('root');
+  if (box.parentElement !== host) { if (host.id === 'root') host.prepend(box); else host.append(box); }
+  const y = scrollY;
   box.replaceChildren(h('span', { text: message }));
   if (action) {
     box.append(h('button', { type: 'button', class: 'link', text: action.label, onclick: () => { box.hidden = true; action.run(); } }));
   }
   box.hidden = false;
-  box.classList.remove('error');
+  if (scrollY !== y) scrollTo(0, y);
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { box.hidden = true; }, action ? 8000 : 5000);
 }
