@@ -2,6 +2,7 @@ import HTTPServer
 import MemoAPI
 import MemoCore
 import MemoKit
+import Notes
 
 /// `GET /api/v1/export`, `POST /api/v1/import`, `GET /api/v1/doctor`: the
 /// application layer's use cases, as the command line runs them.
@@ -9,7 +10,9 @@ extension MemoRoutes {
     static func addTransfer(to router: inout Router, _ services: ServerServices) {
         router.route(.get, "/api/v1/export", RouteDescription(
             "The export document, sent while it is written",
-            answers: [Describe.json(200, "docs/json.md's export", DocumentSchema.type("object"))])) { _ in
+            answers: [Describe.json(200, "docs/json.md's export", DocumentSchema.type("object"),
+                                    headers: [(name: "Content-Disposition", schema: DocumentSchema.string, isRequired: true)])]
+        )) { _ in
             // A connection of its own: the export reads everything in one
             // snapshot, sent while it is written (see ExportStream). Rows
             // inserted by hand get their uids here, before the response
@@ -26,7 +29,13 @@ extension MemoRoutes {
             let workspace = try dedicatedWorkspace(services)
             try ExportDocument.giveMissingUIDs(connection: workspace.database())
             let stream = try ExportStream(workspace, slot: slot)
-            return .stream(contentType: "application/json") { buffer in try stream.read(into: buffer) }
+            var response = Response.stream(contentType: "application/json") { buffer in try stream.read(into: buffer) }
+            // A file named by its day, for a browser's download (the page's
+            // Export link) and `curl -OJ`, in the server's time zone as the
+            // to-dos' local dates are.
+            let day = SystemLocalCalendar().date(at: services.clock.now())
+            response.headers.set("Content-Disposition", "attachment; filename=\"memoapp-export-\(day).json\"")
+            return response
         }
         // As large as an audio upload may be: the document goes to disk, not memory.
         router.upload(.post, "/api/v1/import", bodyLimit: services.maximumUpload, RouteDescription(

@@ -40,6 +40,18 @@ final class ExportRouteTests: XCTestCase {
         XCTAssertEqual(withoutTime(export.text), withoutTime(expected))
     }
 
+    func testTheExportIsAnAttachmentNamedByTheServersDay() throws {
+        let server = try APITestServer()
+        server.onboard()
+        let export = server.curl("GET", "/api/v1/export")
+        XCTAssertEqual(export.status, 200)
+        let day = SystemLocalCalendar().date(at: Timestamp(secondsSince1970: Date().timeIntervalSince1970))
+        let named = export.header("Content-Disposition")
+        // Read either side of midnight: the name is one of the two days.
+        let days = [day, day.adding(days: -1)].map { "attachment; filename=\"memoapp-export-\($0).json\"" }
+        XCTAssertTrue(named.map(days.contains) ?? false, named ?? "no Content-Disposition")
+    }
+
     func testAClientThatLeavesEndsTheExportAndTheServerServesOn() throws {
         let server = try APITestServer()
         server.onboard()

@@ -4,7 +4,7 @@
 const texts = {
   en: {
     skip: 'Skip', next: 'Next', start: 'Start', pages: 'Onboarding pages', welcome: 'Welcome to memoapp', language: '한국어',
-    languageName: 'Switch to Korean', tour: 'Tour', signOut: 'Sign out',
+    languageName: 'Switch to Korean', tour: 'Tour', export: 'Export', signOut: 'Sign out',
     signOutConfirm: 'Sign out of memoapp in this browser?',
     todos: 'To-dos', memos: 'Memos', timers: 'Timers', voice: 'Voice',
     add: 'Add', save: 'Save', cancel: 'Cancel', edit: 'Edit', delete: 'Delete', undo: 'Undo', select: 'Select',
@@ -50,7 +50,7 @@ const texts = {
   },
   ko: {
     skip: '건너뛰기', next: '다음', start: '시작하기', pages: '온보딩 페이지', welcome: 'memoapp에 오신 것을 환영합니다', language: 'English',
-    languageName: '영어로 보기', tour: '둘러보기', signOut: '로그아웃',
+    languageName: '영어로 보기', tour: '둘러보기', export: '내보내기', signOut: '로그아웃',
     signOutConfirm: '이 브라우저에서 memoapp에서 로그아웃할까요?',
     todos: '할 일', memos: '메모', timers: '타이머', voice: '음성 메모',
     add: '추가', save: '저장', cancel: '취소', edit: '편집', delete: '삭제', undo: '되돌리기', select: '선택',

@@ -110,6 +110,8 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   const panel = h('div', { class: 'panel', id: 'panel' });
   const nav = h('nav', { class: 'tabs', 'aria-label': 'memoapp' });
   const tourLink = h('button', { type: 'button', class: 'link tour-link' });
+  // A GET (the cookie alone may make it), the file named by the server.
+  const exportLink = h('a', { class: 'link export-link', href: '/api/v1/export', download: '' });
   const langButton = h('button', { type: 'button', class: 'lang-switch', onclick: () => setLang(lang() === 'ko' ? 'en' : 'ko') });
   // Asked first: one stray tap next to "Tour" signed a phone out, and it
   // cannot sign in again without a terminal.
@@ -126,7 +128,7 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   const connection = h('p', { class: 'connection-status', role: 'status' });
   const search = globalSearch(panel);
   const header = h('header', { class: 'topbar' }, h('h1', { class: 'brand', text: 'memoapp' }), search.box,
-    h('div', { class: 'top-actions' }, search.opener, tourLink, signOutButton, langButton), connection);
+    h('div', { class: 'top-actions' }, search.opener, tourLink, exportLink, signOutButton, langButton), connection);
   const content = h('main', { class: 'content' }, panel, search.results);
   const shell = h('div', { class: 'main' }, header, nav, content);
   let current = null;
@@ -134,6 +136,7 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
 
   function renderChrome() {
     tourLink.textContent = t('tour');
+    exportLink.textContent = t('export');
     signOutButton.textContent = t('signOut');
     connection.textContent = t('reconnecting');
     langButton.textContent = t('language');
