@@ -1,6 +1,6 @@
 // Select mode on the to-do list: tick several, then complete, delete or tag
 // them all as one change (`POST /todos/batch`), one undo step, as `todo done
-// 3 4 7-9`. Loaded on first use, so the first load has none of it.
+// 3 4 7-9`. Loaded on first use (todos.js).
 import * as api from './api.js';
 import { h, splitTags } from './dom.js';
 import { t, lang, onLangChange } from './i18n.js';

@@ -217,7 +217,7 @@ export function mountTodos(panel) {
     } catch (error) { errorToast(error.message); }
   }
 
-  panel.append(h('h2', { class: 'visually-hidden', text: t('todos') }), form, toggle.button, filterBar, selectButton, list, pages.more, empty);
+  panel.append(h('h2', { class: 'visually-hidden', text: t('todos') }), form, h('div', { class: 'list-tools' }, toggle.button, selectButton), filterBar, list, pages.more, empty);
   const reload = reloadUnlessEditing(list, () => refresh());
   const off = [events.on('todo', reload), events.on('reconnected', reload)];
   relabel();
