@@ -12,7 +12,10 @@ from support import BrowserTest
 # Marks every row element: a row made anew has no mark.
 MARK_ROWS = "document.querySelectorAll('.todo-list > li').forEach(li => { li.keptMark = true; });"
 UNMARKED = "return [...document.querySelectorAll('.todo-list > li')].filter(li => !li.keptMark).map(li => li.dataset.id);"
-TOP = "return document.querySelector(`.todo-list > li[data-id='${arguments[0]}']`).getBoundingClientRect().top;"
+# A row's place below the top bar's foot: a toast in the bar (dom.js) moves
+# the rows down with it while it shows, rather than lying over them.
+TOP = ("return document.querySelector(`.todo-list > li[data-id='${arguments[0]}']`).getBoundingClientRect().top"
+       " - document.querySelector('.topbar').getBoundingClientRect().bottom;")
 
 
 class LoadedRowsStay:

@@ -84,6 +84,10 @@ class ToastCoversNothing:
             "return arguments[0].getBoundingClientRect().bottom", bar) <= self.top(first) + 0.5)
         self.assertGreaterEqual(self.top(first), before - 0.5)
         self.language_shot("toast-scrolled")
+        # Undone, the toast goes and the row is back where it was.
+        self.css("#toast button").click()
+        self.wait(lambda d: len(self.all(".todo-list .todo")) == 15 and not self.css("#toast").is_displayed())
+        self.assertAlmostEqual(self.top(first), before, delta=0.5)
 
 
 class EnglishTests(ToastCoversNothing, BrowserTest):

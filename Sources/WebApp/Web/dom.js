@@ -77,22 +77,21 @@ export function icon(name, cls = 'icon') {
 }
 
 let toastTimer = 0;
-let toastBox = null; // kept: a new screen takes it out of the page
-// A message and optionally one action (Undo) in the top bar, as the error
-// banner, over no control; the rows stay put (anchoring slid it over one).
+let toastBox = null; // kept: a new screen removes it
+// A message and maybe an action (Undo) in the top bar, as the error banner:
+// over no control, the rows moving with the bar (anchoring slid it over one).
 export function toast(message, action) {
   const box = toastBox || (toastBox = document.getElementById('toast'));
   const host = document.querySelector('.topbar') || document.getElementById('root');
-  if (box.parentElement !== host) { if (host.id === 'root') host.prepend(box); else host.append(box); }
-  const y = scrollY;
+  if (box.parentElement !== host) host.id === 'root' ? host.prepend(box) : host.append(box);
+  const show = on => { const y = scrollY; box.hidden = !on; if (scrollY !== y) scrollTo(0, y); };
   box.replaceChildren(h('span', { text: message }));
   if (action) {
-    box.append(h('button', { type: 'button', class: 'link', text: action.label, onclick: () => { box.hidden = true; action.run(); } }));
+    box.append(h('button', { type: 'button', class: 'link', text: action.label, onclick: () => { show(false); action.run(); } }));
   }
-  box.hidden = false;
-  if (scrollY !== y) scrollTo(0, y);
+  show(true);
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, action ? 8000 : 5000);
+  toastTimer = setTimeout(() => show(false), action ? 8000 : 5000);
 }
 
 let bannerTimer = 0;
