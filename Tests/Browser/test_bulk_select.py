@@ -8,7 +8,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 import axe
-from support import BrowserTest
+from support import SCHEME, BrowserTest
 
 TITLES = ["first errand", "second errand", "third errand", "fourth errand", "fifth errand"]
 
@@ -22,7 +22,9 @@ class BulkSelect:
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
         self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.setEmulatedMedia", {"features": []})
+        # Back to the scheme the driver was made with (MEMOAPP_SCHEME).
+        self.scheme = {"features": [{"name": "prefers-color-scheme", "value": SCHEME}]}
+        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.setEmulatedMedia", self.scheme)
         self.complete_onboarding()
         for title in TITLES:
             self.server.memoapp("todo", "add", title)
@@ -61,7 +63,7 @@ class BulkSelect:
             found = axe.violations(self.driver, {"include": [[".topbar"], [".bulk-bar"], [".todo-list li:has(.pick:checked)"]]})
             self.assertEqual(found, [], f"{scheme}: {axe.describe(found)}")
             self.language_shot(f"{name}-{scheme}")
-        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", self.scheme)
 
     def test_several_completed_as_one_change_and_one_undo_reopens_all(self):
         before = self.stored()
