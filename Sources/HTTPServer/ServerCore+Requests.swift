@@ -85,7 +85,7 @@ extension ServerCore {
         context.state = .running
         library.suspendConnection(connection)
         nonisolated(unsafe) let (context, connection, make) = (context, connection, make)
-        handlers.submit(for: client(of: request)) { [self] in
+        handlers.submit(for: client(of: request), isSlow: request.route?.isSlow ?? false) { [self] in
             let response: Response
             do {
                 response = try make()
