@@ -59,6 +59,10 @@ final class HandlerPool: @unchecked Sendable {
     private var waitingCount = 0
     private var runningCount = 0
     private var runningSlowCount = 0
+    /// Places taken by `reserve` whose jobs are not submitted yet.
+    private var reservedCount = 0
+    /// Set by `closeAndWaitUntilIdle`: `reserve` refuses from then on.
+    private var closed = false
     private var isStopping = false
     private var threads: [pthread_t] = []
 
@@ -73,9 +77,11 @@ final class HandlerPool: @unchecked Sendable {
     /// Runs `job` for `client` on one of the threads, after the client's
     /// jobs before it; an `isSlow` job only while fewer than `slowLimit`
     /// slow jobs run.
-    func submit(for client: String, isSlow: Bool = false, _ job: @escaping Job) {
+    /// `reserved` when the caller took a place with `reserve` for it.
+    func submit(for client: String, isSlow: Bool = false, reserved: Bool = false, _ job: @escaping Job) {
         let entry = Entry(job: job, isSlow: isSlow)
         monitor.locked {
+            if reserved { reservedCount -= 1 }
             if let queue = waiting[client] {
                 queue.append(entry)
             } else {
@@ -87,10 +93,41 @@ final class HandlerPool: @unchecked Sendable {
         }
     }
 
-    /// Waits until every job submitted has run (a stop lets the handlers
-    /// running finish, as libmicrohttpd's own threads did).
-    func waitUntilIdle() {
-        monitor.locked { _ = monitor.wait(until: nil) { waitingCount == 0 && runningCount == 0 } }
+    /// Takes a place for a job about to be submitted, or false once the
+    /// pool is closed.
+    ///
+    /// The server suspends a request's connection before it submits the
+    /// request's job (its resume must come after), and libmicrohttpd aborts
+    /// the whole process when it is stopped with a connection suspended
+    /// (MHD_PANIC, "MHD_stop_daemon() called while we have suspended
+    /// connections", in 0.9.75's daemon.c). A request still in flight when a
+    /// stop's grace period ends could reach its end between the stop's
+    /// wait for idle handlers and MHD_stop_daemon, or on a polling thread's
+    /// last turn inside MHD_stop_daemon itself, and be suspended with no
+    /// job left to resume it. Taking the place first, under the same lock
+    /// the close takes, leaves no such moment: a job whose place was taken
+    /// before the close is waited for, and none is begun after it.
+    func reserve() -> Bool {
+        monitor.locked {
+            guard !closed else { return false }
+            reservedCount += 1
+            return true
+        }
+    }
+
+    /// Whether `closeAndWaitUntilIdle` has begun.
+    var isClosed: Bool {
+        monitor.locked { closed }
+    }
+
+    /// Refuses new work (`reserve`), then waits until every job reserved or
+    /// submitted has run (a stop lets the handlers running finish, as
+    /// libmicrohttpd's own threads did).
+    func closeAndWaitUntilIdle() {
+        monitor.locked {
+            closed = true
+            _ = monitor.wait(until: nil) { waitingCount == 0 && runningCount == 0 && reservedCount == 0 }
+        }
     }
 
     /// Ends the threads once no job waits, and joins them.

@@ -83,6 +83,28 @@ final class HandlerPoolTests: XCTestCase {
         XCTAssertEqual(gate.waiting, 8)
     }
 
+    /// A stop waits for the work whose place was taken before it closed the
+    /// pool, and no place is given after: a connection suspended for work
+    /// that no handler would resume makes libmicrohttpd abort the process
+    /// when the daemon stops.
+    func testAClosedPoolTakesNoMoreWorkAndWaitsForWorkPromisedBefore() {
+        let pool = HandlerPool(threadCount: 2, perClient: 1, slowLimit: 1)
+        defer { pool.stop() }
+        XCTAssertTrue(pool.reserve())
+        let closed = Flag()
+        Thread.detachNewThread {
+            pool.closeAndWaitUntilIdle()
+            closed.set()
+        }
+        XCTAssertTrue(waitUntil { pool.isClosed }, "the close begins")
+        XCTAssertFalse(pool.reserve(), "once closing, the pool takes no more work")
+        XCTAssertFalse(closed.isSet, "the close waits for the place taken before it")
+        let ran = Flag()
+        pool.submit(for: "a", reserved: true) { ran.set() }
+        XCTAssertTrue(waitUntil { closed.isSet }, "the close is over once that work has run")
+        XCTAssertTrue(ran.isSet)
+    }
+
     func testASlowLimitLargerThanThePoolIsRefusedAtStart() {
         var configuration = ServerConfiguration()
         configuration.handlerThreadCount = 2
@@ -109,4 +131,14 @@ final class HandlerPoolTests: XCTestCase {
         router.route(.get, "/fast") { _ in .text("fast") }
         return router
     }
+}
+
+/// A flag one thread sets and another reads.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+
+    func set() { lock.withLock { value = true } }
 }
