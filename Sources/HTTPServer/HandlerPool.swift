@@ -24,10 +24,30 @@ import MemoCore
 /// With the default of all threads but one per client, a client alone
 /// still has most of the pool, and another client always finds a thread
 /// within one handler's time.
+///
+/// Shares alone do not bound what a few clients take together: two
+/// credentials (the owner's phone and a script, or two tokens in one
+/// hostile hand) held three threads and one, and the owner's web page
+/// waited behind their uploads for seconds. Telling the owner apart from
+/// other clients cannot be done before the credential is checked, and
+/// every valid credential is the owner's anyway; what can be told before a
+/// job runs is what kind of work it is. Most requests are a few indexed
+/// reads or one small write (milliseconds); a few kinds take time in
+/// proportion to what they carry or read (an upload's file, an export, the
+/// doctor's examination, a sync push or pull), and their routes say so
+/// (`Route.isSlow`). So slow jobs, whoever sends them, run on at most
+/// `slowLimit` threads at once (by default all but one): the rest is a
+/// reserve that only quick jobs take, where any client's short request
+/// finds a thread within a few quick jobs' time (one per client waiting,
+/// in turn), however many slow ones are queued. A slow job past the limit
+/// waits, and its client's later jobs behind it (a client's jobs run in
+/// the order it sent them); other clients' quick jobs go by.
 final class HandlerPool: @unchecked Sendable {
     typealias Job = @Sendable () -> Void
     /// Jobs one client may run at once.
     let perClient: Int
+    /// Slow jobs all clients together may run at once.
+    let slowLimit: Int
     private let monitor = Monitor()
     /// Each client's waiting jobs, oldest first; only clients with jobs
     /// waiting have one. A job taken is removed at once (nil), since what it
@@ -38,24 +58,34 @@ final class HandlerPool: @unchecked Sendable {
     private var runningPerClient: [String: Int] = [:]
     private var waitingCount = 0
     private var runningCount = 0
+    private var runningSlowCount = 0
+    /// Places taken by `reserve` whose jobs are not submitted yet.
+    private var reservedCount = 0
+    /// Set by `closeAndWaitUntilIdle`: `reserve` refuses from then on.
+    private var closed = false
     private var isStopping = false
     private var threads: [pthread_t] = []
 
-    init(threadCount: Int, perClient: Int) {
+    init(threadCount: Int, perClient: Int, slowLimit: Int) {
         self.perClient = perClient
+        self.slowLimit = slowLimit
         for _ in 0..<threadCount {
             threads.append(startJoinableThread { [self] in work() })
         }
     }
 
     /// Runs `job` for `client` on one of the threads, after the client's
-    /// jobs before it.
-    func submit(for client: String, _ job: @escaping Job) {
+    /// jobs before it; an `isSlow` job only while fewer than `slowLimit`
+    /// slow jobs run.
+    /// `reserved` when the caller took a place with `reserve` for it.
+    func submit(for client: String, isSlow: Bool = false, reserved: Bool = false, _ job: @escaping Job) {
+        let entry = Entry(job: job, isSlow: isSlow)
         monitor.locked {
+            if reserved { reservedCount -= 1 }
             if let queue = waiting[client] {
-                queue.append(job)
+                queue.append(entry)
             } else {
-                waiting[client] = ClientQueue(job)
+                waiting[client] = ClientQueue(entry)
                 turns.append(client)
             }
             waitingCount += 1
@@ -63,10 +93,41 @@ final class HandlerPool: @unchecked Sendable {
         }
     }
 
-    /// Waits until every job submitted has run (a stop lets the handlers
-    /// running finish, as libmicrohttpd's own threads did).
-    func waitUntilIdle() {
-        monitor.locked { _ = monitor.wait(until: nil) { waitingCount == 0 && runningCount == 0 } }
+    /// Takes a place for a job about to be submitted, or false once the
+    /// pool is closed.
+    ///
+    /// The server suspends a request's connection before it submits the
+    /// request's job (its resume must come after), and libmicrohttpd aborts
+    /// the whole process when it is stopped with a connection suspended
+    /// (MHD_PANIC, "MHD_stop_daemon() called while we have suspended
+    /// connections", in 0.9.75's daemon.c). A request still in flight when a
+    /// stop's grace period ends could reach its end between the stop's
+    /// wait for idle handlers and MHD_stop_daemon, or on a polling thread's
+    /// last turn inside MHD_stop_daemon itself, and be suspended with no
+    /// job left to resume it. Taking the place first, under the same lock
+    /// the close takes, leaves no such moment: a job whose place was taken
+    /// before the close is waited for, and none is begun after it.
+    func reserve() -> Bool {
+        monitor.locked {
+            guard !closed else { return false }
+            reservedCount += 1
+            return true
+        }
+    }
+
+    /// Whether `closeAndWaitUntilIdle` has begun.
+    var isClosed: Bool {
+        monitor.locked { closed }
+    }
+
+    /// Refuses new work (`reserve`), then waits until every job reserved or
+    /// submitted has run (a stop lets the handlers running finish, as
+    /// libmicrohttpd's own threads did).
+    func closeAndWaitUntilIdle() {
+        monitor.locked {
+            closed = true
+            _ = monitor.wait(until: nil) { waitingCount == 0 && runningCount == 0 && reservedCount == 0 }
+        }
     }
 
     /// Ends the threads once no job waits, and joins them.
@@ -82,10 +143,11 @@ final class HandlerPool: @unchecked Sendable {
     // MARK: - Private
 
     private func work() {
-        while let (client, job) = next() {
-            job()
+        while let (client, entry) = next() {
+            entry.job()
             monitor.locked {
                 runningCount -= 1
+                if entry.isSlow { runningSlowCount -= 1 }
                 let count = runningPerClient[client, default: 1] - 1
                 runningPerClient[client] = count == 0 ? nil : count
                 monitor.broadcast()
@@ -94,18 +156,23 @@ final class HandlerPool: @unchecked Sendable {
     }
 
     /// The next job: the oldest of the first client in turn that runs fewer
-    /// than `perClient`; nil once stopping with none waiting.
-    private func next() -> (String, Job)? {
+    /// than `perClient` and whose oldest job is quick or finds the slow jobs
+    /// under their limit; nil once stopping with none waiting.
+    private func next() -> (String, Entry)? {
         monitor.locked {
             var turn: Int?
             _ = monitor.wait(until: nil) {
-                turn = turns.firstIndex { runningPerClient[$0, default: 0] < perClient }
+                let slowMayRun = runningSlowCount < slowLimit
+                turn = turns.firstIndex {
+                    runningPerClient[$0, default: 0] < perClient && (slowMayRun || !waiting[$0]!.firstIsSlow)
+                }
                 return turn != nil || (isStopping && waitingCount == 0)
             }
             guard let turn else { return nil }
             let client = turns.remove(at: turn)
             let queue = waiting[client]!
             let job = queue.removeFirst()
+            if job.isSlow { runningSlowCount += 1 }
             if queue.isEmpty {
                 waiting[client] = nil
             } else {
@@ -118,22 +185,31 @@ final class HandlerPool: @unchecked Sendable {
         }
     }
 
+    /// A job and whether its route said it is slow.
+    private struct Entry {
+        let job: Job
+        let isSlow: Bool
+    }
+
     /// One client's waiting jobs.
     private final class ClientQueue {
-        private var jobs: [Job?]
+        private var jobs: [Entry?]
         private var head = 0
 
-        init(_ job: @escaping Job) {
+        init(_ job: Entry) {
             jobs = [job]
         }
 
         var isEmpty: Bool { head == jobs.count }
 
-        func append(_ job: @escaping Job) {
+        /// Whether the job that runs next is slow (false when none waits).
+        var firstIsSlow: Bool { head < jobs.count && jobs[head]!.isSlow }
+
+        func append(_ job: Entry) {
             jobs.append(job)
         }
 
-        func removeFirst() -> Job {
+        func removeFirst() -> Entry {
             let job = jobs[head]!
             jobs[head] = nil
             head += 1

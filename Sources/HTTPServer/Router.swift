@@ -41,29 +41,37 @@ public struct Router: Sendable {
     /// polling thread that read its request, never waiting behind other
     /// requests' work on the handler threads: only for work that touches
     /// no database and no file (a health check), which then answers
-    /// whatever the handlers are doing.
+    /// whatever the handlers are doing. A `slow` route's work takes time in
+    /// proportion to what it reads or writes (an export, an examination of
+    /// the whole database): such work shares a limited number of the
+    /// handler threads (see `HandlerPool`).
     public mutating func route(_ method: Method, _ pattern: String, _ documentation: RouteDescription? = nil,
-                               quick: Bool = false, _ handler: @escaping Handler) {
+                               quick: Bool = false, slow: Bool = false, _ handler: @escaping Handler) {
+        precondition(!(quick && slow), "\(method) \(pattern) cannot be both quick and slow")
         add(Route(method: method, pattern: pattern, bodyLimit: 0, documentation: documentation,
-                  isQuick: quick, action: .respond(handler)))
+                  isQuick: quick, isSlow: slow, action: .respond(handler)))
     }
 
     /// A route whose body, at most `bodyLimit` bytes, is gathered and handed
-    /// whole to `handler`: for small documents such as JSON.
+    /// whole to `handler`: for small documents such as JSON; `slow` as for
+    /// `route` (a document of many changes to apply).
     public mutating func collect(_ method: Method, _ pattern: String, bodyLimit: UInt64,
-                                 _ documentation: RouteDescription? = nil,
+                                 _ documentation: RouteDescription? = nil, slow: Bool = false,
                                  _ handler: @escaping @Sendable (Request, [UInt8]) throws -> Response) {
         add(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, documentation: documentation,
-                  action: .receive { request in CollectingReceiver(request: request, handler: handler) }))
+                  isSlow: slow, action: .receive { request in CollectingReceiver(request: request, handler: handler) }))
     }
 
     /// A route whose body, at most `bodyLimit` bytes, streams to the receiver
     /// `makeReceiver` creates for each request (see `RequestBodyReceiver`).
+    /// Always slow (see `route`): what a receiver does once the body is in
+    /// (check a file, convert it, sync it to disk) takes time in proportion
+    /// to the body, which may be as large as the limit.
     public mutating func upload(_ method: Method, _ pattern: String, bodyLimit: UInt64,
                                 _ documentation: RouteDescription? = nil,
                                 _ makeReceiver: @escaping @Sendable (Request) throws -> any RequestBodyReceiver) {
         add(Route(method: method, pattern: pattern, bodyLimit: bodyLimit, documentation: documentation,
-                  action: .receive(makeReceiver)))
+                  isSlow: true, action: .receive(makeReceiver)))
     }
 
     /// What answers `method` on the decoded `path`.
@@ -133,6 +141,8 @@ public final class Route: Sendable {
     public let documentation: RouteDescription?
     /// Runs on the polling thread, not the handler threads (see `Router.route`).
     public let isQuick: Bool
+    /// Its work shares the handler threads kept for slow work (see `Router.route`).
+    public let isSlow: Bool
     let segments: [PatternSegment]
     let action: Action
 
@@ -142,12 +152,13 @@ public final class Route: Sendable {
     }
 
     init(method: Method, pattern: String, bodyLimit: UInt64, documentation: RouteDescription? = nil,
-         isQuick: Bool = false, action: Action) {
+         isQuick: Bool = false, isSlow: Bool = false, action: Action) {
         self.method = method
         self.pattern = pattern
         self.bodyLimit = bodyLimit
         self.documentation = documentation
         self.isQuick = isQuick
+        self.isSlow = isSlow
         self.segments = PatternSegment.parse(pattern)
         self.action = action
     }

@@ -116,8 +116,9 @@ public final class Server: @unchecked Sendable {
         let unfinished = running.core.endGracePeriod()
         // Handlers still running finish (as they did on libmicrohttpd's own
         // threads, which it joined), each resuming its connection, which is
-        // then closed unanswered.
-        running.core.handlers.waitUntilIdle()
+        // then closed unanswered; a request that reaches its end from now on
+        // is closed without being suspended.
+        running.core.handlers.closeAndWaitUntilIdle()
         // Every event stream was resumed by endEventStreams, and no new one
         // can suspend: MHD_stop_daemon must find no connection suspended.
         running.core.library.stopDaemon(running.daemon)

@@ -17,6 +17,12 @@ public struct ServerConfiguration: Sendable {
     /// `handlerThreadCount`; nil for all but one (at least one), so that
     /// another client always finds a thread (see `HandlerPool`).
     public var handlerThreadsPerClient: Int?
+    /// Handler threads the routes marked slow (`Route.isSlow`: uploads,
+    /// exports, the like) may hold at once, all clients together, 1 to
+    /// `handlerThreadCount`; nil for all but one (at least one), so that a
+    /// quick request always finds a thread, however many clients are busy
+    /// with slow ones (see `HandlerPool`).
+    public var slowHandlerThreads: Int?
     /// Who sent a request, for the handler threads' shares: requests with
     /// the same answer are one client's. Nil takes the client's IP address;
     /// an app whose clients share an address (every local program comes
@@ -85,12 +91,20 @@ public struct ServerConfiguration: Sendable {
         handlerThreadsPerClient ?? max(1, handlerThreadCount - 1)
     }
 
+    /// `slowHandlerThreads` with its default made explicit.
+    var slowHandlerLimit: Int {
+        slowHandlerThreads ?? max(1, handlerThreadCount - 1)
+    }
+
     /// Throws a `usage` error naming the first value out of range.
     func validate() throws(MemoError) {
         try Self.check("thread count", threadCount, 1...64)
         try Self.check("handler thread count", handlerThreadCount, 1...256)
         if let handlerThreadsPerClient {
             try Self.check("handler threads per client", handlerThreadsPerClient, 1...handlerThreadCount)
+        }
+        if let slowHandlerThreads {
+            try Self.check("handler threads for slow routes", slowHandlerThreads, 1...handlerThreadCount)
         }
         try Self.check("connection time-out (seconds)", connectionTimeout, 1...3600)
         try Self.check("connection limit", connectionLimit, 1...100_000)

@@ -79,13 +79,16 @@ extension ServerCore {
     /// (libmicrohttpd reads and writes its other connections on), and has
     /// what it answers or throws sent once the connection is resumed.
     /// Suspended before the work is handed over, so that a resume never
-    /// comes before its suspension.
+    /// comes before its suspension. Past a stop's grace period the handlers
+    /// take no more work, and the connection is closed unanswered, as work
+    /// done after it is (see `HandlerPool.reserve`).
     private func dispatch(_ context: RequestContext, connection: OpaquePointer, request: Request,
                           _ make: @escaping () throws -> Response) -> Bool {
+        guard handlers.reserve() else { return false }
         context.state = .running
         library.suspendConnection(connection)
         nonisolated(unsafe) let (context, connection, make) = (context, connection, make)
-        handlers.submit(for: client(of: request)) { [self] in
+        handlers.submit(for: client(of: request), isSlow: request.route?.isSlow ?? false, reserved: true) { [self] in
             let response: Response
             do {
                 response = try make()

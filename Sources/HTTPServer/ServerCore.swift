@@ -47,7 +47,8 @@ final class ServerCore: @unchecked Sendable {
                                       perAddress: configuration.connectionsPerAddress,
                                       bodyTime: .init(allowance: configuration.bodyTimeAllowance,
                                                       minimumRate: Double(configuration.bodyMinimumRate)))
-        handlers = HandlerPool(threadCount: configuration.handlerThreadCount, perClient: configuration.handlerShare)
+        handlers = HandlerPool(threadCount: configuration.handlerThreadCount, perClient: configuration.handlerShare,
+                               slowLimit: configuration.slowHandlerLimit)
         memoryTrim = configuration.memoryTrimDelay.map(IdleMemoryTrim.init(delay:))
         messageSink = .allocate(capacity: 1)
         messageSink.initialize(to: cmhd_message_sink(deliver: { context, message in

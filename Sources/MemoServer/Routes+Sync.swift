@@ -15,7 +15,9 @@ extension MemoRoutes {
     static let publishedPerTransaction = 20_000
 
     static func addSync(to router: inout Router, _ services: ServerServices) {
-        router.route(.get, "/api/v1/sync/changes", syncPullDescription) { request in
+        // Both directions are slow routes (see HandlerPool): a new device's
+        // pull reads up to thousands of changes, a push applies a thousand.
+        router.route(.get, "/api/v1/sync/changes", syncPullDescription, slow: true) { request in
             let after = try request.queryInt64("after") ?? 0
             let limit = try request.queryInt("limit", in: 1...SyncDocuments.maximumChanges) ?? SyncDocuments.defaultPage
             let epoch = request.queryValue("epoch")
@@ -26,7 +28,8 @@ extension MemoRoutes {
             // fifth or less: gzipped for a client that asks.
             return try Response.json(page).compressed(for: request)
         }
-        router.collect(.post, "/api/v1/sync/changes", bodyLimit: syncPushLimit, syncPushDescription) { request, body in
+        router.collect(.post, "/api/v1/sync/changes", bodyLimit: syncPushLimit, syncPushDescription,
+                       slow: true) { request, body in
             try JSONBody.reading {
                 let document = try JSONBody.object(body, allowedKeys: ["epoch", "device", "from", "changes"])
                 let epoch = try document.member("epoch").flatMap { $0.isNull ? nil : try $0.string() }

@@ -5,14 +5,15 @@ import MemoKit
 import Notes
 
 /// `GET /api/v1/export`, `POST /api/v1/import`, `GET /api/v1/doctor`: the
-/// application layer's use cases, as the command line runs them.
+/// application layer's use cases, as the command line runs them. All three
+/// are slow routes (see HandlerPool): they read or write the whole data home.
 extension MemoRoutes {
     static func addTransfer(to router: inout Router, _ services: ServerServices) {
         router.route(.get, "/api/v1/export", RouteDescription(
             "The export document, sent while it is written",
             answers: [Describe.json(200, "docs/json.md's export", DocumentSchema.type("object"),
                                     headers: [(name: "Content-Disposition", schema: DocumentSchema.string, isRequired: true)])]
-        )) { _ in
+        ), slow: true) { _ in
             // A connection of its own: the export reads everything in one
             // snapshot, sent while it is written (see ExportStream). Rows
             // inserted by hand get their uids here, before the response
@@ -48,7 +49,8 @@ extension MemoRoutes {
         }
         router.route(.get, "/api/v1/doctor", RouteDescription(
             "Examine the data home, as memoapp doctor",
-            answers: [Describe.json(200, "docs/json.md's doctor report", DocumentSchema.type("object"))])) { request in
+            answers: [Describe.json(200, "docs/json.md's doctor report", DocumentSchema.type("object"))]),
+            slow: true) { request in
             .json(WireFormat.doctor(DoctorExamination.run(home: services.home), in: request.language))
         }
     }

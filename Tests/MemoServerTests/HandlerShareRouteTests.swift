@@ -42,6 +42,52 @@ final class HandlerShareRouteTests: XCTestCase {
             XCTAssertNotNil(connection.read(until: "slow", timeout: 10), "each slow request is answered in its turn")
         }
     }
+
+    /// Two tokens (a phone and a script) held the four handler threads
+    /// between them, three and one, and a third credential's list waited
+    /// until their slow requests ended: slow routes now leave a thread over.
+    func testTwoTokensSlowRequestsLeaveAThreadForAThirdCredential() throws {
+        let gate = Gate()
+        let server = try APITestServer { router in
+            router.route(.get, "/api/v1/test-slow", slow: true) { _ in
+                gate.arriveAndWait()
+                return .text("slow")
+            }
+        }
+        server.onboard()
+        let tokens = AccessTokens(connection: try MemoDatabase.open(in: server.home))
+        let now = SystemWallClock().now()
+        let (phone, script, page) = try (tokens.create(name: "phone", at: now).secret,
+                                         tokens.create(name: "script", at: now).secret,
+                                         tokens.create(name: "page", at: now).secret)
+        let port = server.server.boundAddress!.port
+        let slow = try [server.token, phone, script].flatMap { secret in
+            try (0..<3).map { _ in
+                let connection = try RawHTTPConnection(port: port)
+                _ = connection.send("GET /api/v1/test-slow HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                                    + "Authorization: Bearer \(secret)\r\n\r\n")
+                return connection
+            }
+        }
+        XCTAssertTrue(waitUntil { gate.waiting == 3 }, "slow requests hold three of the four handler threads")
+
+        let list = Curl.run(["-H", "Authorization: Bearer \(page)", server.url("/api/v1/todos")], maxTime: 10)
+        XCTAssertEqual(list.status, 200, "a fourth credential's list is served meanwhile: \(list.stderr)")
+        XCTAssertEqual(gate.waiting, 3, "the slow requests past the limit wait")
+
+        gate.open()
+        for connection in slow {
+            XCTAssertNotNil(connection.read(until: "slow", timeout: 10), "each slow request is answered in its turn")
+        }
+    }
+
+    func testTheRoutesThatReadOrWriteTheWholeHomeAreSlow() throws {
+        let server = try APITestServer()
+        let slow = Set(server.server.routes.filter(\.isSlow).map { "\($0.method.rawValue) \($0.pattern)" })
+        XCTAssertEqual(slow, ["GET /api/v1/export", "POST /api/v1/import", "GET /api/v1/doctor",
+                              "GET /api/v1/sync/changes", "POST /api/v1/sync/changes", "POST /api/v1/voice",
+                              "PUT /api/v1/sync/blobs/{checksum}"])
+    }
 }
 
 private func waitUntil(timeout: Double = 20, _ condition: () -> Bool) -> Bool {

@@ -11,9 +11,19 @@ A served home with 2,000 to-dos. While a prober asks GET /api/v1/health every
   - 200 requests with a wrong token;
   - 40 bodies over the limit, sent without Expect: 100-continue;
   - 80 event streams opened and dropped at once;
-  - 60 hostile sync pushes (random JSON, random kinds and values).
+  - 60 hostile sync pushes (random JSON, random kinds and values);
+  - 12 request bodies trickled a byte every 0.25 s (half a JSON to-do,
+    half a voice upload, each declaring 2,000 bytes), from a second token,
+    alongside everything above; each trickler gives up after 80 bytes.
+A second prober asks GET /api/v1/todos?limit=1 with a third token (the
+owner's page, while a script and a neighbour hold the others) every 50 ms.
 After the rounds everything is closed, and:
-  - every probe was answered, and the slowest within 100 ms;
+  - every probe was answered, and the slowest within 100 ms, health's and
+    the owner's alike;
+  - every trickled body was cut within 10 s of its head (the server cuts a
+    body slower than its pace allows, 5 s plus its length at 16 KiB/s;
+    bytes every 0.25 s are never silent long enough for the 15 s
+    time-out), and no upload's temporary was left in the voice library;
   - every request with 600 query parameters got an answer;
   - the server never answered 5xx but 503 (a documented limit);
   - the server's RSS is back within 10% of its RSS after warming up (one
@@ -47,9 +57,9 @@ def rss_kb(pid):
 
 
 class Prober(threading.Thread):
-    def __init__(self, url):
+    def __init__(self, url, path="/api/v1/health", token=None):
         super().__init__(daemon=True)
-        self.url = url + "/api/v1/health"
+        self.request = urllib.request.Request(url + path, headers={"Authorization": "Bearer " + token} if token else {})
         self.latencies = []
         self.failures = []
         self.stopping = threading.Event()
@@ -58,7 +68,7 @@ class Prober(threading.Thread):
         while not self.stopping.is_set():
             started = time.monotonic()
             try:
-                with urllib.request.urlopen(self.url, timeout=5) as answer:
+                with urllib.request.urlopen(self.request, timeout=5) as answer:
                     answer.read()
                 self.latencies.append((time.monotonic() - started) * 1000)
             except Exception as error:  # noqa: BLE001 - any failure of a probe counts
@@ -80,6 +90,42 @@ def raw(host, port, data, source="127.0.0.1", read=True, timeout=5):
         connection.close()
 
 
+class Trickler(threading.Thread):
+    """Sends a request head declaring a body, then the body a byte every
+    0.25 s; `seconds` is how long the server took to cut it (answer or
+    close), None if it never did before the trickler gave up."""
+
+    def __init__(self, host, port, head):
+        super().__init__(daemon=True)
+        self.address = (host, port)
+        self.head = head
+        self.seconds = None
+
+    def run(self):
+        started = time.monotonic()
+        try:
+            connection = socket.create_connection(self.address, timeout=5)
+        except OSError:
+            return
+        try:
+            connection.sendall(self.head)
+            connection.settimeout(0.25)
+            for _ in range(80):
+                try:
+                    connection.recv(64)
+                    break  # an answer (408, 413) or the connection closed
+                except socket.timeout:
+                    pass
+                connection.sendall(b"x")
+            else:
+                return
+            self.seconds = time.monotonic() - started
+        except OSError:
+            self.seconds = time.monotonic() - started
+        finally:
+            connection.close()
+
+
 def main():
     arguments = common.parse_arguments(__doc__)
     rounds = arguments.rounds or (2 if arguments.quick else 10)
@@ -90,6 +136,9 @@ def main():
         out.write("\n".join(f"to-do {index}" for index in range(2000)))
     app.must("todo", "import", todo_file, "--from", "todotxt")
     token = json.loads(app.must("--json", "token", "create", "torture").stdout)["token"]
+    # Two more clients: a second token trickles bodies, a third is the owner's page.
+    trickling_token = json.loads(app.must("--json", "token", "create", "trickler").stdout)["token"]
+    owner_token = json.loads(app.must("--json", "token", "create", "owner").stdout)["token"]
     server = subprocess.Popen([app.binary, "--json", "serve", "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, env=app.environment)
     url = json.loads(server.stdout.readline())["url"]
@@ -97,6 +146,7 @@ def main():
     head = f"Host: 127.0.0.1:{port}\r\n"
     statuses = []
     unanswered = 0
+    trickle_seconds = []
 
     def request(path, method="GET", body=None, headers=None):
         request = urllib.request.Request(url + path, method=method, data=body, headers=headers or {})
@@ -111,6 +161,12 @@ def main():
 
     def attack_round():
         nonlocal unanswered
+        tricklers = [Trickler(host, port, (
+            f"POST {path} HTTP/1.1\r\n{head}Authorization: Bearer {trickling_token}\r\n"
+            f"Content-Type: {kind}\r\nContent-Length: 2000\r\n\r\n").encode())
+            for path, kind in [("/api/v1/todos", "application/json"), ("/api/v1/voice", "audio/wav")] * 6]
+        for trickler in tricklers:
+            trickler.start()
         idle = []
         for index in range(150):
             source = f"127.0.{random.randrange(256)}.{1 + random.randrange(254)}"
@@ -157,6 +213,9 @@ def main():
         time.sleep(1)
         for connection in idle + stalled:
             connection.close()
+        for trickler in tricklers:
+            trickler.join(30)  # each gives up after 80 bytes at 0.25 s
+            trickle_seconds.append(trickler.seconds)
 
     # Warm up: the pages, lists, a sync pull, and one round of every attack
     # (its caches: each pooled reader's SQLite pages, the allocator's arenas
@@ -168,14 +227,19 @@ def main():
     attack_round()
     time.sleep(2)
     baseline = rss_kb(server.pid)
+    del trickle_seconds[:]
     prober = Prober(url)
-    prober.start()
+    owner = Prober(url, "/api/v1/todos?limit=1", owner_token)
+    probers = [prober, owner]
+    for each in probers:
+        each.start()
     try:
         for _ in range(rounds):
             part.rounds += 1
             attack_round()
-        prober.stopping.set()
-        prober.join()
+        for each in probers:
+            each.stopping.set()
+            each.join()
         time.sleep(2)
         after = rss_kb(server.pid)
         errors = [status for status in statuses if status is not None and (
@@ -183,16 +247,27 @@ def main():
             or (isinstance(status, bytes) and (b" 500 " in status or b" 502 " in status)))]
         part.check(not errors, f"{len(errors)} answers were server errors: {errors[:3]}")
         part.check(unanswered == 0, f"{unanswered} requests with 600 query parameters got no answer")
-        part.check(not prober.failures, f"{len(prober.failures)} health probes failed: {prober.failures[:2]}")
-        slowest = max(prober.latencies) if prober.latencies else 0
-        ordered = sorted(prober.latencies)
-        p99 = ordered[int(len(ordered) * 0.99)] if ordered else 0
-        part.check(slowest <= 100, f"the slowest health answer took {slowest:.0f} ms (p99 {p99:.0f} ms)")
+        figures = []
+        for each, name in [(prober, "health"), (owner, "owner's list")]:
+            part.check(not each.failures, f"{len(each.failures)} {name} probes failed: {each.failures[:2]}")
+            slowest = max(each.latencies) if each.latencies else 0
+            ordered = sorted(each.latencies)
+            p99 = ordered[int(len(ordered) * 0.99)] if ordered else 0
+            part.check(slowest <= 100, f"the slowest {name} answer took {slowest:.0f} ms (p99 {p99:.0f} ms)")
+            figures.append(f"{len(each.latencies)} {name} probes: p99 {p99:.1f} ms, slowest {slowest:.1f} ms")
+        uncut = sum(seconds is None for seconds in trickle_seconds)
+        longest = max((seconds for seconds in trickle_seconds if seconds is not None), default=0)
+        part.check(uncut == 0 and longest <= 10,
+                   f"{uncut} of {len(trickle_seconds)} trickled bodies never cut; the longest took {longest:.1f} s")
+        voice = os.path.join(app.home, "voice")
+        leftovers = [name for name in (os.listdir(voice) if os.path.isdir(voice) else []) if name.startswith(".upload-")]
+        part.check(not leftovers, f"{len(leftovers)} upload temporaries left in the voice library: {leftovers[:2]}")
         part.check(after <= baseline * 1.1, f"RSS {after / 1024:.1f} MB after, {baseline / 1024:.1f} MB before")
-        part.note(f"{len(prober.latencies)} health probes: p99 {p99:.1f} ms, slowest {slowest:.1f} ms; "
+        part.note("; ".join(figures) + f"; {len(trickle_seconds)} trickles cut within {longest:.1f} s; "
                   f"RSS {baseline / 1024:.1f} MB -> {after / 1024:.1f} MB")
     finally:
-        prober.stopping.set()
+        for each in probers:
+            each.stopping.set()
         server.terminate()
         server.wait()
     part.check(common.integrity(app.database) == ["ok"], "integrity check failed")
