@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "MemoAPITests", dependencies: ["MemoAPI", "Notes", "TestSupport"]),
         .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "WebAppTests", dependencies: ["WebApp", "HTTPServer"]),
+        .testTarget(name: "WebAppTests", dependencies: ["WebApp", "HTTPServer", "TestSupport"]),
         .testTarget(name: "MemoServerTests", dependencies: ["MemoServer", "HTTPServer", "MemoKit", "TestSupport"]),
         .testTarget(name: "MemoCLITests", dependencies: ["MemoCLI", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),

@@ -126,10 +126,24 @@ public enum WebApp {
             headers.add("Content-Security-Policy", contentSecurityPolicy)
             headers.add("X-Frame-Options", "DENY")
         }
-        if let wanted = request.headers["If-None-Match"], EntityTag.list(wanted, names: file.etag) {
+        guard CompressedFiles.isWorthCompressing(file) else {
+            if let wanted = request.headers["If-None-Match"], EntityTag.list(wanted, names: file.etag) {
+                return Response(status: 304, headers: headers)
+            }
+            return Response(status: 200, headers: headers, body: .bytes(file.bytes))
+        }
+        // Gzipped for a client that takes it (every browser), with its own
+        // validator; `Vary` tells caches between that the answer depends on
+        // Accept-Encoding.
+        headers.add("Vary", "Accept-Encoding")
+        let gzipped = Gzip.isAccepted(by: request.headers["Accept-Encoding"]) ? CompressedFiles.shared.gzipped(file) : nil
+        if gzipped != nil { headers.set("ETag", CompressedFiles.etag(of: file)) }
+        if let wanted = request.headers["If-None-Match"], EntityTag.list(wanted, names: headers["ETag"]!) {
             return Response(status: 304, headers: headers)
         }
-        return Response(status: 200, headers: headers, body: .bytes(file.bytes))
+        guard let gzipped else { return Response(status: 200, headers: headers, body: .bytes(file.bytes)) }
+        headers.add("Content-Encoding", "gzip")
+        return Response(status: 200, headers: headers, body: .bytes(gzipped))
     }
 
     static func contentType(of name: String) -> String {
