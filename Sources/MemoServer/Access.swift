@@ -52,13 +52,13 @@ enum Access {
     }
 
     /// Routes that run before the onboarding is completed: the onboarding's
-    /// own, signing in and out, the tokens and device codes (as `memoapp
-    /// token` does: a phone app may do the onboarding itself, once it has a
+    /// own, signing in and out and sign-in links, the tokens and device
+    /// codes (as `memoapp token` does: a phone app may do the onboarding itself, once it has a
     /// token), and the
     /// doctor (as `memoapp doctor` does: a broken home is examined before
     /// anything else).
     static func isUngated(_ route: [String]) -> Bool {
-        route.first == "onboarding" || route == ["doctor"] || route == ["session"] || route.first == "tokens"
+        route.first == "onboarding" || route == ["doctor"] || route.first == "session" || route.first == "tokens"
             || route.first == "device-codes"
     }
 

@@ -67,6 +67,25 @@ extension MemoRoutes {
             return .json(.object([("kind", .string("token")), ("name", .optional(token?.token.name)), ("id", .null),
                                   ("csrf_token", .null), ("expires_at", .null)]))
         }
+        router.action("/api/v1/session/links", services, RouteDescription(
+            "Make a sign-in code for another device (as memoapp token link): it works once, within 5 minutes; a web session only",
+            headers: [Describe.idempotencyKey],
+            answers: [Describe.json(201, "the code; the link is the page's address with #code=CODE", signInLinkSchema),
+                      Describe.json(403, "a request with a token, not a web session", DocumentSchema.ref("Error"))]
+        )) { request in
+            // A signed-in page gives a phone its way in without a terminal
+            // (issue 30, item 7). A session only, as the tokens are managed:
+            // a stolen token that could make sign-in codes could give its
+            // holder a session that outlives its revocation. The page builds
+            // the link from its own address: the server cannot know which of
+            // its names the other device reaches it by.
+            try requireSession(request)
+            let now = services.clock.now()
+            let code = try services.write { try WebSessions(connection: $0.database()).createCode(at: now) }
+            return .json(.object([("code", .string(code)),
+                                  ("expires_at", .time(Timestamp(secondsSince1970: now.secondsSince1970 + WebSessions.codeLifetime)))]),
+                         status: 201)
+        }
         router.route(.delete, "/api/v1/session", RouteDescription(
             "Sign out: ends the web session of the cookie",
             answers: [RouteDescription.Answer(204, "signed out"),
@@ -106,6 +125,8 @@ extension MemoRoutes {
 extension MemoRoutes {
     static let signInSchema = DocumentSchema.object([("csrf_token", DocumentSchema.string),
                                                      ("expires_at", DocumentSchema.time)])
+    static let signInLinkSchema = DocumentSchema.object([("code", DocumentSchema.string),
+                                                         ("expires_at", DocumentSchema.time)])
     static let sessionSchema = DocumentSchema.object([
         ("kind", DocumentSchema.choice(["session", "token"])), ("name", DocumentSchema.nullable(DocumentSchema.string)),
         ("id", DocumentSchema.nullable(DocumentSchema.string)), ("csrf_token", DocumentSchema.nullable(DocumentSchema.string)),

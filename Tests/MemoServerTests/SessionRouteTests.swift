@@ -99,4 +99,41 @@ final class SessionRouteTests: XCTestCase {
         XCTAssertEqual(who.object["name"] as? String, "test")
         XCTAssertEqual(server.curl("POST", "/api/v1/onboarding/skip").status, 200)
     }
+
+    /// Issue 30, item 7: a signed-in page makes a sign-in code for another
+    /// device, which signs in once, as `memoapp token link`'s does.
+    func testASignedInPageMakesACodeThatSignsAnotherDeviceInOnce() throws {
+        let server = try APITestServer()
+        let signedIn = signIn(server, code: try code(server))
+        let csrf = try XCTUnwrap(signedIn.object["csrf_token"] as? String)
+        let pair = String(try XCTUnwrap(signedIn.header("Set-Cookie")).split(separator: ";")[0])
+        let page = ["Cookie: \(pair)", "X-CSRF-Token: \(csrf)"]
+
+        let made = server.curl("POST", "/api/v1/session/links", authorized: false, headers: page)
+        XCTAssertEqual(made.status, 201, made.text)
+        let newCode = try XCTUnwrap(made.object["code"] as? String)
+        XCTAssertEqual(newCode.count, 64)
+        XCTAssertNotNil(made.object["expires_at"] as? String)
+        let other = signIn(server, code: newCode)
+        XCTAssertEqual(other.status, 200, other.text)
+        XCTAssertNotEqual(other.header("Set-Cookie"), signedIn.header("Set-Cookie"), "a session of its own")
+        XCTAssertEqual(signIn(server, code: newCode).status, 401, "the code works once")
+        let second = server.curl("POST", "/api/v1/session/links", authorized: false, headers: page)
+        XCTAssertNotEqual(second.object["code"] as? String, newCode, "each request makes a new code")
+    }
+
+    func testOnlyASignedInPageWithItsCSRFTokenMakesSignInCodes() throws {
+        let server = try APITestServer()
+        let token = server.curl("POST", "/api/v1/session/links")
+        XCTAssertEqual(token.status, 403, "a token may not make sessions: " + token.text)
+        XCTAssertEqual(token.errorCode, "session_required")
+        let signedIn = signIn(server, code: try code(server))
+        let pair = String(try XCTUnwrap(signedIn.header("Set-Cookie")).split(separator: ";")[0])
+        let cookieAlone = server.curl("POST", "/api/v1/session/links", authorized: false, headers: ["Cookie: \(pair)"])
+        XCTAssertEqual(cookieAlone.errorCode, "csrf", "a cookie that reached another port is worth nothing alone")
+        XCTAssertNil(cookieAlone.object["code"])
+        let nobody = server.curl("POST", "/api/v1/session/links", authorized: false)
+        XCTAssertEqual(nobody.status, 401)
+        XCTAssertNil(nobody.object["code"])
+    }
 }

@@ -54,16 +54,23 @@ final class WebAppTests: XCTestCase {
         XCTAssertNil(html.range(of: " on[a-z]+=", options: .regularExpression))
     }
 
-    func testFirstLoadIsUnder190KB() {
-        // 190, not 150: the page as a sync device (store.js, sync.js, and
-        // offline.js, loaded only offline), its worker and its manifest are
-        // 27 KB (issue 28); the due preview and the notes under fields
-        // (fieldnotes.js, issue 30) 7.7 KB; without them it was 145 KB.
+    func testEveryFileOfThePageTogetherIsUnder210KB() {
+        // What the page can load at most, all its screens used: a bound on
+        // growth. The first load has budgets of its own (test_onboarding:
+        // 165 KiB as written, 64 KiB on the wire, since the files are sent
+        // gzipped). 210, not 190: bulk select (bulk.js), the sign-in link
+        // for another device (signinlink.js), and the conflict view and
+        // sign-out warning (issue 28) load only when first used; the page
+        // had cut comments to fit under 190, which made it harder to read
+        // and saved no one a byte on the wire. Before them: the page as a
+        // sync device (store.js, sync.js, offline.js), its worker and its
+        // manifest are 27 KB (issue 28); the due preview and the notes under
+        // fields (fieldnotes.js, issue 30) 7.7 KB; without those, 145 KB.
         // The PNG icons are the browser's, fetched to install the page or
         // draw its home-screen icon; the page itself never loads them.
         let page = WebApp.files.values.filter { !$0.name.hasSuffix(".png") }
         let total = page.reduce(0) { $0 + $1.bytes.count }
-        XCTAssertLessThan(total, 190 * 1024, "every file the page can load, together")
+        XCTAssertLessThan(total, 210 * 1024, "every file the page can load, together")
         let icons = WebApp.files.values.filter { $0.name.hasSuffix(".png") }.reduce(0) { $0 + $1.bytes.count }
         XCTAssertLessThan(icons, 16 * 1024, "the icons, flat colours: a few KB each")
     }

@@ -5,6 +5,8 @@ const texts = {
   en: {
     skip: 'Skip', next: 'Next', start: 'Start', pages: 'Onboarding pages', welcome: 'Welcome to memoapp', language: '한국어',
     languageName: 'Switch to Korean', tour: 'Tour', export: 'Export', signOut: 'Sign out',
+    otherDevice: 'Other device', otherDeviceTitle: 'Sign in on another device', copy: 'Copy', copied: 'Copied.',
+    otherDeviceHint: until => `Open this link on the other device before ${until}. It works once.`,
     signOutConfirm: 'Sign out of memoapp in this browser?',
     todos: 'To-dos', memos: 'Memos', timers: 'Timers', voice: 'Voice',
     add: 'Add', save: 'Save', cancel: 'Cancel', edit: 'Edit', delete: 'Delete', undo: 'Undo', select: 'Select',
@@ -51,6 +53,8 @@ const texts = {
   ko: {
     skip: '건너뛰기', next: '다음', start: '시작하기', pages: '온보딩 페이지', welcome: 'memoapp에 오신 것을 환영합니다', language: 'English',
     languageName: '영어로 보기', tour: '둘러보기', export: '내보내기', signOut: '로그아웃',
+    otherDevice: '다른 기기', otherDeviceTitle: '다른 기기에서 로그인', copy: '복사', copied: '복사했습니다.',
+    otherDeviceHint: until => `${until} 전에 다른 기기에서 이 링크를 여세요. 한 번만 쓸 수 있습니다.`,
     signOutConfirm: '이 브라우저에서 memoapp에서 로그아웃할까요?',
     todos: '할 일', memos: '메모', timers: '타이머', voice: '음성 메모',
     add: '추가', save: '저장', cancel: '취소', edit: '편집', delete: '삭제', undo: '되돌리기', select: '선택',

@@ -112,6 +112,8 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   const tourLink = h('button', { type: 'button', class: 'link tour-link' });
   // A GET (the cookie alone may make it), the file named by the server.
   const exportLink = h('a', { class: 'link export-link', href: '/api/v1/export', download: '' });
+  const otherDevice = h('button', { type: 'button', class: 'link other-device',
+    onclick: () => import('./signinlink.js').then(m => m.showSignInLink()).catch(error => errorToast(error.message)) });
   const langButton = h('button', { type: 'button', class: 'lang-switch', onclick: () => setLang(lang() === 'ko' ? 'en' : 'ko') });
   // Asked first: one stray tap next to "Tour" signed a phone out, and it
   // cannot sign in again without a terminal.
@@ -127,8 +129,10 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   // said nothing to most people).
   const connection = h('p', { class: 'connection-status', role: 'status' });
   const search = globalSearch(panel);
-  const header = h('header', { class: 'topbar' }, h('h1', { class: 'brand', text: 'memoapp' }), search.box,
-    h('div', { class: 'top-actions' }, search.opener, tourLink, exportLink, signOutButton, langButton), connection);
+  // The language beside the name, not among the actions: on a phone the
+  // actions take a row of their own, and the switch wrapped to a third.
+  const header = h('header', { class: 'topbar' }, h('h1', { class: 'brand', text: 'memoapp' }), langButton, search.box,
+    h('div', { class: 'top-actions' }, search.opener, tourLink, exportLink, otherDevice, signOutButton), connection);
   const content = h('main', { class: 'content' }, panel, search.results);
   const shell = h('div', { class: 'main' }, header, nav, content);
   let current = null;
@@ -137,6 +141,7 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   function renderChrome() {
     tourLink.textContent = t('tour');
     exportLink.textContent = t('export');
+    otherDevice.textContent = t('otherDevice');
     signOutButton.textContent = t('signOut');
     connection.textContent = t('reconnecting');
     langButton.textContent = t('language');
