@@ -77,6 +77,7 @@ async function startWorker() {
     const registration = await navigator.serviceWorker.register('/sw.js');
     if (!registration.waiting || !navigator.serviceWorker.controller) return false;
     const changed = new Promise(resolve => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true), { once: true }));
+    await faviconLoaded();
     registration.waiting.postMessage('take-over');
     if (!(await Promise.race([changed, new Promise(resolve => setTimeout(resolve, 3000, false))]))) return false;
     location.reload();
@@ -85,6 +86,21 @@ async function startWorker() {
     console.warn('service worker:', error.message);
     return false;
   }
+}
+
+// Chromium leaves a new worker waiting for good (until the browser
+// restarts) when a request reaches the old one just as it hands over, and
+// the browser asks for the favicon just after the load: the new worker is
+// asked to take over once the favicon came (or a second passed: a browser
+// that shows none).
+function faviconLoaded() {
+  return new Promise(resolve => {
+    const favicon = new URL('/app/icon.svg', location.href).href;
+    const done = () => { observer.disconnect(); clearTimeout(timer); resolve(); };
+    const observer = new PerformanceObserver(list => { if (list.getEntries().some(entry => entry.name === favicon)) done(); });
+    const timer = setTimeout(done, 1000);
+    observer.observe({ type: 'resource', buffered: true });
+  });
 }
 
 function startOnboarding(state, tour = false) {
