@@ -47,6 +47,7 @@ public enum WebApp {
             ("icon-192.png", PackageResources.icon_192_png), ("icon-512.png", PackageResources.icon_512_png),
             ("icon-maskable-512.png", PackageResources.icon_maskable_512_png),
             ("fieldnotes.js", PackageResources.fieldnotes_js), ("conflictview.js", PackageResources.conflictview_js),
+            ("signout.js", PackageResources.signout_js),
         ] {
             files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: EntityTag.of(bytes))
         }

@@ -130,7 +130,8 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   // Asked first: one stray tap next to "Tour" signed a phone out, and it
   // cannot sign in again without a terminal.
   const signOutButton = h('button', { type: 'button', class: 'link sign-out', onclick: async () => {
-    if (!window.confirm(t('signOutConfirm'))) return;
+    // With changes waiting, how many are lost (signout.js, loaded then).
+    if (!(await (await import('./signout.js')).confirmSignOut())) return;
     try { await api.signOut(); } catch (error) { errorToast(error.message); return; }
     import('./store.js').then(store => store.forget()).catch(() => {});
     if (screen && screen.close) screen.close();
