@@ -68,7 +68,7 @@ class NewVersion(PhoneApp):
                   message=f"the new version never took over: {self.workers()}")
         self.assertFalse(self.driver.execute_script("return window.sameDocument === true"))
         self.wait(lambda d: self.status() == self.expected["waiting2"], message=f"status: {self.status()!r}")
-        self.assertEqual(self.titles(), ["bake bread"])
+        self.wait(lambda d: self.titles() == ["bake bread"], message=f"to-dos: {self.titles()}")
 
         self.restart_server(version="2")
         self.wait(lambda d: self.status() == self.expected["synced"], timeout=20, message=f"status: {self.status()!r}")

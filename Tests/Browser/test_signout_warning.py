@@ -44,7 +44,7 @@ class SignOutWarning(PhoneApp):
         self.wait(lambda d: self.all("dialog.signout-warning[open]"), message="no warning")
         self.css("dialog.signout-warning .sign-out-anyway").click()
         self.wait(lambda d: self.screen() == "signin", message="never signed out")
-        self.assertEqual(self.copy(), [], "the copy and its queue are deleted")
+        self.wait(lambda d: self.copy() == [], message="the copy and its queue were never deleted")
         self.assertEqual([todo["title"] for todo in again.memoapp("todo", "list")], ["buy milk"])
 
     def test_with_nothing_waiting_the_browser_asks_as_before(self):

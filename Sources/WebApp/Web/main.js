@@ -88,20 +88,14 @@ async function startWorker() {
   }
 }
 
-// Chromium leaves a new worker waiting for good (until the browser
-// restarts) when a request reaches the old one just as it hands over, and
-// the browser asks for the favicon just after the load: the new worker is
-// asked to take over once the favicon came (or a second passed: a browser
-// that shows none).
-function faviconLoaded() {
-  return new Promise(resolve => {
-    const favicon = new URL('/app/icon.svg', location.href).href;
-    const done = () => { observer.disconnect(); clearTimeout(timer); resolve(); };
-    const observer = new PerformanceObserver(list => { if (list.getEntries().some(entry => entry.name === favicon)) done(); });
-    const timer = setTimeout(done, 1000);
-    observer.observe({ type: 'resource', buffered: true });
-  });
-}
+// Chromium parks a new worker for good when a request (the favicon's, just
+// after the load) reaches the old one as it hands over: asked after it.
+const faviconLoaded = () => new Promise(resolve => {
+  const done = () => { observer.disconnect(); resolve(); };
+  const observer = new PerformanceObserver(list => { if (list.getEntries().some(e => e.name.endsWith('/app/icon.svg'))) done(); });
+  observer.observe({ type: 'resource', buffered: true });
+  setTimeout(done, 1000);
+});
 
 function startOnboarding(state, tour = false) {
   if (screen && screen.close) screen.close();
@@ -130,7 +124,6 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   // Asked first: one stray tap next to "Tour" signed a phone out, and it
   // cannot sign in again without a terminal.
   const signOutButton = h('button', { type: 'button', class: 'link sign-out', onclick: async () => {
-    // With changes waiting, how many are lost (signout.js, loaded then).
     if (!(await (await import('./signout.js')).confirmSignOut())) return;
     try { await api.signOut(); } catch (error) { errorToast(error.message); return; }
     import('./store.js').then(store => store.forget()).catch(() => {});
