@@ -10,18 +10,23 @@ from support import Server
 # The page's copy (store.js), read in the page: [kind, title or text, removed, waiting] per item.
 COPY = """
 const done = arguments[arguments.length - 1];
+// Opened only if the page made it (an open would make it without its stores).
+indexedDB.databases().then(names => {
+if (!names.some(d => d.name === 'memoapp')) { done([]); return; }
 const open = indexedDB.open('memoapp');
 open.onsuccess = () => {
   const db = open.result;
-  if (!db.objectStoreNames.contains('items')) { done([]); return; }
+  if (!db.objectStoreNames.contains('items')) { db.close(); done([]); return; }
   const tx = db.transaction(['items', 'queue']);
   const items = tx.objectStore('items').getAll(), queue = tx.objectStore('queue').getAll();
   tx.oncomplete = () => {
+    db.close(); // else the page's sign-out would wait for it to delete the copy
     const waiting = new Set(queue.result.map(entry => entry.uid));
     done(items.result.map(i => [i.kind, i.kind === 'todo' ? i.values.title : i.values.text, !!i.removed, waiting.has(i.uid)]));
   };
 };
 open.onerror = () => done(null);
+});
 """
 
 
