@@ -1,4 +1,7 @@
 import HTTPServer
+#if DEBUG
+import Glibc
+#endif
 
 /// The service worker as served at `/sw.js`: `Web/sw.js` after two lines
 /// the server writes, the shell's files and a version made of their ETags.
@@ -19,11 +22,23 @@ enum ServiceWorker {
             if let file = script.file() { tags["/app/" + script.name] = file.etag }
         }
         let paths = tags.keys.sorted()
-        let version = EntityTag.of(Array(paths.map { $0 + " " + tags[$0]! }.joined(separator: "\n").utf8))
+        let version = EntityTag.of(Array((paths.map { $0 + " " + tags[$0]! } + testVersion()).joined(separator: "\n").utf8))
             .filter { $0 != "\"" }
         let quoted = paths.map { "'\($0)'" }.joined(separator: ", ")
         let header = "const VERSION = '\(version)';\nconst SHELL = [\(quoted)];\n"
         let bytes = Array(header.utf8) + WebApp.files["sw.js"]!.bytes
         return WebApp.File(name: "sw.js", contentType: WebApp.contentType(of: "sw.js"), bytes: bytes, etag: EntityTag.of(bytes))
     }()
+
+    /// A debug build's way for the browser tests to serve a new version of
+    /// the page without building a second binary: a server started with
+    /// `MEMOAPP_TEST_PAGE_VERSION` set writes it into the version, so the
+    /// browser meets a new worker (Tests/Browser/test_pwa_versions.py). A
+    /// release build has no such variable: its version is its files'.
+    private static func testVersion() -> [String] {
+        #if DEBUG
+        if let value = getenv("MEMOAPP_TEST_PAGE_VERSION") { return ["test " + String(cString: value)] }
+        #endif
+        return []
+    }
 }

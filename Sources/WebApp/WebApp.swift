@@ -46,8 +46,9 @@ public enum WebApp {
             ("manifest.webmanifest", PackageResources.manifest_webmanifest), ("icon.svg", PackageResources.icon_svg),
             ("icon-192.png", PackageResources.icon_192_png), ("icon-512.png", PackageResources.icon_512_png),
             ("icon-maskable-512.png", PackageResources.icon_maskable_512_png),
-            ("fieldnotes.js", PackageResources.fieldnotes_js),
-            ("bulk.js", PackageResources.bulk_js), ("signinlink.js", PackageResources.signinlink_js),
+            ("fieldnotes.js", PackageResources.fieldnotes_js), ("conflictview.js", PackageResources.conflictview_js),
+            ("signout.js", PackageResources.signout_js), ("bulk.js", PackageResources.bulk_js),
+            ("signinlink.js", PackageResources.signinlink_js),
         ] {
             files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: EntityTag.of(bytes))
         }

@@ -6,6 +6,7 @@ import time
 import unittest
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select
 
 from support import BrowserTest, Server
@@ -399,7 +400,8 @@ class SignInTests(BrowserTest):
     def test_sign_out_ends_the_session(self):
         self.complete_onboarding()
         self.css(".sign-out").click()
-        self.driver.switch_to.alert.accept()
+        # Asked once the page counted the changes waiting (signout.js).
+        self.wait(expected_conditions.alert_is_present()).accept()
         self.wait(lambda d: self.screen() == "signin")
         self.allowed_console.append("/api/v1/session - Failed to load resource: the server responded with a status of 401")
         self.driver.refresh()

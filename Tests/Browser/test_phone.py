@@ -4,6 +4,8 @@ signing out asks first, and a server out of reach is said in words."""
 import datetime
 import unittest
 
+from selenium.webdriver.support import expected_conditions
+
 from support import BrowserTest, Server
 
 # Counts the line boxes of an element's text: 1 when its words are whole.
@@ -44,12 +46,13 @@ class PhoneTopBar:
 
     def test_signing_out_asks_first(self):
         self.css(".sign-out").click()
-        alert = self.driver.switch_to.alert
+        # Asked once the page counted the changes waiting (signout.js).
+        alert = self.wait(expected_conditions.alert_is_present())
         self.assertEqual(alert.text, self.expected["confirm"])
         alert.dismiss()
         self.assertEqual(self.screen(), "main", "a tap alone signs nobody out")
         self.css(".sign-out").click()
-        self.driver.switch_to.alert.accept()
+        self.wait(expected_conditions.alert_is_present()).accept()
         self.wait(lambda d: self.screen() == "signin")
 
     def test_a_server_out_of_reach_is_said_in_words(self):

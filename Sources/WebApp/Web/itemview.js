@@ -74,6 +74,8 @@ export function openMemo(id) {
           h('pre', { text: memo.text }));
       }
       view.body.replaceChildren(meta, article);
+      // A conflict copy: beside its original.
+      if (memo.conflict_of) await (await import('./conflictview.js')).showBeside(view, memo);
     }
 
     async function tick(box) {

@@ -77,6 +77,7 @@ async function startWorker() {
     const registration = await navigator.serviceWorker.register('/sw.js');
     if (!registration.waiting || !navigator.serviceWorker.controller) return false;
     const changed = new Promise(resolve => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true), { once: true }));
+    await faviconLoaded();
     registration.waiting.postMessage('take-over');
     if (!(await Promise.race([changed, new Promise(resolve => setTimeout(resolve, 3000, false))]))) return false;
     location.reload();
@@ -86,6 +87,15 @@ async function startWorker() {
     return false;
   }
 }
+
+// Chromium parks a new worker for good when a request (the favicon's, just
+// after the load) reaches the old one as it hands over: asked after it.
+const faviconLoaded = () => new Promise(resolve => {
+  const done = () => { observer.disconnect(); resolve(); };
+  const observer = new PerformanceObserver(list => { if (list.getEntries().some(e => e.name.endsWith('/app/icon.svg'))) done(); });
+  observer.observe({ type: 'resource', buffered: true });
+  setTimeout(done, 1000);
+});
 
 function startOnboarding(state, tour = false) {
   if (screen && screen.close) screen.close();
@@ -118,7 +128,7 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   // Asked first: one stray tap next to "Tour" signed a phone out, and it
   // cannot sign in again without a terminal.
   const signOutButton = h('button', { type: 'button', class: 'link sign-out', onclick: async () => {
-    if (!window.confirm(t('signOutConfirm'))) return;
+    if (!(await (await import('./signout.js')).confirmSignOut())) return;
     try { await api.signOut(); } catch (error) { errorToast(error.message); return; }
     import('./store.js').then(store => store.forget()).catch(() => {});
     if (screen && screen.close) screen.close();

@@ -1,12 +1,7 @@
-// The page's own copy of the to-dos and memos, in IndexedDB: the page is a
-// sync device (docs/sync.md). `items` holds each item as the page has it
-// (`values`, in the sync documents' form) beside its `record`, the item as
-// sync last knew it (values and a stamp per field: the base of the hub's
-// merges); `queue` holds one entry per change made here and not yet sent,
-// numbered (the push's `change`); `meta` the device's name, the hub's epoch,
-// the pull cursor and the last change the hub applied. A change and its
-// queue entry are written in one transaction, so neither is kept without
-// the other.
+// The page's copy of the to-dos and memos in IndexedDB (docs/sync.md, "The
+// page as a device"): `items` (values beside the `record` last synced, the
+// merge base), `queue` (one entry per unsent change, numbered) and `meta`. A
+// change and its queue entry are written in one transaction.
 const DB = 'memoapp';
 let opened = null;
 
@@ -68,9 +63,8 @@ export async function hasCopy() {
   try { return (await get('meta', 'cursor')) !== undefined; } catch { return false; }
 }
 
-// Makes a change: `change(item)` returns the item changed (or null to
-// remove an item never sent). The item, its queue entry and the next change
-// number are written in one transaction.
+// A change: `make(item)` returns the item changed (null: removed), written
+// with its queue entry and the next change number in one transaction.
 export function change(uid, make) {
   return transaction(['items', 'queue', 'meta'], 'readwrite', async (s, wait) => {
     const item = await wait(s.items.get(uid));

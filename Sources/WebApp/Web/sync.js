@@ -1,11 +1,6 @@
-// The page as a sync device (docs/sync.md): its queue of changes made
-// without the server is sent through the sync protocol (POST
-// /api/v1/sync/changes, each item's newest change once, with the text and
-// tags last synced as the merge base), then what changed on the hub is
-// pulled into its copy (store.js). It runs on start, when the browser is
-// online again, when the page is shown again, when the event stream
-// (re)connects or tells of a change, after every change made here and every
-// 30 s while one waits; one tab at a time (Web Locks), one run at a time in a tab.
+// The page as a sync device (docs/sync.md, "The page as a device"): the
+// queue pushed, then the hub's changes pulled into the copy (store.js); one
+// tab at a time (Web Locks), one run at a time in a tab.
 import * as api from './api.js';
 import * as events from './events.js';
 import * as store from './store.js';
@@ -79,9 +74,8 @@ export function start() {
   events.on('onboarding', onboarding => { state.gated = !onboarding.completed; if (!state.gated) soon(); });
   // A change on the hub: pulled once the burst is over.
   for (const name of ['todo', 'memo']) events.on(name, () => soon(250));
-  // The event stream tells of every change on the hub, and of the server
-  // coming back: the timer is for a queue that waits (each pull is a write
-  // transaction on the hub: it publishes first).
+  // The event stream tells of the hub's changes: the timer is for a queue
+  // that waits (each pull is a write transaction on the hub).
   setInterval(() => { render(); if (state.waiting) run(); }, 30000);
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
   countWaiting();
@@ -198,10 +192,9 @@ export function stamp(record, field) {
 async function pull() {
   for (;;) {
     const meta = await store.meta();
-    // Asked without the epoch (a 409 would be a console error in every
-    // page that met an import): the answer names it, and another one than
-    // the copy's means another hub's data (a restore, an import): the copy
-    // is taken anew, from 0, keeping only the changes that wait.
+    // Asked without the epoch (a 409 is a console error): another one than
+    // the copy's (a restore, an import) means a fresh copy, from 0, keeping
+    // only the changes that wait.
     const page = await api.request('GET', '/sync/changes' + api.query({ after: meta.cursor || 0, limit: 1000 }));
     const isNewEpoch = meta.epoch !== undefined && page.epoch !== meta.epoch;
     await store.transaction(['items', 'queue', 'meta'], 'readwrite', async (s, wait) => {
@@ -229,9 +222,8 @@ async function pull() {
   }
 }
 
-// The server's ids of items a list showed (the page's rows name them by
-// id): kept with the copy, so that a row shown before the server went away
-// is found there.
+// The ids of items a list showed (rows name them by id), kept in the copy
+// for rows shown before the server went away.
 export async function rememberIds(items) {
   if (!state.started || !items.length || !items[0].uid) return;
   try {
