@@ -124,12 +124,34 @@ final class ConnectionGuard: @unchecked Sendable {
             // Fresh connections past the reserve wait for their age, up to
             // libmicrohttpd's own limit; the idle ones of issue 29's finding
             // 4 had waited seconds.
-            let now = MonotonicTime.now()
-            while open > threshold,
-                  let victim = oldestWaiting({ $0 !== entry && now.milliseconds(since: $0.waitingSince) >= idleAge * 1000 }) {
-                shutDown(victim)
-            }
+            makeRoom(sparing: entry, at: .now())
+            // Those too young now are closed by the watcher once of age:
+            // past libmicrohttpd's own limit no newcomer is accepted, so no
+            // later `opened` would ever come to close them, and a burst of
+            // idle clients would hold every place until the time-out.
+            if open > threshold { mutex.broadcast() }
         }
+    }
+
+    /// Closes the connections idle for `idleAge` or more, longest waiting
+    /// first, until no more than `threshold` are open or none is left to
+    /// close; how many it closed. (`mutex` held.)
+    @discardableResult
+    private func makeRoom(sparing spared: Entry? = nil, at now: MonotonicTime) -> Int {
+        var closed = 0
+        while open > threshold,
+              let victim = oldestWaiting({ $0 !== spared && now.milliseconds(since: $0.waitingSince) >= idleAge * 1000 }) {
+            shutDown(victim)
+            closed += 1
+        }
+        return closed
+    }
+
+    /// Makes room as a newcomer does (see `opened`), for connections that
+    /// have come of age since; how many it closed.
+    @discardableResult
+    func makeRoomForNewcomers(at now: MonotonicTime = .now()) -> Int {
+        mutex.locked { makeRoom(at: now) }
     }
 
     /// The connection is closed: it leaves the table before libmicrohttpd
@@ -234,19 +256,23 @@ final class ConnectionGuard: @unchecked Sendable {
     }
 
     /// Looks for departed and slow senders every `interval` seconds while some body
-    /// is arriving, on a thread of its own, until `stopWatching`; sleeps
+    /// is arriving, and makes room while more than `threshold` connections
+    /// are open, on a thread of its own, until `stopWatching`; sleeps
     /// otherwise.
     func startWatching(interval: Double = 0.25) {
         watcher = startJoinableThread { [self] in
             while true {
                 let isStopping = mutex.locked { () -> Bool in
-                    _ = mutex.wait(until: nil) { isWatchStopping || entries.values.contains { $0.isReceivingBody } }
+                    _ = mutex.wait(until: nil) {
+                        isWatchStopping || open > threshold || entries.values.contains { $0.isReceivingBody }
+                    }
                     _ = mutex.wait(until: MonotonicTime.now().adding(seconds: interval)) { isWatchStopping }
                     return isWatchStopping
                 }
                 if isStopping { return }
                 cutDepartedSenders()
                 cutSlowSenders()
+                makeRoomForNewcomers()
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HTTPServer
+import MemoCore
 import XCTest
 
 /// Which connections the guard closes to make room near the server's limit.
@@ -39,6 +40,27 @@ final class ConnectionGuardTests: XCTestCase {
         }
         XCTAssertEqual(connections.evictions, 0, "none has waited an hour")
         XCTAssertFalse(pairs[0].isShutDown)
+    }
+
+    /// A burst of idle clients that fills the server before any is of age:
+    /// past libmicrohttpd's limit no newcomer is accepted, so no newcomer's
+    /// arrival closes them, and the owner waited for the time-out (issue 29,
+    /// finding 4, 17 addresses of 64). The watcher closes them once of age.
+    func testConnectionsThatComeOfAgePastTheThresholdAreClosedWithoutANewcomer() throws {
+        let connections = ConnectionGuard(connectionLimit: 16, perAddress: nil, idleAge: 3600)  // room made past 15
+        let pairs = try (0..<17).map { _ in try SocketPair() }
+        defer { pairs.forEach { $0.close() } }
+        for index in 0..<17 {
+            connections.opened(OpaquePointer(bitPattern: index + 1)!, socket: pairs[index].server, address: "127.0.0.\(index)")
+            usleep(1_000)
+        }
+        XCTAssertEqual(connections.evictions, 0, "none is of age yet")
+        XCTAssertEqual(connections.makeRoomForNewcomers(at: .now()), 0, "nor is any a moment later")
+        XCTAssertEqual(connections.makeRoomForNewcomers(at: MonotonicTime.now().adding(seconds: 3601)), 2,
+                       "once of age, down to the threshold")
+        XCTAssertTrue(pairs[0].isShutDown && pairs[1].isShutDown, "the two waiting longest")
+        XCTAssertFalse(pairs[2...].contains { $0.isShutDown }, "and no more")
+        XCTAssertEqual(connections.makeRoomForNewcomers(at: MonotonicTime.now().adding(seconds: 3601)), 0)
     }
 
     /// Past the idle age, the longest waiting makes room, as before.
