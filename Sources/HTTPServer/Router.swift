@@ -83,10 +83,13 @@ public struct Router: Sendable {
             var chosen: (index: Int, parameters: [String: String])?
             // HEAD is served by the GET route when no HEAD route matches.
             var headFallback: (index: Int, parameters: [String: String])?
-            var hasMatch = false
+            // The most specific route for the path, whatever its method:
+            // the resource the path names (`/todos/batch` is the batch's,
+            // not a to-do whose id is "batch").
+            var mostSpecific: Int?
             for index in routes.indices {
                 guard let parameters = routes[index].parameters(matching: path) else { continue }
-                hasMatch = true
+                if mostSpecific.map({ routes[index].isMoreSpecific(than: routes[$0]) }) ?? true { mostSpecific = index }
                 if routes[index].method == method {
                     // The first of the most specific, as `min(by: isMoreSpecific)` picks.
                     if chosen.map({ routes[index].isMoreSpecific(than: routes[$0.index]) }) ?? true {
@@ -98,12 +101,18 @@ public struct Router: Sendable {
                     }
                 }
             }
-            guard hasMatch else { return .notFound }
-            if let best = chosen ?? headFallback {
+            guard let mostSpecific else { return .notFound }
+            let resource = routes[mostSpecific].segments
+            // Matched only by a route less specific than the path's own
+            // resource, which lacks this method: 405 for that resource, as
+            // its description in the OpenAPI document says, not the
+            // general route's answer (`PATCH /todos/batch` was a 404 for
+            // "no to-do with that id").
+            if let best = chosen ?? headFallback, routes[best.index].segments.sameShape(as: resource) {
                 return .matched(routes[best.index], parameters: best.parameters)
             }
             var allowed: [Method] = []
-            for route in routes where route.parameters(matching: path) != nil && !allowed.contains(route.method) {
+            for route in routes where route.segments.sameShape(as: resource) && !allowed.contains(route.method) {
                 allowed.append(route.method)
             }
             if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
