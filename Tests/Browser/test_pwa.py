@@ -171,6 +171,8 @@ class PhoneApp:
         self.css(".editor .primary").click()
         self.wait(lambda d: not self.all(".editor"))
         self.wait(lambda d: self.status() == self.expected["waiting4"], message=f"status: {self.status()!r}")
+        # One line says the page is offline, not that and "reconnecting" too.
+        self.assertFalse(self.css(".connection-status").is_displayed())
         self.language_shot("pwa-waiting")
         # Kept across a reload while the server is still away.
         self.reload_ready()
