@@ -1,6 +1,9 @@
 // The page as a sync device (docs/sync.md, "The page as a device"): the
-// queue pushed, then the hub's changes pulled into the copy (store.js); one
-// tab at a time (Web Locks), one run at a time in a tab.
+// queue pushed, then the hub's changes pulled into the copy (store.js). It
+// runs on start, when the browser is online again, when the page is shown
+// again, when the event stream (re)connects or tells of a change, after
+// every change made here and every 30 s while one waits; one tab at a time
+// (Web Locks), one run at a time in a tab.
 import * as api from './api.js';
 import * as events from './events.js';
 import * as store from './store.js';
