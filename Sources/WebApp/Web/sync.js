@@ -1,6 +1,7 @@
 // The page as a sync device (docs/sync.md, "The page as a device"): the
-// queue pushed, then the hub's changes pulled into the copy (store.js); one
-// tab at a time (Web Locks), one run at a time in a tab.
+// queue pushed and the voice memos kept offline uploaded, then the hub's
+// changes pulled into the copy (store.js); one tab at a time (Web Locks),
+// one run at a time in a tab.
 import * as api from './api.js';
 import * as events from './events.js';
 import * as store from './store.js';
@@ -33,8 +34,9 @@ function render() {
   status.classList.toggle('is-waiting', state.waiting > 0);
 }
 
+// Each queued change, and each voice memo waiting to be uploaded (voicequeue.js).
 async function countWaiting() {
-  try { state.waiting = await store.count('queue'); } catch { state.waiting = 0; }
+  try { state.waiting = (await store.count('queue')) + (await store.count('voice')); } catch { state.waiting = 0; }
   render();
 }
 
@@ -106,7 +108,8 @@ async function once() {
       state.unconfirmed = false;
     }
     if (!api.csrf()) return;
-    const sent = await push();
+    let sent = await push();
+    if (await sendVoice()) sent = true;
     await pull();
     if (sent || state.offline) { state.sent = true; state.syncedAt = Date.now(); }
     state.offline = false;
@@ -149,6 +152,13 @@ async function push(retried = false) {
     s.queue.delete(IDBKeyRange.upperBound(last));
   });
   return true;
+}
+
+// The voice memos kept while the server was away, uploaded here so that one
+// tab sends them (the lock); their code is loaded only when some wait.
+async function sendVoice() {
+  if (!(await store.count('voice'))) return false;
+  return (await import('./voicequeue.js')).send();
 }
 
 // A device's name on the hub: this browser's copy, told apart from a restored one.
