@@ -48,7 +48,7 @@ public enum WebApp {
             ("icon-maskable-512.png", PackageResources.icon_maskable_512_png),
             ("fieldnotes.js", PackageResources.fieldnotes_js), ("conflictview.js", PackageResources.conflictview_js),
             ("signout.js", PackageResources.signout_js), ("bulk.js", PackageResources.bulk_js),
-            ("signinlink.js", PackageResources.signinlink_js),
+            ("signinlink.js", PackageResources.signinlink_js), ("voicequeue.js", PackageResources.voicequeue_js),
         ] {
             files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: EntityTag.of(bytes))
         }

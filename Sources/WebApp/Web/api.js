@@ -73,13 +73,14 @@ export function resumeOffline() { csrfToken = storedCsrf(); }
 
 // An upload with progress (fetch has none for request bodies): the raw body,
 // as POST /api/v1/voice takes it. Resolves with the created item.
-export function upload(path, body, contentType, onProgress) {
+export function upload(path, body, contentType, onProgress, headers = {}) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/v1' + path);
     xhr.setRequestHeader('Content-Type', contentType || 'application/octet-stream');
     xhr.setRequestHeader('Accept-Language', lang());
     if (csrfToken) xhr.setRequestHeader('X-CSRF-Token', csrfToken);
+    for (const name in headers) xhr.setRequestHeader(name, headers[name]);
     xhr.upload.addEventListener('progress', event => { if (event.lengthComputable) onProgress(event.loaded / event.total); });
     xhr.addEventListener('load', () => {
       let data = null;

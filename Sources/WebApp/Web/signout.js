@@ -14,7 +14,8 @@ const WORDS = {
 // Resolves true to sign out.
 export async function confirmSignOut() {
   let waiting = 0;
-  try { waiting = await store.count('queue'); } catch { /* no copy */ }
+  // Voice memos waiting to be uploaded are lost with the copy as well.
+  try { waiting = (await store.count('queue')) + (await store.count('voice')); } catch { /* no copy */ }
   if (!waiting) return window.confirm(t('signOutConfirm'));
   const [title, lost, leave, stay] = WORDS[lang()] || WORDS.en;
   return new Promise(resolve => {

@@ -1,21 +1,35 @@
 // The page's copy of the to-dos and memos in IndexedDB (docs/sync.md, "The
 // page as a device"): `items` (values beside the `record` last synced, the
-// merge base), `queue` (one entry per unsent change, numbered) and `meta`. A
-// change and its queue entry are written in one transaction.
+// merge base), `queue` (one entry per unsent change, numbered), `meta`, and
+// `voice` (audio recorded or picked without the server, waiting to be
+// uploaded: voicequeue.js). A change and its queue entry are written in one
+// transaction.
 const DB = 'memoapp';
+// 2 added `voice`: a copy made by version 1 is upgraded in place, its stores
+// and what waits in them kept.
+const VERSION = 2;
 let opened = null;
 
 export function open() {
   if (!opened) {
     opened = new Promise((resolve, reject) => {
-      const request = indexedDB.open(DB, 1);
-      request.onupgradeneeded = () => {
+      const request = indexedDB.open(DB, VERSION);
+      request.onupgradeneeded = event => {
         const db = request.result;
-        db.createObjectStore('items', { keyPath: 'uid' });
-        db.createObjectStore('queue', { keyPath: 'change' });
-        db.createObjectStore('meta');
+        if (event.oldVersion < 1) {
+          db.createObjectStore('items', { keyPath: 'uid' });
+          db.createObjectStore('queue', { keyPath: 'change' });
+          db.createObjectStore('meta');
+        }
+        if (event.oldVersion < 2) db.createObjectStore('voice', { keyPath: 'key' });
       };
-      request.onsuccess = () => resolve(request.result);
+      request.onsuccess = () => {
+        const db = request.result;
+        // A newer page (another tab, after an update) upgrading the copy
+        // waits until every older connection closes: this one steps aside.
+        db.onversionchange = () => { db.close(); opened = null; };
+        resolve(db);
+      };
       request.onerror = () => reject(request.error);
       request.onblocked = () => reject(new Error('IndexedDB blocked'));
     });

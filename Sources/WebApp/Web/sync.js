@@ -1,9 +1,10 @@
 // The page as a sync device (docs/sync.md, "The page as a device"): the
-// queue pushed, then the hub's changes pulled into the copy (store.js). It
-// runs on start, when the browser is online again, when the page is shown
-// again, when the event stream (re)connects or tells of a change, after
-// every change made here and every 30 s while one waits; one tab at a time
-// (Web Locks), one run at a time in a tab.
+// queue pushed and the voice memos kept offline uploaded (voicequeue.js),
+// then the hub's changes pulled into the copy (store.js). It runs on start,
+// when the browser is online again, when the page is shown again, when the
+// event stream (re)connects or tells of a change, after every change made
+// here and every 30 s while one waits; one tab at a time (Web Locks), one
+// run at a time in a tab.
 import * as api from './api.js';
 import * as events from './events.js';
 import * as store from './store.js';
@@ -36,8 +37,9 @@ function render() {
   status.classList.toggle('is-waiting', state.waiting > 0);
 }
 
+// Each queued change, and each voice memo waiting to be uploaded (voicequeue.js).
 async function countWaiting() {
-  try { state.waiting = await store.count('queue'); } catch { state.waiting = 0; }
+  try { state.waiting = (await store.count('queue')) + (await store.count('voice')); } catch { state.waiting = 0; }
   render();
 }
 
@@ -109,7 +111,8 @@ async function once() {
       state.unconfirmed = false;
     }
     if (!api.csrf()) return;
-    const sent = await push();
+    let sent = await push();
+    if (await sendVoice()) sent = true;
     await pull();
     if (sent || state.offline) { state.sent = true; state.syncedAt = Date.now(); }
     state.offline = false;
@@ -152,6 +155,13 @@ async function push(retried = false) {
     s.queue.delete(IDBKeyRange.upperBound(last));
   });
   return true;
+}
+
+// The voice memos kept while the server was away, uploaded here so that one
+// tab sends them (the lock); their code is loaded only when some wait.
+async function sendVoice() {
+  if (!(await store.count('voice'))) return false;
+  return (await import('./voicequeue.js')).send();
 }
 
 // A device's name on the hub: this browser's copy, told apart from a restored one.

@@ -3,7 +3,7 @@
 // libsndfile, which has no WebM), a list with each memo's waveform drawn from
 // its stored peaks, playing with seeking (click the waveform), renaming, and
 // trimming to a stretch selected on the waveform (with the pointer, or with
-// the keys on its two ends: trimhandles.js).
+// the keys on its two ends: trimhandles.js). Offline: voicequeue.js.
 import * as api from './api.js';
 import * as events from './events.js';
 import { h, icon, errorToast, formatLocal, splitTags, tagButton, tagChip } from './dom.js';
@@ -76,18 +76,27 @@ export function mountVoice(panel) {
     progress.setAttribute('aria-label', t('uploading'));
     empty.textContent = t('noVoice');
     chip.set(tag, t('clearTag'));
+    showKept();
     if (started) refresh(true); else { started = true; load(); }
   }
+
+  // Not in the first load: loaded by this tab.
+  const queue = () => import('./voicequeue.js');
+  const showKept = () => queue().then(q => q.show(list)).catch(() => {});
 
   async function send(blob, name, contentType) {
     progress.hidden = false;
     progress.value = 0;
+    const named = title.value.trim();
     try {
-      const q = api.query({ title: title.value.trim() || undefined, filename: name });
+      const q = api.query({ title: named || undefined, filename: name });
       await api.upload('/voice' + q, blob, contentType, fraction => { progress.value = fraction; });
       form.reset();
       refresh();
-    } catch (error) { formError(form, error.message); }
+    } catch (error) {
+      if (await queue().then(q => q.keep(error, blob, name, contentType, named)).catch(() => false)) { form.reset(); showKept(); }
+      else formError(form, error.message);
+    }
     progress.hidden = true;
   }
 
@@ -268,7 +277,10 @@ export function mountVoice(panel) {
 
   panel.append(form, chip.element, list, pages.more, empty);
   const reload = reloadUnlessEditing(list, () => refresh());
-  const off = [events.on('voice', reload), events.on('reconnected', reload)];
+  // Kept audio sent: by this tab's sync run, or another's (the event stream).
+  const sent = data => { showKept(); reload(data); };
+  addEventListener('memoapp:voicesent', sent);
+  const off = [events.on('voice', sent), events.on('reconnected', reload), () => removeEventListener('memoapp:voicesent', sent)];
   relabel();
   return { relabel, filterTag, destroy() { off.forEach(f => f()); if (recorder) recorder.stop(); } };
 }
