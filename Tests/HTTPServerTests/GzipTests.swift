@@ -46,19 +46,7 @@ final class GzipTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         for bytes in [[], [0], (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }] as [[UInt8]] {
             let gzipped = try Gzip.compress(bytes)
-            let folder = TemporaryDirectory()
-            let path = folder.appending("b.gz")
-            try Data(gzipped).write(to: URL(fileURLWithPath: path))
-            let gunzip = Process()
-            gunzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-            gunzip.arguments = ["-dc", path]
-            let pipe = Pipe()
-            gunzip.standardOutput = pipe
-            try gunzip.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            gunzip.waitUntilExit()
-            XCTAssertEqual(gunzip.terminationStatus, 0)
-            XCTAssertEqual(output, Data(bytes), "\(bytes.count) bytes")
+            XCTAssertEqual(try Gunzip.decompress(gzipped), bytes, "\(bytes.count) bytes")
         }
     }
 }
