@@ -127,6 +127,7 @@ async function once() {
 // The queue, each item once with its newest change number, in their order.
 async function push(retried = false) {
   const [queue, meta] = await Promise.all([store.all('queue'), store.meta()]);
+  if (meta.copying) return sendCopy();
   if (!queue.length) return false;
   const newest = new Map();
   for (const entry of queue) newest.set(entry.uid, entry.change);
@@ -138,13 +139,13 @@ async function push(retried = false) {
   try {
     result = await api.request('POST', '/sync/changes', { epoch: meta.epoch || null, device, from: meta.from || 0, changes });
   } catch (error) {
-    // Another hub, or this session met as a new device there (a session is
-    // the credential): the same changes again as a new device.
-    if (retried || (error.code !== 'sync_out_of_order' && error.code !== 'sync_epoch_changed')) throw error;
+    if (error.code === 'sync_epoch_changed') { await beginCopy(); return sendCopy(); }
+    // This session met as a new device there (a session is the
+    // credential): the same changes again as a new device.
+    if (retried || error.code !== 'sync_out_of_order') throw error;
     await store.transaction(['meta'], 'readwrite', s => {
       s.meta.put(newDevice(), 'device');
       s.meta.put(0, 'from');
-      if (error.code === 'sync_epoch_changed') { s.meta.delete('epoch'); s.meta.put(0, 'cursor'); }
     });
     return push(true);
   }
@@ -155,6 +156,61 @@ async function push(retried = false) {
     s.queue.delete(IDBKeyRange.upperBound(last));
   });
   return true;
+}
+
+// The hub has another epoch (docs/sync.md, "Epochs"): a restore or an
+// import into an empty home, so it may lack items this copy holds or hold
+// older values of them. The page meets it as a new device and sends
+// everything it holds (sendCopy); until that is done, `copying` stays in
+// the copy's meta, so a run cut half way (offline, the tab closed) starts
+// the copy again, never just the queue.
+async function beginCopy() {
+  await store.transaction(['meta'], 'readwrite', s => {
+    s.meta.put(true, 'copying');
+    s.meta.put(newDevice(), 'device');
+    s.meta.put(0, 'from');
+    s.meta.delete('epoch');
+    s.meta.put(0, 'cursor');
+  });
+}
+
+// Every item of the copy, removals waiting included, numbered after every
+// change so far; sent in pushes of at most COPY_COUNT changes and about
+// COPY_BYTES of JSON (the hub takes 2,000 and 8 MiB). The queue up to the
+// moment it was read is then done with: what it named went with the copy.
+const COPY_COUNT = 1000, COPY_BYTES = 4 * 1024 * 1024;
+async function sendCopy() {
+  const { items, queued, first, device } = await store.transaction(['items', 'queue', 'meta'], 'readwrite', async (s, wait) => {
+    const items = await wait(s.items.getAll());
+    const queue = await wait(s.queue.getAll());
+    const first = ((await wait(s.meta.get('change'))) || 0) + 1;
+    s.meta.put(first + items.length - 1, 'change');
+    const device = (await wait(s.meta.get('device'))) || newDevice();
+    s.meta.put(device, 'device');
+    return { items, queued: queue.length ? queue[queue.length - 1].change : 0, first, device };
+  });
+  let batch = [], bytes = 0;
+  const send = async () => {
+    if (!batch.length) return;
+    const from = (await store.get('meta', 'from')) || 0;
+    const result = await api.request('POST', '/sync/changes', { epoch: null, device, from, changes: batch });
+    await store.transaction(['meta'], 'readwrite', s => s.meta.put(result.through, 'from'));
+    batch = [];
+    bytes = 0;
+  };
+  for (const [index, item] of items.entries()) {
+    const change = pushed(item, first + index, true);
+    const size = JSON.stringify(change).length;
+    if (batch.length === COPY_COUNT || (batch.length && bytes + size > COPY_BYTES)) await send();
+    batch.push(change);
+    bytes += size;
+  }
+  await send();
+  await store.transaction(['queue', 'meta'], 'readwrite', s => {
+    if (queued) s.queue.delete(IDBKeyRange.upperBound(queued));
+    s.meta.delete('copying');
+  });
+  return items.length > 0;
 }
 
 // The voice memos kept while the server was away, uploaded here so that one
@@ -169,16 +225,22 @@ function newDevice() {
   return 'page-' + crypto.randomUUID();
 }
 
-function pushed(item, change) {
+// An item as a push sends it: the fields changed since its record, with
+// their stamps and the record's text and tags as the merges' base; in a full
+// copy, every stamp the record holds too, and no base (the hub's state is
+// not the one the record was synced with).
+function pushed(item, change, full = false) {
   const record = item.record;
   if (item.removed) {
     return { kind: item.kind, uid: item.uid, change, removed: true, changed: [],
       clocks: { ...(record ? record.clocks : {}), removed: item.stamps.removed } };
   }
   const changed = Object.keys(FIELDS[item.kind]).filter(field => !record || differs(item.kind, field, item.values, record.values));
-  const clocks = Object.fromEntries(changed.map(field => [field, item.stamps[field] || stamp(record, field)]));
+  const known = full && record ? record.clocks : {};
+  const clocks = { ...known, ...Object.fromEntries(changed.map(field => [field, item.stamps[field] || stamp(record, field)])) };
+  delete clocks.removed;
   const doc = { kind: item.kind, uid: item.uid, change, removed: false, values: item.values, changed, clocks };
-  if (record) {
+  if (record && !full) {
     doc.base = { tags: record.values.tags };
     if (item.kind === 'memo') doc.base.text = record.values.text;
   }
@@ -206,18 +268,17 @@ async function pull() {
   for (;;) {
     const meta = await store.meta();
     // Asked without the epoch (a 409 is a console error): another one than
-    // the copy's (a restore, an import) means a fresh copy, from 0, keeping
-    // only the changes that wait.
+    // the copy's is met below.
     const page = await api.request('GET', '/sync/changes' + api.query({ after: meta.cursor || 0, limit: 1000 }));
-    const isNewEpoch = meta.epoch !== undefined && page.epoch !== meta.epoch;
+    if (meta.epoch !== undefined && page.epoch !== meta.epoch) {
+      // Restored, or imported into while empty: it may lack what the copy
+      // holds. Everything goes to it again, then the copy is taken anew.
+      await beginCopy();
+      await sendCopy();
+      continue;
+    }
     await store.transaction(['items', 'queue', 'meta'], 'readwrite', async (s, wait) => {
       const waiting = new Set((await wait(s.queue.getAll())).map(entry => entry.uid));
-      if (isNewEpoch) {
-        for (const item of await wait(s.items.getAll())) if (!waiting.has(item.uid)) s.items.delete(item.uid);
-        s.meta.put(0, 'cursor');
-        s.meta.put(page.epoch, 'epoch');
-        return;
-      }
       for (const c of page.changes) {
         // Timers and voice memos sync between homes, not into the page's
         // copy: offline it shows and changes to-dos and memos only.
@@ -231,7 +292,7 @@ async function pull() {
       s.meta.put(page.cursor, 'cursor');
       s.meta.put(page.epoch, 'epoch');
     });
-    if (!page.more && !isNewEpoch) return;
+    if (!page.more) return;
   }
 }
 
