@@ -217,6 +217,50 @@ class VoiceOffline(PhoneApp):
         self.assertEqual(self.driver.execute_script("return window.voiceUploads"), 0)
         self.assertFalse(self.css("#error-banner").is_displayed())
 
+    def row_waiting(self, title):
+        return next(row for row in self.all(".voice-waiting .voice")
+                    if row.find_element("css selector", ".title").text == title)
+
+    def test_a_waiting_recording_plays_here_and_can_be_deleted_with_undo(self):
+        folder = Path(tempfile.mkdtemp(prefix="memoapp-voice-offline-"))
+        self.addCleanup(shutil.rmtree, folder, True)
+        self.offline_on_the_voice_tab()
+        self.pick(make_wav(folder / "a.wav", seconds=0.5), "wrong take")
+        self.wait(lambda d: len(self.waiting_rows()) == 1)
+        self.pick(make_wav(folder / "b.wav", seconds=1.5), "keep me")
+        self.wait(lambda d: [title for title, _ in self.waiting_rows()] == ["wrong take", "keep me"],
+                  message="the two recordings never waited")
+        self.wait(lambda d: self.status() == self.expected["offline"] + " · " + self.expected["waiting2"])
+        # Nothing is listed from the server, but two wait: not "no voice memos yet".
+        self.assertFalse(self.css("#panel .empty").is_displayed())
+
+        # Its own audio plays from the copy, with no server.
+        player = self.row_waiting("keep me").find_element("css selector", "audio")
+        self.assertTrue(player.get_attribute("src").startswith("blob:"))
+        self.wait(lambda d: d.execute_script("return arguments[0].readyState >= 1", player),
+                  message="the waiting audio never loaded")
+        self.assertAlmostEqual(self.driver.execute_script("return arguments[0].duration", player), 1.5, delta=0.05)
+
+        # Deleted, then brought back by Undo, then deleted for good.
+        self.row_waiting("wrong take").find_element("css selector", ".delete").click()
+        self.wait(lambda d: [title for title, _ in self.waiting_rows()] == ["keep me"])
+        self.wait(lambda d: self.status() == self.expected["offline"] + " · " + self.expected["waiting1"])
+        self.assertEqual([title for _, title, _, _ in self.kept()], ["keep me"])
+        self.assertEqual(self.css("#toast span").text, self.expected["discarded"])
+        self.css("#toast button").click()
+        self.wait(lambda d: [title for title, _ in self.waiting_rows()] == ["wrong take", "keep me"],
+                  message="Undo never kept the recording again")
+        self.wait(lambda d: self.status() == self.expected["offline"] + " · " + self.expected["waiting2"])
+        self.row_waiting("wrong take").find_element("css selector", ".delete").click()
+        self.wait(lambda d: [title for title, _ in self.waiting_rows()] == ["keep me"])
+
+        # Only what was kept reaches the server.
+        self.restart_server()
+        self.wait(lambda d: self.status() == self.expected["synced"], timeout=20, message=f"status: {self.status()!r}")
+        self.wait(lambda d: [memo["title"] for memo in self.server.memoapp("voice", "list")] == ["keep me"],
+                  message="the server's voice memos")
+        self.wait(lambda d: self.waiting_rows() == [])
+
     def test_a_copy_made_before_voice_memos_waited_keeps_what_it_holds(self):
         # The browser asks a JSON page for its favicon, which only the app's page names.
         self.allowed_console.append("/favicon.ico")
@@ -234,13 +278,15 @@ class VoiceOffline(PhoneApp):
 class EnglishVoiceOffline(VoiceOffline, BrowserTest):
     language = "en-US"
     expected = {"offline": "Offline", "waiting1": "1 change waiting", "synced": "Synced just now",
-                "waiting": "Waiting to upload", "refused": "not audio memoapp can read"}
+                "waiting": "Waiting to upload", "refused": "not audio memoapp can read",
+                "waiting2": "2 changes waiting", "discarded": "Recording deleted before it was uploaded."}
 
 
 class KoreanVoiceOffline(VoiceOffline, BrowserTest):
     language = "ko-KR"
     expected = {"offline": "오프라인", "waiting1": "변경 1개 대기 중", "synced": "방금 동기화됨",
-                "waiting": "올리기 대기 중", "refused": "memoapp이 읽을 수 있는 오디오가 아닙니다"}
+                "waiting": "올리기 대기 중", "refused": "memoapp이 읽을 수 있는 오디오가 아닙니다",
+                "waiting2": "변경 2개 대기 중", "discarded": "올리기 전에 녹음을 삭제했습니다."}
 
 
 if __name__ == "__main__":

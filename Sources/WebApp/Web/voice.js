@@ -6,6 +6,8 @@
 // the keys on its two ends: trimhandles.js). Offline: voicequeue.js.
 import * as api from './api.js';
 import * as events from './events.js';
+import * as store from './store.js';
+import * as sync from './sync.js';
 import { h, icon, errorToast, formatLocal, splitTags, tagButton, tagChip } from './dom.js';
 import { formError } from './fieldnotes.js';
 import { t } from './i18n.js';
@@ -83,6 +85,11 @@ export function mountVoice(panel) {
   // Not in the first load: loaded by this tab.
   const queue = () => import('./voicequeue.js');
   const showKept = () => queue().then(q => q.show(list)).catch(() => {});
+  // "No voice memos yet." only when none is listed and none waits either.
+  // (Nor when the list could not be read: `listed` is null then.)
+  let listed = 0, kept = 0;
+  const showEmpty = () => { empty.hidden = listed !== 0 || kept > 0; };
+  list.addEventListener('memoapp:waiting', event => { kept = event.detail; showEmpty(); });
 
   async function send(blob, name, contentType) {
     progress.hidden = false;
@@ -133,8 +140,16 @@ export function mountVoice(panel) {
   async function load() {
     try {
       const memos = await pages.load('/voice' + api.query({ tag, limit: PAGE_SIZE }));
-      if (memos) empty.hidden = memos.length > 0;
-    } catch (error) { errorToast(error.message); }
+      if (memos) { listed = memos.length; showEmpty(); }
+    } catch (error) { failed(error); }
+  }
+
+  // The list could not be read. Offline with a copy, the top bar says so
+  // already: a banner would say it twice, and "No voice memos yet." would
+  // be untrue (what waits here is still shown).
+  async function failed(error) {
+    if (error.status === 0 && await store.hasCopy()) { listed = null; showEmpty(); sync.wentOffline(); return; }
+    errorToast(error.message);
   }
 
   // A tag tapped: the voice memos with it.
@@ -148,8 +163,8 @@ export function mountVoice(panel) {
   async function refresh(rerender = false) {
     try {
       const memos = await pages.refresh(rerender);
-      if (memos) empty.hidden = memos.length > 0;
-    } catch (error) { errorToast(error.message); }
+      if (memos) { listed = memos.length; showEmpty(); }
+    } catch (error) { failed(error); }
   }
 
   function row(memo) {

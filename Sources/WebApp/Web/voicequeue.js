@@ -8,7 +8,7 @@
 import * as api from './api.js';
 import * as store from './store.js';
 import * as sync from './sync.js';
-import { h, errorToast } from './dom.js';
+import { h, icon, toast, errorToast } from './dom.js';
 import { t } from './i18n.js';
 
 // Statuses that say nothing about the audio: no answer (0), a session the
@@ -72,13 +72,50 @@ function isRefusal(error) {
 }
 
 // The rows of what waits, in a list of their own just above `list` (the
-// voice tab's memos, which paging.js owns).
+// voice tab's memos, which paging.js owns), each with its audio to play and
+// a button that throws it away. Resolves with how many wait.
+let urls = [];
 export async function show(list) {
   let box = list.previousElementSibling;
   if (!box || !box.classList.contains('voice-waiting')) list.before(box = h('ul', { class: 'list voice-waiting' }));
-  const rows = (await waiting()).map(memo => h('li', { class: 'item voice is-waiting', 'data-key': memo.key },
+  const memos = await waiting();
+  // The rows drawn before are replaced: their audio's addresses with them.
+  urls.forEach(url => URL.revokeObjectURL(url));
+  urls = memos.map(memo => URL.createObjectURL(memo.audio));
+  const rows = memos.map((memo, index) => h('li', { class: 'item voice is-waiting', 'data-key': memo.key },
     h('div', { class: 'body' }, h('span', { class: 'title', text: memo.title || memo.name }),
-      h('div', { class: 'meta' }, h('span', { class: 'waiting', text: t('voiceWaiting') })))));
+      h('div', { class: 'meta' }, h('span', { class: 'waiting', text: t('voiceWaiting') })),
+      h('audio', { controls: true, preload: 'metadata', src: urls[index], 'aria-label': memo.title || memo.name })),
+    h('div', { class: 'row-actions' },
+      h('button', { type: 'button', class: 'icon-button delete', 'aria-label': t('delete'), title: t('delete'),
+        onclick: () => discard(memo, list) }, icon('trash')))));
   box.replaceChildren(...rows);
   box.hidden = rows.length === 0;
+  list.dispatchEvent(new CustomEvent('memoapp:waiting', { detail: rows.length }));
+  return rows.length;
+}
+
+// A recording thrown away before it was sent, with an Undo that keeps it
+// again. Under the sync run's lock: a run uploading it ends first, and then
+// it is a voice memo on the server like any other (deleted there as one).
+async function discard(memo, list) {
+  const take = () => store.transaction(['voice'], 'readwrite', async (s, wait) => {
+    const kept = await wait(s.voice.get(memo.key));
+    if (kept) s.voice.delete(memo.key);
+    return !!kept;
+  });
+  let taken = false;
+  try {
+    taken = await (navigator.locks ? navigator.locks.request('memoapp-sync', take) : take());
+  } catch (error) { errorToast(error.message); }
+  await show(list);
+  sync.changed();
+  if (!taken) return;
+  toast(t('voiceDiscarded'), { label: t('undo'), run: async () => {
+    try {
+      await store.transaction(['voice'], 'readwrite', s => { s.voice.put(memo); });
+      await show(list);
+      sync.changed();
+    } catch (error) { errorToast(error.message); }
+  } });
 }
