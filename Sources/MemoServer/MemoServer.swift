@@ -110,7 +110,7 @@ public final class MemoServer: @unchecked Sendable {
     /// never reaches a server log or a Referer), valid for five minutes.
     public func signInLink() throws -> String {
         let code = try services.write { workspace in
-            try WebSessions(connection: workspace.database()).createCode(at: services.clock.now())
+            try WebSessions(connection: workspace.database()).createCode(at: services.clock.now()).code
         }
         return url + "/#code=" + code
     }

@@ -81,10 +81,8 @@ extension MemoRoutes {
             // its names the other device reaches it by.
             try requireSession(request)
             let now = services.clock.now()
-            let code = try services.write { try WebSessions(connection: $0.database()).createCode(at: now) }
-            return .json(.object([("code", .string(code)),
-                                  ("expires_at", .time(Timestamp(secondsSince1970: now.secondsSince1970 + WebSessions.codeLifetime)))]),
-                         status: 201)
+            let made = try services.write { try WebSessions(connection: $0.database()).createCode(at: now) }
+            return .json(.object([("code", .string(made.code)), ("expires_at", .time(made.expiresAt))]), status: 201)
         }
         router.route(.delete, "/api/v1/session", RouteDescription(
             "Sign out: ends the web session of the cookie",

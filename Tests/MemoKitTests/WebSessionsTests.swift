@@ -26,8 +26,9 @@ final class WebSessionsTests: XCTestCase {
     }
 
     private func signIn(at now: Timestamp) throws -> (WebSessions.Session, String) {
-        let code = try sessions.createCode(at: now)
-        return try XCTUnwrap(sessions.signIn(code: code, at: now))
+        let made = try sessions.createCode(at: now)
+        XCTAssertEqual(made.expiresAt.secondsSince1970, now.secondsSince1970 + WebSessions.codeLifetime)
+        return try XCTUnwrap(sessions.signIn(code: made.code, at: now))
     }
 
     func testASessionLastsAWeekFromItsLastUseRenewedAtMostHourly() throws {

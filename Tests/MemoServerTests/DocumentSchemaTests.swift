@@ -94,7 +94,7 @@ final class DocumentSchemaTests: XCTestCase {
         fits("POST", "/api/v1/device-codes/exchange", json: #"{"code": "\#(code)"}"#, authorized: false)  // 401: used
         fits("POST", "/api/v1/device-codes/exchange", json: #"{"kode": "x"}"#, authorized: false)
         fits("GET", "/api/v1/tokens")  // 403: a token manages no tokens
-        let signInCode = try WebSessions(connection: connection).createCode(at: now)
+        let signInCode = try WebSessions(connection: connection).createCode(at: now).code
         let signedIn = server.curl("POST", "/api/v1/session", json: #"{"code": "\#(signInCode)"}"#, authorized: false)
         let cookie = try XCTUnwrap(signedIn.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
         let page = ["Cookie: \(cookie)", "X-CSRF-Token: \(signedIn.object["csrf_token"] as? String ?? "")"]

@@ -67,12 +67,12 @@ final class SessionRouteTests: XCTestCase {
         let connection = try MemoDatabase.open(in: server.home)
         let sessions = WebSessions(connection: connection)
         let old = try sessions.createCode(at: Timestamp(secondsSince1970: SystemWallClock().now().secondsSince1970
-                                                        - WebSessions.codeLifetime - 1))
+                                                        - WebSessions.codeLifetime - 1)).code
         XCTAssertEqual(signIn(server, code: old).status, 401)
         XCTAssertEqual(signIn(server, code: String(repeating: "a", count: 64)).status, 401)
         XCTAssertEqual(signIn(server, code: "short").status, 401)
         // Only digests are stored.
-        let code = try sessions.createCode(at: SystemWallClock().now())
+        let code = try sessions.createCode(at: SystemWallClock().now()).code
         let stored = try connection.query("SELECT hash FROM api_sign_in_codes") { $0.blob(0) }
         XCTAssertFalse(stored.contains { String(decoding: $0, as: UTF8.self).contains(code) })
         XCTAssertEqual(signIn(server, code: code).status, 200)

@@ -67,18 +67,24 @@ public struct WebSessions {
         String(AccessTokens.hex(digest).prefix(12))
     }
 
+    /// A sign-in code and the moment it stops being one.
+    public struct SignInCode {
+        public let code: String
+        public let expiresAt: Timestamp
+    }
+
     /// A new sign-in code, valid for `codeLifetime` from `now`; expired
     /// codes are removed in the same transaction.
-    public func createCode(at now: Timestamp) throws -> String {
+    public func createCode(at now: Timestamp) throws -> SignInCode {
         let sodium = try LibSodium.loaded()
         let code = AccessTokens.hex(sodium.random(count: 32))
+        let expiresAt = Timestamp(secondsSince1970: now.secondsSince1970 + WebSessions.codeLifetime)
         try connection.writeTransaction {
             try connection.execute("DELETE FROM api_sign_in_codes WHERE expires_at <= ?", now.secondsSince1970)
             try connection.execute("INSERT INTO api_sign_in_codes (hash, expires_at) VALUES (?, ?)",
-                                   SQLiteValue.blob(sodium.sha256(Array(code.utf8))),
-                                   now.secondsSince1970 + WebSessions.codeLifetime)
+                                   SQLiteValue.blob(sodium.sha256(Array(code.utf8))), expiresAt.secondsSince1970)
         }
-        return code
+        return SignInCode(code: code, expiresAt: expiresAt)
     }
 
     /// Exchanges a code (used up here, whether or not it had expired) for a

@@ -41,7 +41,7 @@ enum TokenCommand {
         ko: "서버 URL (기본: 이 폴더에서 실행 중인 serve, 없으면 http://127.0.0.1:8765)"))
 
     static func link(_ context: CommandContext, _ arguments: ParsedArguments) throws {
-        let code = try WebSessions(connection: context.workspace.database()).createCode(at: context.clock.now())
+        let code = try WebSessions(connection: context.workspace.database()).createCode(at: context.clock.now()).code
         // The running server wrote where it listens (RunningServer); a
         // guessed port would be a link to nothing.
         var base = arguments[url] ?? RunningServer.url(in: context.home) ?? {
