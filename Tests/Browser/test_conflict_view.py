@@ -90,10 +90,13 @@ class ConflictView(PhoneApp):
         self.assertEqual(self.server.memoapp("memo", "show", str(original["id"]))["text"], "shopping\ntwelve eggs")
         self.wait(lambda d: len(self.all(".memo-list .memo")) == 1)
 
-        # One Undo: the copy and the original's text both back.
+        # One Undo: the copy and the original's text both back. (Two steps
+        # on the server, undone newest first: the copy is back a moment
+        # before the text, so both are waited for.)
         self.css("#toast button").click()
         self.wait(lambda d: len(self.server.memoapp("memo", "list")) == 2, message="the undo never brought the copy back")
-        self.assertEqual(self.server.memoapp("memo", "show", str(original["id"]))["text"], "shopping\neggs and milk")
+        self.wait(lambda d: self.server.memoapp("memo", "show", str(original["id"]))["text"] == "shopping\neggs and milk",
+                  message="the undo never brought the original's text back")
 
         # Then the original kept: the copy goes, and the device follows.
         self.open_copy()
