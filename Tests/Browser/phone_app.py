@@ -57,14 +57,13 @@ class PhoneApp:
 
     def setUp(self):
         super().setUp()
-        self.phone_size()
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.use_viewport(390, 844)
         # Every request the page makes while its server is away fails, as it must.
         self.allowed_console += ["/api/v1/", "ERR_CONNECTION_REFUSED", "ERR_INTERNET_DISCONNECTED", "Failed to fetch"]
 
     def phone_size(self):
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                    {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        """A phone's size again (a tab opened later starts at the window's)."""
+        self.use_viewport(390, 844)
 
     def copy(self):
         return self.driver.execute_async_script(COPY)

@@ -144,6 +144,13 @@ class BrowserTest(unittest.TestCase):
         self.wait(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true",
                   message="the page never became ready")
 
+    def use_viewport(self, width, height):
+        """The page at `width` x `height` (a phone's when narrower than 600)
+        until the test ends, when the window's own size comes back."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+
     def css(self, selector):
         return self.driver.find_element(By.CSS_SELECTOR, selector)
 

@@ -57,8 +57,7 @@ class Accessibility:
                                     {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
 
     def set_viewport(self, width, height):
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+        self.use_viewport(width, height)
         self.wait(lambda d: d.execute_script("return innerWidth") == width)
 
     def check(self, screen):

@@ -18,10 +18,7 @@ class BulkSelect:
 
     def setUp(self):
         super().setUp()
-        width, height = self.viewport
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.use_viewport(*self.viewport)
         # Back to the scheme the driver was made with (MEMOAPP_SCHEME).
         self.scheme = {"features": [{"name": "prefers-color-scheme", "value": SCHEME}]}
         self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.setEmulatedMedia", self.scheme)

@@ -32,9 +32,7 @@ class DueDates:
     def setUp(self):
         super().setUp()
         self.complete_onboarding()
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                    {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.use_viewport(390, 844)
         # The refusals asked for while typing are 400s, which Chromium logs.
         self.allowed_console += ["/api/v1/dates/parse", "/api/v1/timers"]
         self.css('.tab[data-tab="todos"]').click()

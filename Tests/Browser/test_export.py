@@ -19,10 +19,7 @@ class Export:
 
     def setUp(self):
         super().setUp()
-        width, height = self.viewport
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.use_viewport(*self.viewport)
         self.downloads = Path(tempfile.mkdtemp(prefix="memoapp-downloads-"))
         self.addCleanup(shutil.rmtree, self.downloads, True)
         self.driver.execute_cdp_cmd("Browser.setDownloadBehavior",

@@ -23,10 +23,7 @@ class LoadedRowsStay:
 
     def setUp(self):
         super().setUp()
-        width, height = self.viewport
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.use_viewport(*self.viewport)
         self.complete_onboarding()
         todo_txt = self.server.home + "/many.txt"
         with open(todo_txt, "w", encoding="utf-8") as f:

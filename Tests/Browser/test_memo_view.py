@@ -39,10 +39,7 @@ class MemoView:
 
     def setUp(self):
         super().setUp()
-        width, height = self.viewport
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.use_viewport(*self.viewport)
         self.complete_onboarding()
         self.memo = self.server.memoapp("memo", "add", MEMO, "--tag", "food")
         self.css('.tab[data-tab="memos"]').click()

@@ -23,9 +23,7 @@ class PhoneTopBar:
     def setUp(self):
         super().setUp()
         # The narrowest phone the issue saw words broken on.
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                    {"width": 360, "height": 780, "deviceScaleFactor": 1, "mobile": True})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.use_viewport(360, 780)
         self.complete_onboarding()
 
     def test_the_top_bar_keeps_its_words_whole(self):

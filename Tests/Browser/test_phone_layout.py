@@ -22,11 +22,6 @@ return [...document.querySelectorAll(arguments[0])]
 class Layout:
     """Mixed into a BrowserTest: `expected` words."""
 
-    def use_viewport(self, width, height):
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
-
     def setUp(self):
         super().setUp()
         self.complete_onboarding()

@@ -34,9 +34,7 @@ class PhoneApp:
 
     def setUp(self):
         super().setUp()
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                    {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.use_viewport(390, 844)
         self.addCleanup(self.driver.execute_cdp_cmd, "Network.emulateNetworkConditions",
                         {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
         # Every request the page makes while its server is away fails, as it must.

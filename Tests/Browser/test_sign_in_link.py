@@ -15,9 +15,7 @@ class SignInLink:
 
     def setUp(self):
         super().setUp()
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.use_viewport(390, 844)
         self.complete_onboarding()
 
     def make_link(self):

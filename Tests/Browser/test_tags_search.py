@@ -13,10 +13,7 @@ class TagsAndSearch:
 
     def setUp(self):
         super().setUp()
-        width, height = self.viewport
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.use_viewport(*self.viewport)
         self.complete_onboarding()
         self.server.memoapp("todo", "add", "water the rye", "--tag", "garden")
         self.server.memoapp("todo", "add", "pay rent", "--tag", "home")

@@ -28,10 +28,7 @@ class EndedTimersStay:
 
     def setUp(self):
         super().setUp()
-        width, height = self.viewport
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.use_viewport(*self.viewport)
         self.complete_onboarding()
         self.open_timers()
 

@@ -36,9 +36,7 @@ class ToastCoversNothing:
 
     def setUp(self):
         super().setUp()
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.use_viewport(390, 844)
         self.complete_onboarding()
         for number in range(1, 16):
             # Tagged: a row's tags are buttons across its width.

@@ -17,10 +17,7 @@ class VoiceErrors:
 
     def setUp(self):
         super().setUp()
-        width, height = self.viewport
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-        self.addCleanup(self.driver.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.use_viewport(*self.viewport)
         self.allowed_console.append("/api/v1/voice")  # the 422 itself
         self.complete_onboarding()
         self.css('.tab[data-tab="voice"]').click()
