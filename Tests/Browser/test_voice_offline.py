@@ -261,6 +261,27 @@ class VoiceOffline(PhoneApp):
                   message="the server's voice memos")
         self.wait(lambda d: self.waiting_rows() == [])
 
+    def test_audio_the_server_already_holds_is_said_as_that_not_as_an_error(self):
+        # As when an upload's answer was lost and the server restarted
+        # before the try again (its Idempotency-Keys are kept in memory):
+        # the server answers 409 duplicate for the very same audio.
+        self.allowed_console.append("/api/v1/voice")  # the 409 itself
+        folder = Path(tempfile.mkdtemp(prefix="memoapp-voice-offline-"))
+        self.addCleanup(shutil.rmtree, folder, True)
+        audio = make_wav(folder / "same.wav")
+        self.offline_on_the_voice_tab()
+        self.pick(audio, "twice")
+        self.wait(lambda d: len(self.waiting_rows()) == 1, message="the recording never waited")
+        self.server.memoapp("voice", "import", str(audio))
+        self.restart_server()
+        self.wait(lambda d: self.css("#toast").is_displayed()
+                  and self.css("#toast span").text == "same.wav: " + self.expected["already"],
+                  timeout=20, message="the page never said the server has it")
+        self.assertFalse(self.css("#error-banner").is_displayed() if self.all("#error-banner") else False)
+        self.wait(lambda d: self.status() == self.expected["synced"], message=f"status: {self.status()!r}")
+        self.assertEqual(self.kept(), [])
+        self.assertEqual(len(self.server.memoapp("voice", "list")), 1)
+
     def test_a_copy_made_before_voice_memos_waited_keeps_what_it_holds(self):
         # The browser asks a JSON page for its favicon, which only the app's page names.
         self.allowed_console.append("/favicon.ico")
@@ -279,14 +300,16 @@ class EnglishVoiceOffline(VoiceOffline, BrowserTest):
     language = "en-US"
     expected = {"offline": "Offline", "waiting1": "1 change waiting", "synced": "Synced just now",
                 "waiting": "Waiting to upload", "refused": "not audio memoapp can read",
-                "waiting2": "2 changes waiting", "discarded": "Recording deleted before it was uploaded."}
+                "waiting2": "2 changes waiting", "discarded": "Recording deleted before it was uploaded.",
+                "already": "already on the server, kept once."}
 
 
 class KoreanVoiceOffline(VoiceOffline, BrowserTest):
     language = "ko-KR"
     expected = {"offline": "오프라인", "waiting1": "변경 1개 대기 중", "synced": "방금 동기화됨",
                 "waiting": "올리기 대기 중", "refused": "memoapp이 읽을 수 있는 오디오가 아닙니다",
-                "waiting2": "변경 2개 대기 중", "discarded": "올리기 전에 녹음을 삭제했습니다."}
+                "waiting2": "변경 2개 대기 중", "discarded": "올리기 전에 녹음을 삭제했습니다.",
+                "already": "이미 서버에 있어 하나만 두었습니다."}
 
 
 if __name__ == "__main__":

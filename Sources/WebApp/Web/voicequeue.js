@@ -38,7 +38,8 @@ export async function waiting() {
 // Sends what waits, oldest first; called by sync.js's run, under its lock.
 // Uploaded: removed. Refused (unreadable audio, too large, already stored):
 // removed, and the server's message, which names the file, shown once: a
-// refusal stays a refusal, so trying again would never end. No answer:
+// refusal stays a refusal, so trying again would never end (audio the
+// server already holds is said as that, not as an error). No answer:
 // thrown (the run ends there, offline). Any other answer: this one and the
 // rest kept for the next run, and the run goes on to pull (a memo the
 // server fails on must not stop the copy from being brought up to date).
@@ -53,7 +54,11 @@ export async function send() {
       } catch (error) {
         if (error.status === 0) throw error;
         if (!isRefusal(error)) { console.warn('voice upload:', error.message); break; }
-        errorToast(error.message);
+        // The server holds this very audio: most often this upload's own
+        // earlier try, whose answer was lost across a restart of the server
+        // (its memory of Idempotency-Keys went with it). Not an error.
+        if (error.code === 'duplicate') toast(`${memo.name}: ${t('voiceAlreadyThere')}`);
+        else errorToast(error.message);
       }
       await store.transaction(['voice'], 'readwrite', s => { s.voice.delete(memo.key); });
       sent = true;
