@@ -101,6 +101,19 @@ gone.onsuccess = () => {
 };
 """
 
+# A database of the copy's name made by something else before the page ever
+# opened it: version 1, no stores.
+EMPTY_COPY = """
+const done = arguments[arguments.length - 1];
+const gone = indexedDB.deleteDatabase('memoapp');
+gone.onerror = () => done(String(gone.error));
+gone.onsuccess = () => {
+  const open = indexedDB.open('memoapp');
+  open.onsuccess = () => { const db = open.result; const shape = [db.version, db.objectStoreNames.length]; db.close(); done(shape); };
+  open.onerror = () => done(String(open.error));
+};
+"""
+
 # The copy's version and stores, once the page has it open.
 SHAPE = """
 const done = arguments[arguments.length - 1];
@@ -293,6 +306,17 @@ class VoiceOffline(PhoneApp):
         # Its waiting to-do is sent: the upgrade kept the items and the queue.
         self.wait(lambda d: [todo["title"] for todo in self.server.memoapp("todo", "list")] == ["kept from version 1"],
                   timeout=20, message="the waiting to-do never reached the server")
+        self.assertEqual(self.driver.execute_async_script(SHAPE), [2, ["items", "meta", "queue", "voice"]])
+
+
+    def test_a_database_of_its_name_made_empty_by_another_script_gets_the_copys_stores(self):
+        self.allowed_console.append("/favicon.ico")
+        self.driver.get(self.server.url + "/api/v1/health")
+        self.assertEqual(self.driver.execute_async_script(EMPTY_COPY), [1, 0])
+        self.complete_onboarding()
+        self.server.memoapp("todo", "add", "kept in the copy")
+        self.wait(lambda d: self.copy() == [["todo", "kept in the copy", False, False]], timeout=20,
+                  message="the page never made its copy in the database it found")
         self.assertEqual(self.driver.execute_async_script(SHAPE), [2, ["items", "meta", "queue", "voice"]])
 
 

@@ -8,20 +8,19 @@ const DB = 'memoapp';
 // 2 added `voice`: a copy made by version 1 is upgraded in place, its stores
 // and what waits in them kept.
 const VERSION = 2;
+const STORES = [['items', { keyPath: 'uid' }], ['queue', { keyPath: 'change' }], ['meta', undefined], ['voice', { keyPath: 'key' }]];
 let opened = null;
 
 export function open() {
   if (!opened) {
     opened = new Promise((resolve, reject) => {
       const request = indexedDB.open(DB, VERSION);
-      request.onupgradeneeded = event => {
+      // Each store made when missing, not by the version upgraded from: a
+      // database of this name opened first by something else (a script,
+      // an extension) is version 1 with no stores at all.
+      request.onupgradeneeded = () => {
         const db = request.result;
-        if (event.oldVersion < 1) {
-          db.createObjectStore('items', { keyPath: 'uid' });
-          db.createObjectStore('queue', { keyPath: 'change' });
-          db.createObjectStore('meta');
-        }
-        if (event.oldVersion < 2) db.createObjectStore('voice', { keyPath: 'key' });
+        for (const [name, options] of STORES) if (!db.objectStoreNames.contains(name)) db.createObjectStore(name, options);
       };
       request.onsuccess = () => {
         const db = request.result;
