@@ -234,6 +234,27 @@ class VoiceOffline(PhoneApp):
         return next(row for row in self.all(".voice-waiting .voice")
                     if row.find_element("css selector", ".title").text == title)
 
+    def test_recorded_with_the_microphone_offline_it_waits_and_reaches_the_server(self):
+        # The fake microphone's beeps, through MediaRecorder and the page's
+        # WAV encoding, as a person records on a train.
+        self.offline_on_the_voice_tab()
+        self.css(".record").click()
+        self.wait(lambda d: "recording" in self.css(".record").get_attribute("class"))
+        started = self.driver.execute_script("return performance.now()")
+        self.wait(lambda d: d.execute_script("return performance.now()") > started + 1000)
+        self.css(".record").click()
+        self.wait(lambda d: self.waiting_rows() == [("recording.wav", self.expected["waiting"])],
+                  timeout=15, message="the recording never waited")
+        [(name, title, size, _)] = self.kept()
+        self.assertEqual((name, title), ("recording.wav", None))
+        self.assertGreater(size, 16000, "a second of audio")
+        self.restart_server()
+        self.wait(lambda d: self.status() == self.expected["synced"], timeout=20, message=f"status: {self.status()!r}")
+        [memo] = self.server.memoapp("voice", "list")
+        self.assertEqual((memo["original_name"], memo["container"]), ("recording.wav", "WAV"))
+        self.assertGreater(memo["duration"], 0.5)
+        self.assertEqual(self.kept(), [])
+
     def test_a_waiting_recording_plays_here_and_can_be_deleted_with_undo(self):
         folder = Path(tempfile.mkdtemp(prefix="memoapp-voice-offline-"))
         self.addCleanup(shutil.rmtree, folder, True)
