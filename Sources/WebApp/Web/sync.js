@@ -127,7 +127,7 @@ async function once() {
 // The queue, each item once with its newest change number, in their order.
 async function push(retried = false) {
   const [queue, meta] = await Promise.all([store.all('queue'), store.meta()]);
-  if (meta.copying) return sendCopy();
+  if (meta.copying) return (await fullCopy()).send();
   if (!queue.length) return false;
   const newest = new Map();
   for (const entry of queue) newest.set(entry.uid, entry.change);
@@ -139,7 +139,7 @@ async function push(retried = false) {
   try {
     result = await api.request('POST', '/sync/changes', { epoch: meta.epoch || null, device, from: meta.from || 0, changes });
   } catch (error) {
-    if (error.code === 'sync_epoch_changed') { await beginCopy(); return sendCopy(); }
+    if (error.code === 'sync_epoch_changed') { const copy = await fullCopy(); await copy.begin(); return copy.send(); }
     // This session met as a new device there (a session is the
     // credential): the same changes again as a new device.
     if (retried || error.code !== 'sync_out_of_order') throw error;
@@ -158,61 +158,6 @@ async function push(retried = false) {
   return true;
 }
 
-// The hub has another epoch (docs/sync.md, "Epochs"): a restore or an
-// import into an empty home, so it may lack items this copy holds or hold
-// older values of them. The page meets it as a new device and sends
-// everything it holds (sendCopy); until that is done, `copying` stays in
-// the copy's meta, so a run cut half way (offline, the tab closed) starts
-// the copy again, never just the queue.
-async function beginCopy() {
-  await store.transaction(['meta'], 'readwrite', s => {
-    s.meta.put(true, 'copying');
-    s.meta.put(newDevice(), 'device');
-    s.meta.put(0, 'from');
-    s.meta.delete('epoch');
-    s.meta.put(0, 'cursor');
-  });
-}
-
-// Every item of the copy, removals waiting included, numbered after every
-// change so far; sent in pushes of at most COPY_COUNT changes and about
-// COPY_BYTES of JSON (the hub takes 2,000 and 8 MiB). The queue up to the
-// moment it was read is then done with: what it named went with the copy.
-const COPY_COUNT = 1000, COPY_BYTES = 4 * 1024 * 1024;
-async function sendCopy() {
-  const { items, queued, first, device } = await store.transaction(['items', 'queue', 'meta'], 'readwrite', async (s, wait) => {
-    const items = await wait(s.items.getAll());
-    const queue = await wait(s.queue.getAll());
-    const first = ((await wait(s.meta.get('change'))) || 0) + 1;
-    s.meta.put(first + items.length - 1, 'change');
-    const device = (await wait(s.meta.get('device'))) || newDevice();
-    s.meta.put(device, 'device');
-    return { items, queued: queue.length ? queue[queue.length - 1].change : 0, first, device };
-  });
-  let batch = [], bytes = 0;
-  const send = async () => {
-    if (!batch.length) return;
-    const from = (await store.get('meta', 'from')) || 0;
-    const result = await api.request('POST', '/sync/changes', { epoch: null, device, from, changes: batch });
-    await store.transaction(['meta'], 'readwrite', s => s.meta.put(result.through, 'from'));
-    batch = [];
-    bytes = 0;
-  };
-  for (const [index, item] of items.entries()) {
-    const change = pushed(item, first + index, true);
-    const size = JSON.stringify(change).length;
-    if (batch.length === COPY_COUNT || (batch.length && bytes + size > COPY_BYTES)) await send();
-    batch.push(change);
-    bytes += size;
-  }
-  await send();
-  await store.transaction(['queue', 'meta'], 'readwrite', s => {
-    if (queued) s.queue.delete(IDBKeyRange.upperBound(queued));
-    s.meta.delete('copying');
-  });
-  return items.length > 0;
-}
-
 // The voice memos kept while the server was away, uploaded here so that one
 // tab sends them (the lock); their code is loaded only when some wait.
 async function sendVoice() {
@@ -220,8 +165,12 @@ async function sendVoice() {
   return (await import('./voicequeue.js')).send();
 }
 
+// A hub with a new epoch gets everything the copy holds: rare, so its code
+// is loaded then, not with the page.
+const fullCopy = () => import('./fullcopy.js');
+
 // A device's name on the hub: this browser's copy, told apart from a restored one.
-function newDevice() {
+export function newDevice() {
   return 'page-' + crypto.randomUUID();
 }
 
@@ -229,7 +178,7 @@ function newDevice() {
 // their stamps and the record's text and tags as the merges' base; in a full
 // copy, every stamp the record holds too, and no base (the hub's state is
 // not the one the record was synced with).
-function pushed(item, change, full = false) {
+export function pushed(item, change, full = false) {
   const record = item.record;
   if (item.removed) {
     return { kind: item.kind, uid: item.uid, change, removed: true, changed: [],
@@ -273,8 +222,9 @@ async function pull() {
     if (meta.epoch !== undefined && page.epoch !== meta.epoch) {
       // Restored, or imported into while empty: it may lack what the copy
       // holds. Everything goes to it again, then the copy is taken anew.
-      await beginCopy();
-      await sendCopy();
+      const copy = await fullCopy();
+      await copy.begin();
+      await copy.send();
       continue;
     }
     await store.transaction(['items', 'queue', 'meta'], 'readwrite', async (s, wait) => {

@@ -6,8 +6,6 @@
 // the keys on its two ends: trimhandles.js). Offline: voicequeue.js.
 import * as api from './api.js';
 import * as events from './events.js';
-import * as store from './store.js';
-import * as sync from './sync.js';
 import { h, icon, errorToast, formatLocal, splitTags, tagButton, tagChip } from './dom.js';
 import { formError } from './fieldnotes.js';
 import { t } from './i18n.js';
@@ -144,11 +142,10 @@ export function mountVoice(panel) {
     } catch (error) { failed(error); }
   }
 
-  // The list could not be read. Offline with a copy, the top bar says so
-  // already: a banner would say it twice, and "No voice memos yet." would
-  // be untrue (what waits here is still shown).
+  // The list could not be read. Offline, the top bar says so already
+  // (voicequeue.js): no banner, and no untrue "No voice memos yet.".
   async function failed(error) {
-    if (error.status === 0 && await store.hasCopy()) { listed = null; showEmpty(); sync.wentOffline(); return; }
+    if (await queue().then(q => q.offline(error)).catch(() => false)) { listed = null; showEmpty(); return; }
     errorToast(error.message);
   }
 

@@ -30,6 +30,15 @@ export async function keep(error, audio, name, type, title) {
   return true;
 }
 
+// Whether `error` (the voice list's) is the server not answering while the
+// page has its copy: then the top bar says "Offline" once, and the voice tab
+// adds no banner of its own.
+export async function offline(error) {
+  if (error.status !== 0 || !(await store.hasCopy())) return false;
+  sync.wentOffline();
+  return true;
+}
+
 // What waits, oldest first.
 export async function waiting() {
   return (await store.all('voice')).sort((a, b) => a.keptAt - b.keptAt);
