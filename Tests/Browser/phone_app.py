@@ -1,11 +1,16 @@
-"""What the tests of the page as a sync device share (test_pwa_tabs.py,
-test_pwa_versions.py, test_conflict_view.py): a phone's size, a server that
-may come and go on the same port, and the page's copy and status read in
-the page. (test_pwa.py keeps its own, older copy of these.)"""
+"""What the tests of the page as a sync device share (test_pwa.py,
+test_pwa_tabs.py, test_pwa_versions.py, test_conflict_view.py and the
+others that import it): a phone's size, a server that may come and go on the
+same port, the page's copy and status read in the page, and a command-line
+device syncing with the served hub."""
 
+import json
 import os
+import shutil
+import subprocess
+import tempfile
 
-from support import Server
+from support import MEMOAPP, Server
 
 # The page's copy (store.js), read in the page: [kind, title or text, removed, waiting] per item.
 COPY = """
@@ -50,6 +55,32 @@ class VersionedServer(Server):
             os.environ.pop("MEMOAPP_TEST_PAGE_VERSION", None)
             if saved is not None:
                 os.environ["MEMOAPP_TEST_PAGE_VERSION"] = saved
+
+
+class CliDevice:
+    """A second data home that syncs with the served hub, as a laptop would."""
+
+    def __init__(self, server):
+        self.home = tempfile.mkdtemp(prefix="memoapp-device-")
+        self.server = server
+        self.run("onboard", "skip")
+        self.token = server.memoapp("token", "create", "laptop")["token"]
+
+    def run(self, *args):
+        result = subprocess.run([MEMOAPP, "--home", self.home, "--json", *args], capture_output=True, text=True,
+                                stdin=subprocess.DEVNULL, env={"MEMOAPP_LANG": "en", "PATH": "/usr/bin:/bin"})
+        if result.returncode != 0:
+            raise AssertionError(f"device: memoapp {' '.join(args)} exited {result.returncode}: {result.stderr}")
+        return result.stdout
+
+    def sync(self):
+        self.run("sync", "--server", self.server.url, "--token", self.token)
+
+    def memos(self):
+        return json.loads(self.run("memo", "list"))
+
+    def cleanup(self):
+        shutil.rmtree(self.home, ignore_errors=True)
 
 
 class PhoneApp:

@@ -7,42 +7,12 @@ the copy puts its text into the original and removes the copy, one Undo
 brings both back; keeping the original removes the copy; the CLI device
 then syncs to the one memo left."""
 
-import json
-import shutil
-import subprocess
-import tempfile
 import unittest
 
 from selenium.webdriver.common.by import By
 
-from phone_app import PhoneApp
-from support import MEMOAPP, BrowserTest
-
-
-class CliDevice:
-    """A second data home that syncs with the served hub, as a laptop would."""
-
-    def __init__(self, server):
-        self.home = tempfile.mkdtemp(prefix="memoapp-device-")
-        self.server = server
-        self.run("onboard", "skip")
-        self.token = server.memoapp("token", "create", "laptop")["token"]
-
-    def run(self, *args):
-        result = subprocess.run([MEMOAPP, "--home", self.home, "--json", *args], capture_output=True, text=True,
-                                stdin=subprocess.DEVNULL, env={"MEMOAPP_LANG": "en", "PATH": "/usr/bin:/bin"})
-        if result.returncode != 0:
-            raise AssertionError(f"device: memoapp {' '.join(args)} exited {result.returncode}: {result.stderr}")
-        return result.stdout
-
-    def sync(self):
-        self.run("sync", "--server", self.server.url, "--token", self.token)
-
-    def memos(self):
-        return json.loads(self.run("memo", "list"))
-
-    def cleanup(self):
-        shutil.rmtree(self.home, ignore_errors=True)
+from phone_app import CliDevice, PhoneApp
+from support import BrowserTest
 
 
 class ConflictView(PhoneApp):

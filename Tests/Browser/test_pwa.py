@@ -9,66 +9,18 @@ import unittest
 
 from selenium.webdriver.common.by import By
 
-from support import BrowserTest, Server
+from phone_app import CliDevice, PhoneApp
+from support import BrowserTest
 
-# The page's copy (store.js), read in the page: [kind, title or text, removed, waiting] per item.
-COPY = """
-const done = arguments[arguments.length - 1];
-const open = indexedDB.open('memoapp');
-open.onsuccess = () => {
-  const db = open.result;
-  if (!db.objectStoreNames.contains('items')) { done([]); return; }
-  const tx = db.transaction(['items', 'queue']);
-  const items = tx.objectStore('items').getAll(), queue = tx.objectStore('queue').getAll();
-  tx.oncomplete = () => {
-    const waiting = new Set(queue.result.map(entry => entry.uid));
-    done(items.result.map(i => [i.kind, i.kind === 'todo' ? i.values.title : i.values.text, !!i.removed, waiting.has(i.uid)]));
-  };
-};
-open.onerror = () => done(null);
-"""
-
-
-class PhoneApp:
-    """Mixed into a BrowserTest of one language, at a phone's size."""
+class PageAsApp(PhoneApp):
+    """Mixed into a BrowserTest of one language (phone_app.py: a phone's
+    size, the copy and the status read in the page, a server that comes
+    back on the same port)."""
 
     def setUp(self):
         super().setUp()
-        self.use_viewport(390, 844)
         self.addCleanup(self.driver.execute_cdp_cmd, "Network.emulateNetworkConditions",
                         {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
-        # Every request the page makes while its server is away fails, as it must.
-        self.allowed_console += ["/api/v1/", "ERR_CONNECTION_REFUSED", "ERR_INTERNET_DISCONNECTED", "Failed to fetch"]
-
-    # -- helpers
-
-    def copy(self):
-        return self.driver.execute_async_script(COPY)
-
-    def status(self):
-        element = self.css(".sync-status")
-        return element.text if element.is_displayed() else ""
-
-    def titles(self, selector):
-        return [element.text for element in self.all(selector)]
-
-    def start_controlled(self):
-        """Signed in, onboarded, and the page loaded again under its service worker."""
-        self.complete_onboarding()
-        self.driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0]())")
-        self.driver.refresh()
-        self.wait(lambda d: self.css("body").get_attribute("data-ready") == "true")
-        self.wait(lambda d: d.execute_script("return !!navigator.serviceWorker.controller"),
-                  message="no service worker controls the page")
-
-    def restart_server(self):
-        again = Server(home=self.server.home, port=self.server.port).start()
-        self.addCleanup(again.stop)
-        return again
-
-    def reload_ready(self):
-        self.driver.refresh()
-        self.wait(lambda d: self.css("body").get_attribute("data-ready") == "true", message="never ready again")
 
     # -- installable
 
@@ -184,6 +136,15 @@ class PhoneApp:
         self.assertFalse(todos["bake bread"]["is_done"])
         self.assertEqual(self.server.memoapp("memo", "show", str(memo["id"]))["text"], "shopping\neggs\nbutter")
         self.assertEqual(len(self.server.memoapp("memo", "list")), 1, "no conflict copy, no second memo")
+        # And another device that syncs with the server gets them all.
+        device = CliDevice(self.server)
+        self.addCleanup(device.cleanup)
+        device.sync()
+        on_device = {todo["title"]: todo for todo in json.loads(device.run("todo", "list", "--all"))}
+        self.assertEqual(sorted(on_device), ["bake bread", "buy milk"])
+        self.assertTrue(on_device["buy milk"]["is_done"])
+        [device_memo] = device.memos()
+        self.assertEqual(json.loads(device.run("memo", "show", str(device_memo["id"])))["text"], "shopping\neggs\nbutter")
         # Once: nothing waits, and another sync run sends nothing again.
         self.assertEqual([entry[3] for entry in self.copy()], [False, False, False])
         self.driver.execute_script("window.dispatchEvent(new Event('online'))")
@@ -214,13 +175,13 @@ class PhoneApp:
         return next(row for row in self.all(".todo") if row.find_element(By.CSS_SELECTOR, ".title").text == title)
 
 
-class EnglishPhoneApp(PhoneApp, BrowserTest):
+class EnglishPhoneApp(PageAsApp, BrowserTest):
     language = "en-US"
     expected = {"unreachable": "Cannot reach memoapp. Is `memoapp serve` running?", "offline": "Offline", "waiting4": "Offline · 4 changes waiting", "waiting1": "1 change waiting",
                 "synced": "Synced just now"}
 
 
-class KoreanPhoneApp(PhoneApp, BrowserTest):
+class KoreanPhoneApp(PageAsApp, BrowserTest):
     language = "ko-KR"
     expected = {"unreachable": "memoapp에 연결할 수 없습니다. `memoapp serve`가 실행 중인가요?", "offline": "오프라인", "waiting4": "오프라인 · 변경 4개 대기 중", "waiting1": "변경 1개 대기 중",
                 "synced": "방금 동기화됨"}
