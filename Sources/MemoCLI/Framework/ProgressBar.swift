@@ -41,6 +41,7 @@ final class ProgressBar {
     /// Runs `work`, which calls `update`, and clears the bar after it. A
     /// failure of `work` is thrown as it is; when `work` succeeds but drawing
     /// failed, that failed write is thrown, as for any output.
+    @discardableResult
     func showing<Result>(_ work: () throws -> Result) throws -> Result {
         let result: Result
         do {

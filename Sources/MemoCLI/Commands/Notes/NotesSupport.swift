@@ -44,7 +44,7 @@ enum NotesArguments {
 
     /// `--tag T`, repeatable, each cleaned by the tag rules while parsing.
     static func tags(_ help: Localized) -> RepeatedOptionKey<String> {
-        RepeatedOptionKey("tag", "T", help: help, decode: Tags.normalized(_:))
+        RepeatedOptionKey("tag", "T", help: help, decode: { try Tags.normalized($0) })
     }
 
     /// `--tag T` of a list, repeatable: every tag given must be there, and
@@ -52,7 +52,7 @@ enum NotesArguments {
     static let tagFilter = RepeatedOptionKey<String>(
         "tag", "T", help: Localized(en: "only with this tag; -T: without it (repeatable: all must hold)",
                                     ko: "이 태그가 있는 것만; -T: 없는 것만 (여러 번: 모두 만족)"),
-        decode: TagFilter.checked(_:))
+        decode: { try TagFilter.checked($0) })
     /// `--untag T`, repeatable: a tag to take away (any case). Not cleaned
     /// while parsing, as `todo edit` has always taken it: the store cleans it.
     static let untags = RepeatedOptionKey<String>("untag", "T", help: Localized(en: "remove a tag (repeatable)",
@@ -60,7 +60,7 @@ enum NotesArguments {
 
     /// `--tag T`, once.
     static func tag(_ help: Localized) -> OptionKey<String> {
-        OptionKey("tag", "T", help: help, decode: Tags.normalized(_:))
+        OptionKey("tag", "T", help: help, decode: { try Tags.normalized($0) })
     }
 
     /// `--limit N` on a list: the first N only.
@@ -72,7 +72,7 @@ enum NotesArguments {
         let synonyms = Priority.allCases.reversed().flatMap { Priority.spellings($0).dropFirst() }.joined(separator: ", ")
         return OptionKey("priority", "high|medium|low", kind: .suggested(Priority.allCases.reversed().map(\.name)),
                          help: Localized(en: help.en + " (also \(synonyms))", ko: help.ko + " (\(synonyms)도 됨)"),
-                         decode: Priority.init(parsing:))
+                         decode: { try Priority(parsing: $0) })
     }
 }
 

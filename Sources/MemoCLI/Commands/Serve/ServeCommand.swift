@@ -46,7 +46,7 @@ enum ServeCommand {
     static let maximumUpload = OptionKey<UInt64>(
         "max-upload", "SIZE", help: Localized(en: "the largest audio upload, e.g. 500M or 2G (default 4G)",
                                               ko: "가장 큰 오디오 업로드, 예: 500M, 2G (기본 4G)"),
-        decode: byteCount)
+        decode: { try byteCount($0) })
 
     /// `123`, `500K`, `500M`, `2G` (powers of 1024), 1 byte to 1 TiB.
     static func byteCount(_ text: String) throws -> UInt64 {

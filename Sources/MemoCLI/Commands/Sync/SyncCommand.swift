@@ -33,11 +33,11 @@ enum SyncCommand {
     static let server = OptionKey<String>(
         "server", "URL", help: Localized(en: "the server: http(s)://host:port (saved for later syncs)",
                                          ko: "서버: http(s)://host:port (다음 동기화를 위해 저장)"),
-        decode: serverURL)
+        decode: { try serverURL($0) })
     static let token = OptionKey<String>(
         "token", "TOKEN", help: Localized(en: "a token made on the server (saved with --server)",
                                           ko: "서버에서 만든 토큰 (--server와 함께 저장)"),
-        decode: tokenText)
+        decode: { try tokenText($0) })
     static let authorities = OptionKey<String>(
         "cacert", "FILE", kind: .path, help: Localized(en: "trust the server's certificate from this PEM file",
                                                        ko: "이 PEM 파일의 인증서로 서버를 신뢰"))

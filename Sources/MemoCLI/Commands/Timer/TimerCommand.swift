@@ -60,7 +60,7 @@ enum TimerCommand {
     // MARK: - Declarations
 
     static let label = OptionKey<String?>("label", "L", help: Localized(en: "a name for the timer", ko: "타이머 이름"),
-                                          decode: TimerRecord.label(from:))
+                                          decode: { try TimerRecord.label(from: $0) })
     static let duration = Arguments<String>("DURATION", minimum: 0,
                                             help: Localized(en: "how long; none starts a stopwatch",
                                                             ko: "길이; 없으면 스톱워치"))
