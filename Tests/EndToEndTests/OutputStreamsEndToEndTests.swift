@@ -3,8 +3,8 @@ import TestSupport
 import XCTest
 
 /// The binary's own stdout and stderr as a shell sets them up: a full disk
-/// (/dev/full), a closed descriptor, a pipe whose reader went away; and input
-/// files that are FIFOs.
+/// (/dev/full), a closed descriptor, a pipe whose reader went away; input
+/// files that are FIFOs, and a standard input that cannot be read.
 final class OutputStreamsEndToEndTests: XCTestCase {
     var folder: TemporaryDirectory!
     var app: Memoapp!
@@ -105,5 +105,17 @@ final class OutputStreamsEndToEndTests: XCTestCase {
             XCTAssertEqual(result.status, 66, "\(command): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains("not a regular file"), "\(command): \(result.stderr)")
         }
+    }
+
+    func testAStandardInputThatCannotBeReadIsRefusedNotTakenAsWhatWasRead() throws {
+        // A directory as stdin: read(2) fails (EISDIR). Before, a failed read
+        // ended the input as if it were its end, so a memo or an import was
+        // made of what had come (here nothing; mid-way, a truncated text).
+        for command in ["memo add", "import -"] {
+            let result = shell("\"$M\" \(command) < /", timeout: 20)
+            XCTAssertEqual(result.status, 66, "\(command): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("cannot read standard input: Is a directory"), "\(command): \(result.stderr)")
+        }
+        XCTAssertEqual(app.run("memo", "list", "--json").array().count, 0, "no memo was made")
     }
 }

@@ -98,7 +98,7 @@ public final class CommandContext {
     }
 
     /// Standard input to its end.
-    public func readAllInput() -> [UInt8] { streams.readAllInput() }
+    public func readAllInput() throws -> [UInt8] { try streams.readAllInput() }
 
     /// Shows `question` on stderr (after any output so far) and returns the
     /// line typed in answer, or nil at the end of input.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MemoCore
 
 /// Where a command's bytes go and come from. The real one is the process's
 /// stdin, stdout and stderr; tests hand in a recording one.
@@ -17,8 +18,9 @@ public protocol StandardStreams: AnyObject {
     var isOutputTerminal: Bool { get }
     var isErrorTerminal: Bool { get }
     var isInputTerminal: Bool { get }
-    /// Reads standard input to its end.
-    func readAllInput() -> [UInt8]
+    /// Reads standard input to its end; throws (`no_input`) when a read
+    /// fails before it, rather than give part of it as the whole.
+    func readAllInput() throws -> [UInt8]
     /// One line of standard input without its line break; nil at its end.
     func readLine() -> String?
     /// Columns of the terminal on stdout (or stderr), or nil when there is none.
@@ -74,18 +76,23 @@ public final class ProcessStreams: StandardStreams {
     public var isErrorTerminal: Bool { isatty(STDERR_FILENO) == 1 }
     public var isInputTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
-    public func readAllInput() -> [UInt8] {
+    public func readAllInput() throws -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
             if count > 0 {
                 bytes.append(contentsOf: buffer[0..<count])
-            } else if count == 0 || errno != EINTR {
-                break
+            } else if count == 0 {
+                return bytes
+            } else if errno != EINTR {
+                // Not the end: what was read is part of the input, and a memo
+                // or an import made of it would silently lack the rest.
+                let reason = String(cString: strerror(errno))
+                throw MemoError(.noInput, en: "cannot read standard input: \(reason)",
+                                ko: "표준 입력을 읽을 수 없습니다: \(reason)")
             }
         }
-        return bytes
     }
 
     /// Byte by byte, so that nothing after the line is taken from the input.

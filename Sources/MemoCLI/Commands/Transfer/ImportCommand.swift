@@ -54,7 +54,7 @@ enum ImportCommand {
         let report: DocumentImportReport
         if isStandardInput {
             // Standard input cannot be read twice: it is held, the file is not.
-            let bytes = context.readAllInput()
+            let bytes = try context.readAllInput()
             report = try bar.showing { try importer.run(.bytes(bytes), name: context.text(en: "standard input", ko: "표준 입력")) }
         } else {
             let file = try InputFile.open(path)
