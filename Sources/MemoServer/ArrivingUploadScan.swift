@@ -34,8 +34,9 @@ final class ArrivingUploadScan: UploadConsumer, @unchecked Sendable {
         self.source = source
         self.outcome = outcome
         let descriptor = spool.descriptor
+        let path = spool.shownPath
         thread = HelperThread {
-            let result = Result { try AudioScanner.scan(source, name: name, copyTo: descriptor) }
+            let result = Result { try AudioScanner.scan(source, name: name, copyTo: descriptor, copyPath: path) }
             outcome.result = result
             source.release()
             // A spool that cannot be written refuses the body now, as a

@@ -29,6 +29,8 @@ public final class TeeStream {
     let checksum = StreamingChecksum()
     /// Where first-read bytes are copied; nil to checksum only (fuzzing).
     let copyDescriptor: Int32?
+    /// How a failed write names the copy.
+    let copyPath: String
     private let buffer: UnsafeMutableRawPointer
     private var bufferStart: Int64 = 0
     private var bufferCount = 0
@@ -48,9 +50,11 @@ public final class TeeStream {
 
     /// - Parameter chunkSize: bytes per read of the source (tests make it tiny
     ///   to exercise seeks across chunks).
-    public init(source: ByteSource, copyDescriptor: Int32?, chunkSize: Int = TeeStream.defaultChunkSize) {
+    public init(source: ByteSource, copyDescriptor: Int32?, copyPath: String = "the copy",
+                chunkSize: Int = TeeStream.defaultChunkSize) {
         self.source = source
         self.copyDescriptor = copyDescriptor
+        self.copyPath = copyPath
         self.chunkSize = max(1, chunkSize)
         buffer = UnsafeMutableRawPointer.allocate(byteCount: self.chunkSize, alignment: 64)
     }
@@ -154,7 +158,7 @@ public final class TeeStream {
         checksum.update(bytes, count: count)
         guard let descriptor = copyDescriptor else { return }
         do {
-            try FileSystem.writeAll(descriptor, bytes, count: count)
+            try FileSystem.writeAll(descriptor, bytes, count: count, path: copyPath)
         } catch {
             failure = error
             return
