@@ -21,7 +21,6 @@ final class UploadBuffers: @unchecked Sendable {
     struct Buffer {
         let start: UnsafeMutableRawPointer
         let count: Int
-        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: count) }
     }
 
     /// What ends a consumer's wait when the body will not be complete.
@@ -40,8 +39,6 @@ final class UploadBuffers: @unchecked Sendable {
     /// The producer's buffer being filled (the producer's alone).
     private var current: UnsafeMutableRawPointer?
     private var currentCount = 0
-    /// Bytes appended so far (the producer's alone).
-    private(set) var appendedCount: Int64 = 0
 
     deinit {
         for buffer in allocated { buffer.deallocate() }
@@ -64,7 +61,6 @@ final class UploadBuffers: @unchecked Sendable {
             (current! + currentCount).copyMemory(from: bytes.baseAddress! + done, byteCount: count)
             currentCount += count
             done += count
-            appendedCount += Int64(count)
             if currentCount == UploadBuffers.bufferSize { handOverCurrent() }
         }
     }
