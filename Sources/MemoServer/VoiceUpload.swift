@@ -52,9 +52,10 @@ final class VoiceUpload: RequestBodyReceiver {
         // their lock, see `TemporaryFile`) removes one a crash left.
         let directory = services.home.voiceDirectory
         if !FileSystem.isDirectory(directory) { try FileSystem.makeDirectory(directory) }
+        // Before the spool exists: nothing is left to remove when it throws.
+        digest = request.headers["Idempotency-Key"] == nil ? nil : try SHA256Digest()
         let spool = try TemporaryFile(in: directory, purpose: "upload")
         self.spool = spool
-        digest = request.headers["Idempotency-Key"] == nil ? nil : try SHA256Digest()
         if let length = request.declaredBodyLength, length > 0, length <= UInt64(Int64.max) {
             consumer = ArrivingUploadScan(buffers: buffers, spool: spool, length: Int64(length), name: shownName)
         } else {
@@ -64,9 +65,11 @@ final class VoiceUpload: RequestBodyReceiver {
 
     deinit {
         // Neither finish nor abandon came (the server is going away): the
-        // consumer's thread must not wait for bytes forever.
+        // consumer's thread must not wait for bytes forever, and the spool,
+        // once it is joined, goes as on any other failure.
         buffers.cancel()
         consumer?.cancel()
+        spool?.discard()
     }
 
     func receive(_ chunk: UnsafeRawBufferPointer) throws {

@@ -128,6 +128,21 @@ final class VoiceUploadTests: XCTestCase {
         XCTAssertEqual(server.curl("GET", "/api/v1/voice").array.count, 0)
     }
 
+    func testAServerStoppingMidBodyLeavesNoTemporary() throws {
+        let server = try APITestServer()
+        server.onboard()
+        let audio = Array(Self.wav(size: 4 * UploadBuffers.bufferSize))
+        let port = server.server.boundAddress!.port
+        let connection = try RawHTTPConnection(host: "127.0.0.1", port: port)
+        connection.send("POST /api/v1/voice HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                        + "Authorization: Bearer \(server.token)\r\nContent-Type: audio/wav\r\n"
+                        + "Content-Length: \(audio.count)\r\n\r\n")
+        connection.send(Array(audio.prefix(2 * UploadBuffers.bufferSize + 5)))
+        XCTAssertTrue(waitFor { self.libraryFiles(server).count == 1 }, "no spool: \(libraryFiles(server))")
+        server.server.stop(gracePeriod: 1)
+        XCTAssertTrue(waitFor { self.libraryFiles(server).isEmpty }, "the spool stayed: \(libraryFiles(server))")
+    }
+
     // MARK: - Private
 
     /// Runs `body` with this process's file size limit at `bytes` (SIGXFSZ
