@@ -34,11 +34,15 @@ final class VoiceUpload: RequestBodyReceiver {
     /// The thread that writes the spool: the scan itself when the length is
     /// declared, else a plain writer.
     private var consumer: UploadConsumer?
-    /// The body's SHA-256 as it arrives, when the request has an
+    /// The body's XXH3-128 as it arrives, when the request has an
     /// `Idempotency-Key`: a retry with the same key must be the same audio
-    /// (it is never held in memory). Only then: hashing an hour of WAV
-    /// took a second, six times the import's own time.
-    private let digest: SHA256Digest?
+    /// (it is never held in memory). XXH3, not the SHA-256 other bodies
+    /// get: libsodium's SHA-256 of an hour of WAV took a second on the
+    /// polling thread, six times the import's own time; and the digest only
+    /// tells one client's retry from its own other body under the same key
+    /// and target (`IdempotencyCache`), where a collision could only hand a
+    /// client its own earlier answer.
+    private let digest: StreamingChecksum?
 
     init(services: ServerServices, request: Request) throws {
         self.services = services
@@ -52,8 +56,7 @@ final class VoiceUpload: RequestBodyReceiver {
         // their lock, see `TemporaryFile`) removes one a crash left.
         let directory = services.home.voiceDirectory
         if !FileSystem.isDirectory(directory) { try FileSystem.makeDirectory(directory) }
-        // Before the spool exists: nothing is left to remove when it throws.
-        digest = request.headers["Idempotency-Key"] == nil ? nil : try SHA256Digest()
+        digest = request.headers["Idempotency-Key"] == nil ? nil : StreamingChecksum()
         let spool = try TemporaryFile(in: directory, purpose: "upload")
         self.spool = spool
         if let length = request.declaredBodyLength, length > 0, length <= UInt64(Int64.max) {
@@ -74,7 +77,7 @@ final class VoiceUpload: RequestBodyReceiver {
 
     func receive(_ chunk: UnsafeRawBufferPointer) throws {
         guard spool != nil, chunk.count > 0 else { return }
-        digest?.update(chunk)
+        digest?.update(chunk.baseAddress!, count: chunk.count)
         try buffers.append(chunk)
     }
 
@@ -97,7 +100,7 @@ final class VoiceUpload: RequestBodyReceiver {
             if !isTaken { spool.discard() }
         }
         // A retried upload gets the first answer and makes no second memo.
-        return try services.idempotency.perform(request, bodyDigest: digest?.finish() ?? []) {
+        return try services.idempotency.perform(request, bodyDigest: digest.map { Array($0.hexDigest.utf8) } ?? []) {
             // Every byte is in the spool before the import reads or renames it.
             isJoined = true
             let scanned = try consumer.finish()
