@@ -68,10 +68,10 @@ final class ArrivingUploadScan: UploadConsumer, @unchecked Sendable {
     }
 }
 
-/// The body as the scan's `ByteSource`: read front to back from the queue,
-/// and re-read, where the decoder seeks back, from the spool, which holds
-/// every byte handed out before (`TeeStream` copies each first read there
-/// before it reads on).
+/// The body as the scan's `ByteSource`: lent front to back straight from
+/// the queue's buffers (the scan's copy writes each to the spool before it
+/// asks for more), and re-read, where the decoder seeks back, from the
+/// spool, which then holds every byte lent before.
 private final class QueuedBodySource: ByteSource, @unchecked Sendable {
     let length: Int64
     private let buffers: UploadBuffers
@@ -89,46 +89,44 @@ private final class QueuedBodySource: ByteSource, @unchecked Sendable {
         self.length = length
     }
 
-    func read(at offset: Int64, into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
-        guard offset >= 0, offset < length, count > 0 else { return 0 }
-        if offset < handedOut { return try reread(at: offset, into: buffer, count: min(Int64(count), handedOut - offset)) }
+    func lend(at offset: Int64, count: Int) throws -> UnsafeRawBufferPointer? {
+        guard offset >= handedOut else { return nil }
         guard offset == handedOut else {
             throw MemoError(.internalFailure, en: "the scan skipped bytes of the upload", ko: "스캔이 업로드의 일부를 건너뛰었습니다")
         }
-        let wanted = Int(min(Int64(count), length - offset))
-        var done = 0
-        while done < wanted {
-            if current == nil {
-                do {
-                    guard let next = try buffers.next() else { break }
-                    current = next
-                    usedOfCurrent = 0
-                } catch is UploadBuffers.CutOff {
-                    throw MemoError(.badInput, en: "the upload was cut off", ko: "업로드가 중간에 끊겼습니다")
-                }
+        // What was lent before is in the spool now: its buffer can be filled again.
+        if let current, usedOfCurrent == current.count { release() }
+        guard offset < length, count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        if current == nil {
+            do {
+                guard let next = try buffers.next() else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+                current = next
+                usedOfCurrent = 0
+            } catch is UploadBuffers.CutOff {
+                throw MemoError(.badInput, en: "the upload was cut off", ko: "업로드가 중간에 끊겼습니다")
             }
-            let piece = min(wanted - done, current!.count - usedOfCurrent)
-            (buffer + done).copyMemory(from: current!.start + usedOfCurrent, byteCount: piece)
-            usedOfCurrent += piece
-            done += piece
-            if usedOfCurrent == current!.count { release() }
         }
-        handedOut += Int64(done)
-        return done
+        let piece = Int(min(Int64(min(count, current!.count - usedOfCurrent)), length - offset))
+        let lent = UnsafeRawBufferPointer(start: current!.start + usedOfCurrent, count: piece)
+        usedOfCurrent += piece
+        handedOut += Int64(piece)
+        return lent
     }
 
-    /// Gives the buffer being read back to the queue.
-    func release() {
-        if let current { buffers.recycle(current) }
-        current = nil
-    }
-
-    private func reread(at offset: Int64, into buffer: UnsafeMutableRawPointer, count: Int64) throws -> Int {
+    /// Only the part already lent, from the spool (`lend` serves the rest).
+    func read(at offset: Int64, into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        guard offset >= 0, offset < handedOut, count > 0 else { return 0 }
         while true {
-            let result = pread(descriptor, buffer, Int(count), off_t(offset))
+            let result = pread(descriptor, buffer, Int(min(Int64(count), handedOut - offset)), off_t(offset))
             if result >= 0 { return result }
             if errno == EINTR { continue }
             throw FileSystem.storageError(.reading, path)
         }
+    }
+
+    /// Gives the buffer being lent back to the queue.
+    func release() {
+        if let current { buffers.recycle(current) }
+        current = nil
     }
 }

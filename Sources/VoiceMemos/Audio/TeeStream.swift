@@ -32,6 +32,8 @@ public final class TeeStream {
     /// How a failed write names the copy.
     let copyPath: String
     private let buffer: UnsafeMutableRawPointer
+    /// The chunk being read: `buffer`, or bytes the source lent (`ByteSource.lend`).
+    private var chunk: UnsafeRawPointer
     private var bufferStart: Int64 = 0
     private var bufferCount = 0
     private(set) var position: Int64 = 0
@@ -57,6 +59,7 @@ public final class TeeStream {
         self.copyPath = copyPath
         self.chunkSize = max(1, chunkSize)
         buffer = UnsafeMutableRawPointer.allocate(byteCount: self.chunkSize, alignment: 64)
+        chunk = UnsafeRawPointer(buffer)
     }
 
     deinit { buffer.deallocate() }
@@ -110,7 +113,7 @@ public final class TeeStream {
             }
             let offsetInBuffer = Int(position - bufferStart)
             let available = min(wanted - done, bufferCount - offsetInBuffer)
-            (pointer + done).copyMemory(from: buffer + offsetInBuffer, byteCount: available)
+            (pointer + done).copyMemory(from: chunk + offsetInBuffer, byteCount: available)
             done += available
             position += Int64(available)
         }
@@ -134,7 +137,13 @@ public final class TeeStream {
         guard failure == nil else { return 0 }
         let count: Int
         do {
-            count = try source.read(at: offset, into: buffer, count: chunkSize)
+            if let lent = try source.lend(at: offset, count: chunkSize) {
+                count = lent.count
+                chunk = lent.baseAddress ?? UnsafeRawPointer(buffer)
+            } else {
+                count = try source.read(at: offset, into: buffer, count: chunkSize)
+                chunk = UnsafeRawPointer(buffer)
+            }
         } catch {
             failure = error
             return 0
@@ -144,14 +153,14 @@ public final class TeeStream {
         let end = offset + Int64(count)
         if end > highWater {
             let skip = Int(highWater - offset)
-            record(buffer + skip, count: count - skip)
+            record(chunk + skip, count: count - skip)
             highWater = end
         }
         return failure == nil ? count : 0
     }
 
     /// Feeds first-read bytes to the checksum and the copy.
-    private func record(_ bytes: UnsafeMutableRawPointer, count: Int) {
+    private func record(_ bytes: UnsafeRawPointer, count: Int) {
         if head.count < 64 {
             head.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: min(count, 64 - head.count)))
         }
