@@ -10,8 +10,8 @@ import VoiceMemos
 /// still arriving: the same one pass as `voice import`, reading the body
 /// from `UploadBuffers` instead of a file. The polling thread only receives
 /// and queues; this thread decodes and writes the spool; neither waits for
-/// the other unless the queue is full or empty, and the spool is never read
-/// back for the scan.
+/// the other unless the queue is full or empty, and the spool is read back
+/// only where the decoder seeks back.
 ///
 /// Only for a body whose length the head declares: the decoder must know
 /// where the file ends before the end has arrived.
