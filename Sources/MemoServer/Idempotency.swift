@@ -12,8 +12,10 @@ import MemoKit
 ///
 /// Kept in memory for the server's life, per credential, at most `capacity`
 /// answers (the oldest forgotten first): a retry comes within seconds. Bodies
-/// are compared by their SHA-256, never kept (an import's is hundreds of
-/// megabytes, which the server streams to disk and never holds).
+/// are compared by a digest, never kept (an import's is hundreds of
+/// megabytes, which the server streams to disk and never holds): their
+/// SHA-256, or a voice upload's XXH3-128 (see `VoiceUpload`); one target
+/// always uses the same.
 final class IdempotencyCache: @unchecked Sendable {
     let capacity = 1024
 
@@ -32,7 +34,7 @@ final class IdempotencyCache: @unchecked Sendable {
         return try perform(request, bodyDigest: try SHA256Digest.of(body), work)
     }
 
-    /// `perform` for a body streamed elsewhere, known by its SHA-256.
+    /// `perform` for a body streamed elsewhere, known by its digest.
     func perform(_ request: Request, bodyDigest body: [UInt8], _ work: () throws -> Response) throws -> Response {
         guard let key = request.headers["Idempotency-Key"] else { return try work() }
         guard (1...255).contains(key.utf8.count) else {

@@ -7,38 +7,42 @@ import MemoCore
 import MemoKit
 import VoiceMemos
 
-/// `POST /api/v1/voice`: the raw audio body, written as it comes off the
-/// socket (never held in memory) to a temporary file in the voice library's
-/// folder, which, once complete, the same one-pass scan as `voice import`
-/// reads and which then becomes the memo's file itself, renamed into place:
-/// the audio is written once, as by `voice import`. An upload that is cut
-/// off, refused or too large stores nothing: its temporary is removed, and
-/// one a crash leaves is held by no writer's lock, so the next import's
-/// sweep removes it.
+/// `POST /api/v1/voice`: the raw audio body, handed as it comes off the
+/// socket (never held whole in memory) through `UploadBuffers` to a thread
+/// that writes it to a temporary file in the voice library's folder: with a
+/// declared length the import's own one-pass scan (`ArrivingUploadScan`),
+/// which decodes and writes as `voice import` does, else a `SpoolWriter`,
+/// and the same scan reads the file once complete. The file then becomes
+/// the memo's file itself, renamed into place: the audio is written once,
+/// as by `voice import`. An upload that is cut off, refused or too large
+/// stores nothing: its temporary is removed, and one a crash leaves is held
+/// by no writer's lock, so the next import's sweep removes it.
 ///
-/// The body is written to a file before the scan rather than handed to
-/// libsndfile as it arrives because libsndfile reads by offset (it seeks,
-/// e.g. to a WAV's chunks).
+/// The polling thread only copies each piece into a buffer: writing the
+/// spool there too made it the upload's bottleneck (on tmpfs every write
+/// allocates pages), receiving and writing one after the other.
+/// The body is written to a file rather than only handed to libsndfile
+/// because libsndfile reads by offset (it seeks, e.g. to a WAV's chunks):
+/// a seek back re-reads the spool.
 final class VoiceUpload: RequestBodyReceiver {
     private let services: ServerServices
     private let request: Request
     private let options: ImportOptions
     private var spool: TemporaryFile?
-    /// The scan, running while the body arrives when its length is declared.
-    private var scan: ArrivingUploadScan?
-    /// The body's SHA-256 as it arrives, when the request has an
+    /// The body on its way from the polling thread to the spool's writer.
+    private let buffers = UploadBuffers()
+    /// The thread that writes the spool: the scan itself when the length is
+    /// declared, else a plain writer.
+    private var consumer: UploadConsumer?
+    /// The body's XXH3-128 as it arrives, when the request has an
     /// `Idempotency-Key`: a retry with the same key must be the same audio
-    /// (it is never held in memory). Only then: hashing an hour of WAV
-    /// took a second, six times the import's own time.
-    private let digest: SHA256Digest?
-    /// Body bytes not yet written: libmicrohttpd hands the body over in
-    /// pieces of its connection's read buffer (about 16 KiB), and writing
-    /// each at once, and waking the scan for each, cost an hour of WAV
-    /// 20,500 writes and 40,000 futex calls against `voice import`'s 300
-    /// writes; the server's CPU for it was 0.35-0.42 s against the
-    /// import's 0.17 s (strace -c, /proc/PID/stat).
-    private var pending: [UInt8] = []
-    private static let writeSize = 1 << 20
+    /// (it is never held in memory). XXH3, not the SHA-256 other bodies
+    /// get: libsodium's SHA-256 of an hour of WAV took a second on the
+    /// polling thread, six times the import's own time; and the digest only
+    /// tells one client's retry from its own other body under the same key
+    /// and target (`IdempotencyCache`), where a collision could only hand a
+    /// client its own earlier answer.
+    private let digest: StreamingChecksum?
 
     init(services: ServerServices, request: Request) throws {
         self.services = services
@@ -52,57 +56,54 @@ final class VoiceUpload: RequestBodyReceiver {
         // their lock, see `TemporaryFile`) removes one a crash left.
         let directory = services.home.voiceDirectory
         if !FileSystem.isDirectory(directory) { try FileSystem.makeDirectory(directory) }
+        digest = request.headers["Idempotency-Key"] == nil ? nil : StreamingChecksum()
         let spool = try TemporaryFile(in: directory, purpose: "upload")
         self.spool = spool
-        digest = request.headers["Idempotency-Key"] == nil ? nil : try SHA256Digest()
         if let length = request.declaredBodyLength, length > 0, length <= UInt64(Int64.max) {
-            scan = ArrivingUploadScan(spool: spool, length: Int64(length), name: shownName)
+            consumer = ArrivingUploadScan(buffers: buffers, spool: spool, length: Int64(length), name: shownName)
+        } else {
+            consumer = SpoolWriter(buffers: buffers, spool: spool)
         }
     }
 
     deinit {
         // Neither finish nor abandon came (the server is going away): the
-        // scan's thread must not wait for bytes forever.
-        scan?.cancel()
+        // consumer's thread must not wait for bytes forever, and the spool,
+        // once it is joined, goes as on any other failure.
+        buffers.cancel()
+        consumer?.cancel()
+        spool?.discard()
     }
 
     func receive(_ chunk: UnsafeRawBufferPointer) throws {
         guard spool != nil, chunk.count > 0 else { return }
-        digest?.update(chunk)
-        if pending.isEmpty { pending.reserveCapacity(VoiceUpload.writeSize) }
-        pending.append(contentsOf: chunk)
-        if pending.count >= VoiceUpload.writeSize { try writePending() }
-    }
-
-    /// Writes the bytes gathered so far and tells the scan they are there.
-    private func writePending() throws {
-        guard let spool, !pending.isEmpty else { return }
-        try pending.withUnsafeBytes { bytes in
-            try FileSystem.writeAll(spool.descriptor, bytes.baseAddress!, count: bytes.count, path: spool.path)
-        }
-        scan?.arrived(count: pending.count)
-        pending.removeAll(keepingCapacity: true)
+        digest?.update(chunk.baseAddress!, count: chunk.count)
+        try buffers.append(chunk)
     }
 
     func finish() throws -> Response {
-        try writePending()
-        pending = []
-        guard let spool else { throw HTTPError(status: 500, en: "the upload was already finished", ko: "업로드가 이미 끝났습니다") }
+        guard let spool, let consumer else {
+            throw HTTPError(status: 500, en: "the upload was already finished", ko: "업로드가 이미 끝났습니다")
+        }
         self.spool = nil
-        let scan = self.scan
-        self.scan = nil
+        self.consumer = nil
+        buffers.endBody()
         var isTaken = false
-        var isScanJoined = scan == nil
+        var isJoined = false
         defer {
             // A replayed answer (or a refusal) leaves the spool to no memo;
-            // the scan's thread, if not joined yet, must not outlive it.
-            if !isScanJoined { scan?.cancel() }
+            // the consumer's thread, if not joined yet, must not outlive it.
+            if !isJoined {
+                buffers.cancel()
+                consumer.cancel()
+            }
             if !isTaken { spool.discard() }
         }
         // A retried upload gets the first answer and makes no second memo.
-        return try services.idempotency.perform(request, bodyDigest: digest?.finish() ?? []) {
-            isScanJoined = true
-            let scanned = try scan?.finish()
+        return try services.idempotency.perform(request, bodyDigest: digest.map { Array($0.hexDigest.utf8) } ?? []) {
+            // Every byte is in the spool before the import reads or renames it.
+            isJoined = true
+            let scanned = try consumer.finish()
             // A connection of its own: the scan takes as long as the audio is
             // long, and must not hold the pool's writer (every other change) meanwhile.
             let store = try MemoRoutes.dedicatedWorkspace(services).voiceStore()
@@ -117,10 +118,10 @@ final class VoiceUpload: RequestBodyReceiver {
     }
 
     func abandon(_ reason: BodyFailure) {
-        pending = []
-        // The scan reads the spool: it ends before the file goes.
-        scan?.cancel()
-        scan = nil
+        // The consumer writes the spool: it ends before the file goes.
+        buffers.cancel()
+        consumer?.cancel()
+        consumer = nil
         spool?.discard()
         spool = nil
     }

@@ -49,22 +49,25 @@ public enum AudioScanner {
     /// Reads `source` once. Bytes go to `copyDescriptor` when given.
     /// - Parameters:
     ///   - name: how messages name the source.
+    ///   - copyPath: how messages name the copy (a write that fails).
     ///   - progress: called now and then with bytes read and the total.
     /// - Throws: `.badInput` for anything that is not audio libsndfile or
     ///   FFmpeg decodes in full; `.noInput` or `.storage` when reading or
     ///   copying fails; `.internalFailure` when the library the source needs
     ///   cannot be loaded.
     public static func scan(_ source: ByteSource, name: String, copyTo copyDescriptor: Int32? = nil,
+                            copyPath: String = "the copy",
                             progress: ((Int64, Int64) -> Void)? = nil) throws -> ScannedAudio {
-        try scan(source, name: name, copyTo: copyDescriptor, chunkSize: TeeStream.defaultChunkSize, progress: progress)
+        try scan(source, name: name, copyTo: copyDescriptor, copyPath: copyPath, chunkSize: TeeStream.defaultChunkSize,
+                 progress: progress)
     }
 
-    static func scan(_ source: ByteSource, name: String, copyTo copyDescriptor: Int32?, chunkSize: Int,
-                     progress: ((Int64, Int64) -> Void)?) throws -> ScannedAudio {
+    static func scan(_ source: ByteSource, name: String, copyTo copyDescriptor: Int32?, copyPath: String = "the copy",
+                     chunkSize: Int, progress: ((Int64, Int64) -> Void)?) throws -> ScannedAudio {
         guard source.length > 0 else {
             throw refusal(name, en: "the file is empty", ko: "빈 파일입니다")
         }
-        let stream = TeeStream(source: source, copyDescriptor: copyDescriptor, chunkSize: chunkSize)
+        let stream = TeeStream(source: source, copyDescriptor: copyDescriptor, copyPath: copyPath, chunkSize: chunkSize)
         let decoder: any AudioDecoder
         switch try AudioDecoders.open(stream) {
         case let .success(opened): decoder = opened

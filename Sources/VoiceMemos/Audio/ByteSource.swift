@@ -11,6 +11,15 @@ public protocol ByteSource: AnyObject {
     /// Reads up to `count` bytes at `offset` into `buffer`; 0 at the end.
     /// Throws when the medium fails, not at the end.
     func read(at offset: Int64, into buffer: UnsafeMutableRawPointer, count: Int) throws -> Int
+    /// Up to `count` bytes at `offset` where they already are in memory,
+    /// lent without a copy until the next call on the source; empty at the
+    /// end; nil when the source has none to lend there (`read` copies then).
+    func lend(at offset: Int64, count: Int) throws -> UnsafeRawBufferPointer?
+}
+
+extension ByteSource {
+    /// Files and buffers lend nothing: `read` it is.
+    public func lend(at offset: Int64, count: Int) throws -> UnsafeRawBufferPointer? { nil }
 }
 
 /// A regular file opened read-only. `pread` keeps every read independent of

@@ -29,7 +29,11 @@ public final class TeeStream {
     let checksum = StreamingChecksum()
     /// Where first-read bytes are copied; nil to checksum only (fuzzing).
     let copyDescriptor: Int32?
+    /// How a failed write names the copy.
+    let copyPath: String
     private let buffer: UnsafeMutableRawPointer
+    /// The chunk being read: `buffer`, or bytes the source lent (`ByteSource.lend`).
+    private var chunk: UnsafeRawPointer
     private var bufferStart: Int64 = 0
     private var bufferCount = 0
     private(set) var position: Int64 = 0
@@ -48,11 +52,14 @@ public final class TeeStream {
 
     /// - Parameter chunkSize: bytes per read of the source (tests make it tiny
     ///   to exercise seeks across chunks).
-    public init(source: ByteSource, copyDescriptor: Int32?, chunkSize: Int = TeeStream.defaultChunkSize) {
+    public init(source: ByteSource, copyDescriptor: Int32?, copyPath: String = "the copy",
+                chunkSize: Int = TeeStream.defaultChunkSize) {
         self.source = source
         self.copyDescriptor = copyDescriptor
+        self.copyPath = copyPath
         self.chunkSize = max(1, chunkSize)
         buffer = UnsafeMutableRawPointer.allocate(byteCount: self.chunkSize, alignment: 64)
+        chunk = UnsafeRawPointer(buffer)
     }
 
     deinit { buffer.deallocate() }
@@ -106,7 +113,7 @@ public final class TeeStream {
             }
             let offsetInBuffer = Int(position - bufferStart)
             let available = min(wanted - done, bufferCount - offsetInBuffer)
-            (pointer + done).copyMemory(from: buffer + offsetInBuffer, byteCount: available)
+            (pointer + done).copyMemory(from: chunk + offsetInBuffer, byteCount: available)
             done += available
             position += Int64(available)
         }
@@ -130,7 +137,13 @@ public final class TeeStream {
         guard failure == nil else { return 0 }
         let count: Int
         do {
-            count = try source.read(at: offset, into: buffer, count: chunkSize)
+            if let lent = try source.lend(at: offset, count: chunkSize) {
+                count = lent.count
+                chunk = lent.baseAddress ?? UnsafeRawPointer(buffer)
+            } else {
+                count = try source.read(at: offset, into: buffer, count: chunkSize)
+                chunk = UnsafeRawPointer(buffer)
+            }
         } catch {
             failure = error
             return 0
@@ -140,21 +153,21 @@ public final class TeeStream {
         let end = offset + Int64(count)
         if end > highWater {
             let skip = Int(highWater - offset)
-            record(buffer + skip, count: count - skip)
+            record(chunk + skip, count: count - skip)
             highWater = end
         }
         return failure == nil ? count : 0
     }
 
     /// Feeds first-read bytes to the checksum and the copy.
-    private func record(_ bytes: UnsafeMutableRawPointer, count: Int) {
+    private func record(_ bytes: UnsafeRawPointer, count: Int) {
         if head.count < 64 {
             head.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: min(count, 64 - head.count)))
         }
         checksum.update(bytes, count: count)
         guard let descriptor = copyDescriptor else { return }
         do {
-            try FileSystem.writeAll(descriptor, bytes, count: count)
+            try FileSystem.writeAll(descriptor, bytes, count: count, path: copyPath)
         } catch {
             failure = error
             return

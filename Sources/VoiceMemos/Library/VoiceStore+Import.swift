@@ -45,8 +45,8 @@ extension VoiceStore {
     /// or, when this throws, removed. Throws as `importFile` does.
     ///
     /// `scanned` is `AudioScanner`'s scan of `file`'s bytes when the caller
-    /// made it already, while the bytes were arriving
-    /// (`ArrivingFileByteSource`); without it the file is scanned here.
+    /// made it already, while the bytes were arriving (the scan that wrote
+    /// `file`, copying to it); without it the file is scanned here.
     public func importWritten(_ file: TemporaryFile, options: ImportOptions = ImportOptions(),
                               scanned: ScannedAudio? = nil) throws -> VoiceMemo {
         let audio: ScannedAudio
