@@ -37,7 +37,7 @@ final class APITestServer {
         var arguments = ["-X", method]
         if authorized { arguments += ["-H", "Authorization: Bearer \(token)"] }
         for header in headers { arguments += ["-H", header] }
-        if let json { arguments += ["-H", "Content-Type: application/json", "--data-binary", "@-"] }
+        if json != nil { arguments += ["-H", "Content-Type: application/json", "--data-binary", "@-"] }
         return Curl.run(arguments + [url(path)], input: json.map { Data($0.utf8) })
     }
 

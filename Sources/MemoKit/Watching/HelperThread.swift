@@ -19,7 +19,16 @@ public final class HelperThread: @unchecked Sendable {
         precondition(created == 0, "cannot start a thread (error \(created))")
     }
 
+    /// Waits for the thread to end. Called on the thread itself (the last
+    /// reference to what owns it dropped there, its deinit joining), it
+    /// cannot wait for itself: pthread_join would fail with EDEADLK and the
+    /// thread's stack would never be given back, so it is detached instead
+    /// and goes when it returns.
     public func join() {
-        pthread_join(thread, nil)
+        if pthread_equal(pthread_self(), thread) != 0 {
+            pthread_detach(thread)
+        } else {
+            pthread_join(thread, nil)
+        }
     }
 }
