@@ -54,11 +54,13 @@ final class WebAppTests: XCTestCase {
         XCTAssertNil(html.range(of: " on[a-z]+=", options: .regularExpression))
     }
 
-    func testEveryFileOfThePageTogetherIsUnder210KB() {
+    func testEveryFileOfThePageTogetherIsUnder225KB() {
         // What the page can load at most, all its screens used: a bound on
         // growth. The first load has budgets of its own (test_onboarding:
         // 165 KiB as written, 64 KiB on the wire, since the files are sent
-        // gzipped). 210, not 190: bulk select (bulk.js), the sign-in link
+        // gzipped). 225, not 210: timers offline (offlinetimers.js, 15 KB:
+        // the timer routes answered from the page's copy, issue 28) loads
+        // only when a timer route finds no server. 210, not 190: bulk select (bulk.js), the sign-in link
         // for another device (signinlink.js), and the conflict view and
         // sign-out warning (issue 28) load only when first used; the page
         // had cut comments to fit under 190, which made it harder to read
@@ -70,7 +72,7 @@ final class WebAppTests: XCTestCase {
         // draw its home-screen icon; the page itself never loads them.
         let page = WebApp.files.values.filter { !$0.name.hasSuffix(".png") }
         let total = page.reduce(0) { $0 + $1.bytes.count }
-        XCTAssertLessThan(total, 210 * 1024, "every file the page can load, together")
+        XCTAssertLessThan(total, 225 * 1024, "every file the page can load, together")
         let icons = WebApp.files.values.filter { $0.name.hasSuffix(".png") }.reduce(0) { $0 + $1.bytes.count }
         XCTAssertLessThan(icons, 16 * 1024, "the icons, flat colours: a few KB each")
     }
