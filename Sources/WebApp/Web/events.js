@@ -66,10 +66,6 @@ export function connect(to = '/api/v1/events') {
   }
 }
 
-// Whether the stream is open now: the server's own events (a countdown's
-// end) reach the page.
-export const isOpen = () => !!source && source.readyState === EventSource.OPEN;
-
 export function disconnect() {
   clearTimeout(retryTimer);
   if (source) source.close();

@@ -13,7 +13,7 @@ import * as events from './events.js';
 import { ApiError } from './api.js';
 import { lang, t } from './i18n.js';
 import { find } from './offline.js';
-import { finishedHere } from './timers.js';
+import { notify } from './timers.js';
 
 // A reading of the clocks as the protocol carries it ({wall, boot, boot_id}).
 // A browser has no boot clock: performance.now() stops while the machine
@@ -227,7 +227,7 @@ async function start(body) {
 const iso = seconds => seconds == null ? null : new Date(seconds * 1000).toISOString();
 const ms = seconds => seconds == null ? null : Math.round(seconds * 1000) / 1000;
 
-async function document(item, now) {
+async function timerDocument(item, now) {
   const v = settled(item.values, now);
   const total = elapsed(v, now), left = remaining(v, now);
   const endsAt = v.state === 'finished' ? v.ended_at : v.state === 'running' && left ? now.wall + left.seconds : null;
@@ -259,41 +259,55 @@ async function settleEnded() {
   for (const item of (await timers()).filter(item => isOver(item.values, now))) {
     const finished = await store.change(item.uid, current => restamped(current, settled(current.values, now)));
     sync.changed();
-    finishedHere(await document(finished, now));
+    notify(await timerDocument(finished, now));
+    // The list, if open, shows it ended.
+    window.dispatchEvent(new Event('memoapp:timers'));
   }
 }
 
 // The routes: `parts` the path's parts after /api/v1, `params` its query.
 export async function answer(method, parts, params, body) {
   if (parts.length === 1) {
-    if (method === 'POST') return document(await start(body || {}), reading());
+    if (method === 'POST') return timerDocument(await start(body || {}), reading());
     if (method !== 'GET') return undefined;
     await settleEnded();
     const all = ['true', '1', ''].includes(params.get('all'));
     const now = reading();
     const shown = (await timers()).filter(item => all || isActive(item.values.state))
       .sort((a, b) => a.values.created_at - b.values.created_at);
-    return Promise.all(shown.map(item => document(item, now)));
+    return Promise.all(shown.map(item => timerDocument(item, now)));
   }
   let item = await find(parts[1]);
   if (!item || item.kind !== 'timer' || item.removed) throw new ApiError(404, 'not_found', t('notKept'));
   const action = method === 'DELETE' && parts.length === 2 ? 'cancel' : method === 'POST' ? parts[2] : null;
   if (method === 'GET' && parts.length === 2) {
     await settleEnded();
-    return document(await store.get('items', item.uid), reading());
+    return timerDocument(await store.get('items', item.uid), reading());
   }
   if (!['pause', 'resume', 'lap', 'stop', 'cancel', 'dismiss'].includes(action)) return undefined;
   // Settled first, as on the hub: pausing a countdown that ran out is refused.
   await settleEnded();
   const now = reading();
   item = await store.change(item.uid, current => restamped(current, act(current, action, now)));
-  return document(await written(item), now);
+  return timerDocument(await written(item), now);
+}
+
+// The event stream went down (sync.js tells, at each of its tries to
+// connect again). Once each time, an open Timers list is drawn again, from
+// the copy: a row the server drew names an id the copy may not know.
+let down = false;
+events.on('connected', () => { down = false; });
+export function streamDown() {
+  if (!down) window.dispatchEvent(new Event('memoapp:timers'));
+  down = true;
+  return watch();
 }
 
 // The copy's running countdowns watched while the event stream is down: at
 // the first one's end (a few ms past, so that it has ended when looked at),
-// each that ran out is settled and rung. With the stream open the server's
-// own `timer.finished` rings it instead.
+// each that ran out is settled and rung. With the stream open (events.js
+// marks the body `offline` while it is not) the server's own
+// `timer.finished` rings it instead.
 let alarm = 0;
 export async function watch() {
   clearTimeout(alarm);
@@ -302,7 +316,7 @@ export async function watch() {
     .map(item => remaining(item.values, now).seconds);
   if (!left.length) return;
   alarm = setTimeout(async () => {
-    if (events.isOpen()) return;
+    if (!document.body.classList.contains('offline')) return;
     try { await settleEnded(); } catch (error) { console.warn('timers:', error.message); }
     watch();
   }, Math.min(Math.min(...left) * 1000 + 5, 2 ** 31 - 1));

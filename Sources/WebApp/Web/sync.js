@@ -78,6 +78,8 @@ export function start() {
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') soon(); });
   for (const name of ['connected', 'reconnected']) events.on(name, () => soon());
   events.on('disconnected', wentOffline);
+  // The copy's timers shown, and its countdowns rung at their end, while the server cannot.
+  events.on('disconnected', () => import('./offlinetimers.js').then(m => m.streamDown(), () => {}));
   // The gate closed again (`memoapp onboard reset`): the sync routes are behind it.
   events.on('onboarding', onboarding => { state.gated = !onboarding.completed; if (!state.gated) soon(); });
   // A change on the hub: pulled once the burst is over.

@@ -46,21 +46,18 @@ function ring() {
   } catch { /* no audio output */ }
 }
 
-// The timers this tab has rung for (uids), kept for its life and reloads:
-// an end rung offline is not rung again when the server's event for it
-// arrives once the server is back.
-const rungKey = 'memoapp.rung';
+// The uids this tab rang for, kept across reloads: an end rung offline is
+// not rung again by the server's event for it.
 function firstRing(uid) {
   let rung = [];
-  try { rung = JSON.parse(sessionStorage.getItem(rungKey)) || []; } catch { /* none kept */ }
-  if (!uid) return true;
+  try { rung = JSON.parse(sessionStorage.getItem('memoapp.rung')) || []; } catch { /* none */ }
   if (rung.includes(uid)) return false;
-  try { sessionStorage.setItem(rungKey, JSON.stringify([...rung.slice(-49), uid])); } catch { /* memory only */ }
+  try { sessionStorage.setItem('memoapp.rung', JSON.stringify([...rung.slice(-49), uid])); } catch { /* none */ }
   return true;
 }
 
-function notify(timer) {
-  if (!firstRing(timer.uid)) return;
+export function notify(timer) {
+  if (timer.uid && !firstRing(timer.uid)) return;
   const text = timer.label ? `${t('timerDone')}: ${timer.label}` : t('timerDone');
   ring();
   toast(text);
@@ -76,19 +73,6 @@ const isShown = item => isActive(item) || ((item.state === 'finished' || item.st
 // Finished countdowns ring whichever feature is open.
 events.on('timer.finished', data => notify(data.item || data));
 
-// A countdown that ended with the server away (offlinetimers.js): rung here,
-// and the list, if open, shows it ended.
-export function finishedHere(timer) {
-  notify(timer);
-  window.dispatchEvent(new Event('memoapp:timers'));
-}
-
-// The server went away: the copy's running countdowns are watched, to ring
-// at their end (loaded then, and only on the main screen: the copy is its).
-events.on('disconnected', () => {
-  if (document.body.dataset.screen === 'main') import('./offlinetimers.js').then(m => m.watch(), () => {});
-});
-
 export function mountTimers(panel) {
   const duration = h('input', { name: 'duration', autocomplete: 'off' });
   const label = h('input', { name: 'label', autocomplete: 'off', maxlength: '200' });
@@ -101,7 +85,6 @@ export function mountTimers(panel) {
   const empty = h('p', { class: 'empty' });
   let timers = [];
   let frame = 0;
-  let connected = true; // as far as this list knows: it reloads when that ends
 
   function relabel() {
     durationLabel.textContent = t('duration'); duration.placeholder = '25m';
@@ -208,12 +191,8 @@ export function mountTimers(panel) {
   }
 
   panel.append(form, list, empty);
-  // Also once when the server goes away (the stream says so at every try
-  // to reach it again): the rows then come from the copy, and their buttons
-  // act on it (a row the server drew names an id the copy may not know).
-  const off = [events.on('timer', () => load()), events.on('timer.finished', () => load()),
-    events.on('reconnected', () => { connected = true; load(); }), events.on('connected', () => { connected = true; }),
-    events.on('disconnected', () => { if (connected) { connected = false; load(); } })];
+  const off = [events.on('timer', () => load()), events.on('timer.finished', () => load()), events.on('reconnected', () => load())];
+  // The copy's word (offlinetimers.js): the server went away, or a countdown ended.
   window.addEventListener('memoapp:timers', load);
   off.push(() => window.removeEventListener('memoapp:timers', load));
   relabel();
