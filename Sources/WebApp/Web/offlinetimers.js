@@ -194,7 +194,9 @@ function duration(given) {
 }
 
 function label(text) {
-  const trimmed = text == null ? '' : String(text).trim();
+  // Trimmed of what Swift's isWhitespace trims too (U+0085 is not JavaScript
+  // whitespace): the hub refuses a label that trimming would change.
+  const trimmed = text == null ? '' : String(text).replace(/^[\s\u0085]+|[\s\u0085]+$/g, '');
   if (!trimmed) return null;
   if (/[\u0000-\u001f\u007f]/.test(trimmed)) {
     throw usage('A timer label must be one line without control characters.', '타이머 이름은 제어 문자가 없는 한 줄이어야 합니다.');
