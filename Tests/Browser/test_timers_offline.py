@@ -158,31 +158,51 @@ class TimersOffline(PhoneApp):
         self.wait(lambda d: self.rings(), message="the countdown that ended offline never rang")
         self.wait(lambda d: self.state("bell") == "finished", message="the ended countdown is not shown ended")
         self.assertEqual(self.rings(), [self.expected["done"] + ": bell"])
-        self.assertEqual(self.status().split(" · ")[0], self.expected["offline"])
-        self.assertIn(self.expected["waiting"], self.status())
-        copy = self.driver.execute_async_script(TIMERS)
-        self.assertEqual(sorted(copy), sorted([["desk", "running", 0, False], ["tea", "running", 0, True],
-                                               ["run", "paused", 2, True], ["bell", "finished", 0, True]]))
+        # The rest of what a timer can be asked: the hub's stopwatch paused
+        # and resumed, one stopped, one cancelled (gone from the list), and
+        # the ended countdown dismissed (gone too).
+        self.press("desk", "pause")
+        self.wait(lambda d: self.state("desk") == "paused", message="the hub's stopwatch did not pause")
+        self.press("desk", "resume")
+        self.wait(lambda d: self.state("desk") == "running", message="the hub's stopwatch did not resume")
+        self.start_timer("walk")
+        self.press("walk", "stop")
+        self.wait(lambda d: self.state("walk") == "stopped", message="the stopwatch did not stop")
+        self.start_timer("egg", "5m")
+        self.press("egg", "cancel")
+        self.wait(lambda d: self.row("egg") is None, message="the cancelled countdown is still listed")
         if check_screen:
             self.driver.execute_script("window.scrollTo(0, 0)")
             self.language_shot("timers-offline")
             self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
             self.language_shot("timers-offline-end")
             self.driver.execute_script("window.scrollTo(0, 0)")
+        self.press("bell", "dismiss")
+        self.wait(lambda d: self.row("bell") is None, message="the dismissed countdown is still listed")
+        self.assertEqual(self.status().split(" · ")[0], self.expected["offline"])
+        self.assertIn(self.expected["waiting"], self.status())
+        copy = self.driver.execute_async_script(TIMERS)
+        self.assertEqual(sorted(copy), sorted([["desk", "running", 0, True], ["tea", "running", 0, True],
+                                               ["run", "paused", 2, True], ["bell", "finished", 0, True],
+                                               ["walk", "stopped", 0, True], ["egg", "cancelled", 0, True]]))
 
         come_back()
         self.wait(lambda d: self.status() == self.expected["synced"], timeout=20, message=f"status: {self.status()!r}")
         # Each timer once on the hub, as the page left it.
         hub = {timer["label"]: timer for timer in self.server.memoapp("timer", "list", "--all")}
-        self.assertEqual(len(self.server.memoapp("timer", "list", "--all")), 4)
-        self.assertEqual(sorted(hub), ["bell", "desk", "run", "tea"])
+        self.assertEqual(len(self.server.memoapp("timer", "list", "--all")), 6)
+        self.assertEqual(sorted(hub), ["bell", "desk", "egg", "run", "tea", "walk"])
         self.assertEqual((hub["run"]["kind"], hub["run"]["state"], len(hub["run"]["laps"])), ("stopwatch", "paused", 2))
         self.assertLess(hub["run"]["laps"][0]["elapsed"], hub["run"]["laps"][1]["elapsed"])
         # Measured by the wall clock, as the page has no boot clock: estimated.
         self.assertTrue(hub["run"]["estimated"])
         self.assertEqual((hub["tea"]["kind"], hub["tea"]["state"], hub["tea"]["duration"]), ("countdown", "running", 600.0))
         self.assertEqual((hub["bell"]["state"], hub["bell"]["remaining"]), ("finished", 0.0))
-        self.assertEqual(hub["desk"]["state"], "running")
+        self.assertIsNotNone(hub["bell"]["seen_at"])
+        # The hub's own stopwatch, paused and resumed here: running, and
+        # estimated (the page's stretch is measured by the wall clock).
+        self.assertEqual((hub["desk"]["state"], hub["desk"]["estimated"]), ("running", True))
+        self.assertEqual((hub["walk"]["state"], hub["egg"]["state"]), ("stopped", "cancelled"))
         self.wait(lambda d: all(not entry[3] for entry in d.execute_async_script(TIMERS)), message="changes still wait")
 
         # A CLI device gets them all, as the hub has them.
@@ -190,10 +210,12 @@ class TimersOffline(PhoneApp):
         self.addCleanup(shutil.rmtree, device.home, True)
         device.sync()
         got = {timer["label"]: timer for timer in json.loads(device.run("timer", "list", "--all"))}
-        self.assertEqual(sorted(got), ["bell", "desk", "run", "tea"])
+        self.assertEqual(sorted(got), ["bell", "desk", "egg", "run", "tea", "walk"])
         self.assertEqual((got["run"]["state"], len(got["run"]["laps"])), ("paused", 2))
         self.assertEqual([lap["elapsed"] for lap in got["run"]["laps"]], [lap["elapsed"] for lap in hub["run"]["laps"]])
-        self.assertEqual((got["bell"]["state"], got["tea"]["state"]), ("finished", "running"))
+        self.assertEqual([got[label]["state"] for label in ("bell", "desk", "egg", "tea", "walk")],
+                         ["finished", "running", "cancelled", "running", "stopped"])
+        self.assertIsNotNone(got["bell"]["seen_at"])
         return hub
 
     def test_with_the_server_stopped_timers_run_and_reach_the_hub_once(self):
