@@ -49,7 +49,7 @@ public enum WebApp {
             ("fieldnotes.js", PackageResources.fieldnotes_js), ("conflictview.js", PackageResources.conflictview_js),
             ("signout.js", PackageResources.signout_js), ("bulk.js", PackageResources.bulk_js),
             ("signinlink.js", PackageResources.signinlink_js), ("voicequeue.js", PackageResources.voicequeue_js),
-            ("fullcopy.js", PackageResources.fullcopy_js),
+            ("fullcopy.js", PackageResources.fullcopy_js), ("offlinetimers.js", PackageResources.offlinetimers_js),
         ] {
             files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: EntityTag.of(bytes))
         }

@@ -45,6 +45,11 @@ class EndedTimersStay:
         with sqlite3.connect(self.server.home + "/memoapp.db") as db:
             return db.execute("SELECT seen_at FROM timers WHERE id = ?", (timer_id,)).fetchone()[0]
 
+    def press(self, selector):
+        """Clicks a row's button, found again if the list was drawn anew
+        (an action's answer and the server's event for it each reload it)."""
+        self.wait(lambda d: self.css(selector).click() or True)
+
     def reload_page(self):
         self.driver.refresh()
         self.wait(lambda d: self.css("body").get_attribute("data-ready") == "true")
@@ -64,7 +69,7 @@ class EndedTimersStay:
         self.wait(lambda d: len(self.all(".timer.countdown.state-finished")) == 1)
         timer_id = int(self.css(".timer.state-finished").get_attribute("data-id"))
         self.assertIsNone(self.seen_at(timer_id))
-        self.css(".timer.state-finished .dismiss").click()
+        self.press(".timer.state-finished .dismiss")
         self.wait(lambda d: len(self.all(".timer")) == 0)
         self.assertIsNotNone(self.seen_at(timer_id), "dismissed for the command line's main screen too")
         self.assertTrue(self.css(".timer-list + .empty").is_displayed())
@@ -73,9 +78,9 @@ class EndedTimersStay:
         self.start("", "run")
         self.wait(lambda d: len(self.all(".timer.stopwatch.state-running")) == 1)
         for laps in (1, 2, 3):
-            self.css(".timer.stopwatch .lap").click()
+            self.press(".timer.stopwatch .lap")
             self.wait(lambda d: len(self.all(".timer.stopwatch .laps li")) == laps)
-        self.css(".timer.stopwatch .stop").click()
+        self.press(".timer.stopwatch .stop")
         self.wait(lambda d: len(self.all(".timer.stopwatch.state-stopped")) == 1)
         timer_id = int(self.css(".timer.state-stopped").get_attribute("data-id"))
         stored = self.driver.execute_async_script(TIMER, timer_id)
@@ -92,14 +97,14 @@ class EndedTimersStay:
         self.reload_page()
         self.wait(lambda d: len(self.all(".timer.stopwatch.state-stopped .laps li")) == 3)
         self.assertEqual(self.css(".timer.state-stopped .clock").text, clock(stored["elapsed"]))
-        self.css(".timer.state-stopped .dismiss").click()
+        self.press(".timer.state-stopped .dismiss")
         self.wait(lambda d: len(self.all(".timer")) == 0)
         self.assertIsNotNone(self.seen_at(timer_id))
 
     def test_a_cancelled_timer_leaves_at_once(self):
         self.start("25m", "focus")
         self.wait(lambda d: len(self.all(".timer.countdown.state-running")) == 1)
-        self.css(".timer .cancel").click()
+        self.press(".timer .cancel")
         self.wait(lambda d: len(self.all(".timer")) == 0)
 
 

@@ -54,13 +54,15 @@ final class WebAppTests: XCTestCase {
         XCTAssertNil(html.range(of: " on[a-z]+=", options: .regularExpression))
     }
 
-    func testEveryFileOfThePageTogetherIsUnder230KB() {
+    func testEveryFileOfThePageTogetherIsUnder240KB() {
         // What the page can load at most, all its screens used: a bound on
         // growth. The first load has budgets of its own (test_onboarding:
         // 165 KiB as written, 64 KiB on the wire, since the files are sent
-        // gzipped). 230, not 210: the full copy sent to a hub with a new
-        // epoch (sync.js) and waiting recordings played and deleted
-        // (voicequeue.js), 6 KB, and timers offline; before them, 210, not 190: bulk select (bulk.js), the sign-in link
+        // gzipped). 240, not 210: timers offline (offlinetimers.js, 16 KB:
+        // the timer routes answered from the page's copy, loaded only when
+        // a timer route finds no server), the full copy sent to a hub with
+        // a new epoch (fullcopy.js, loaded then) and waiting recordings
+        // played and deleted (voicequeue.js), issue 28. 210, not 190: bulk select (bulk.js), the sign-in link
         // for another device (signinlink.js), and the conflict view and
         // sign-out warning (issue 28) load only when first used; the page
         // had cut comments to fit under 190, which made it harder to read
@@ -72,7 +74,7 @@ final class WebAppTests: XCTestCase {
         // draw its home-screen icon; the page itself never loads them.
         let page = WebApp.files.values.filter { !$0.name.hasSuffix(".png") }
         let total = page.reduce(0) { $0 + $1.bytes.count }
-        XCTAssertLessThan(total, 230 * 1024, "every file the page can load, together")
+        XCTAssertLessThan(total, 240 * 1024, "every file the page can load, together")
         let icons = WebApp.files.values.filter { $0.name.hasSuffix(".png") }.reduce(0) { $0 + $1.bytes.count }
         XCTAssertLessThan(icons, 16 * 1024, "the icons, flat colours: a few KB each")
     }

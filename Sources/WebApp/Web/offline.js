@@ -3,7 +3,9 @@
 // one item, and add, edit, check off, pin and remove, each written into the
 // copy with its queue entry (store.js) and sent later (sync.js). The screens
 // stay as they are: they get the documents the API would give (docs/json.md).
-// Everything else (voice, timers, search, undo) needs the server.
+// The timer routes are offlinetimers.js's, loaded the first time one is
+// asked. Everything else (search, undo, voice but what waits to upload)
+// needs the server.
 import * as store from './store.js';
 import * as sync from './sync.js';
 import { ApiError } from './api.js';
@@ -15,10 +17,11 @@ const PRIORITY = [null, 'low', 'medium', 'high'];
 export async function answer(method, path, body) {
   const [route, query = ''] = path.split('?');
   const parts = route.split('/').filter(Boolean);
-  const kind = { todos: 'todo', memos: 'memo' }[parts[0]];
+  const kind = { todos: 'todo', memos: 'memo', timers: 'timer' }[parts[0]];
   if (!kind || !(await store.hasCopy())) return undefined;
   sync.wentOffline();
   const params = new URLSearchParams(query);
+  if (kind === 'timer') return (await import('./offlinetimers.js')).answer(method, parts, params, body);
   if (parts.length === 1) {
     if (method === 'GET') return list(kind, params);
     if (method === 'POST') return document(await add(kind, body || {}));
@@ -41,7 +44,7 @@ export async function answer(method, path, body) {
 
 const now = () => Date.now() / 1000;
 
-async function find(id) {
+export async function find(id) {
   if (!/^\d+$/.test(id)) return store.get('items', id);
   return (await store.all('items')).find(item => item.id === Number(id));
 }

@@ -16,6 +16,9 @@ export const FIELDS = {
   todo: { title: ['title'], note: ['note'], priority: ['priority'], due: ['due_at', 'due_has_time'], done: ['done_at'],
     remind: ['remind_at'], repeat: ['repeat_every', 'repeat_unit', 'repeat_from', 'repeat_day'], tags: [], created: ['created_at'] },
   memo: { title: ['title'], text: ['text'], pinned: ['is_pinned'], tags: [], created: ['created_at'], conflict_of: ['conflict_of'] },
+  // Its `events` (spans and laps) are lists the hub merges as events, never by the clock.
+  timer: { created: ['kind', 'duration', 'created_at'], label: ['label'], state: ['state', 'ended_at'], todo: ['todo'],
+    seen: ['seen_at'], events: ['spans', 'laps'] },
 };
 
 const state = { offline: false, unconfirmed: false, gated: false, waiting: 0, syncedAt: 0, sent: false, running: null, again: false, started: false };
@@ -75,10 +78,12 @@ export function start() {
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') soon(); });
   for (const name of ['connected', 'reconnected']) events.on(name, () => soon());
   events.on('disconnected', wentOffline);
+  // The copy's timers shown, and its countdowns rung at their end, while the server cannot.
+  events.on('disconnected', () => import('./offlinetimers.js').then(m => m.streamDown(), () => {}));
   // The gate closed again (`memoapp onboard reset`): the sync routes are behind it.
   events.on('onboarding', onboarding => { state.gated = !onboarding.completed; if (!state.gated) soon(); });
   // A change on the hub: pulled once the burst is over.
-  for (const name of ['todo', 'memo']) events.on(name, () => soon(250));
+  for (const name of ['todo', 'memo', 'timer']) events.on(name, () => soon(250));
   // The event stream tells of the hub's changes: the timer is for a queue
   // that waits (each pull is a write transaction on the hub).
   setInterval(() => { render(); if (state.waiting) run(); }, 30000);
@@ -189,7 +194,8 @@ export function pushed(item, change, full = false) {
   const clocks = { ...known, ...Object.fromEntries(changed.map(field => [field, item.stamps[field] || stamp(record, field)])) };
   delete clocks.removed;
   const doc = { kind: item.kind, uid: item.uid, change, removed: false, values: item.values, changed, clocks };
-  if (record && !full) {
+  // A timer has no tags and no text: nothing to merge from a base.
+  if (record && !full && 'tags' in FIELDS[item.kind]) {
     doc.base = { tags: record.values.tags };
     if (item.kind === 'memo') doc.base.text = record.values.text;
   }
@@ -201,7 +207,11 @@ export function differs(kind, field, values, base) {
     const a = [...values.tags].map(x => x.toLowerCase()).sort(), b = [...base.tags].map(x => x.toLowerCase()).sort();
     return a.join('\n') !== b.join('\n');
   }
-  return FIELDS[kind][field].some(column => (values[column] ?? null) !== (base[column] ?? null));
+  return FIELDS[kind][field].some(column => {
+    const a = values[column] ?? null, b = base[column] ?? null;
+    // A timer's spans and laps: lists, equal when they hold the same.
+    return typeof a === 'object' && a !== null ? JSON.stringify(a) !== JSON.stringify(b) : a !== b;
+  });
 }
 
 // A field's stamp for a change made now: microseconds since 1970, after the
@@ -230,8 +240,8 @@ async function pull() {
     await store.transaction(['items', 'queue', 'meta'], 'readwrite', async (s, wait) => {
       const waiting = new Set((await wait(s.queue.getAll())).map(entry => entry.uid));
       for (const c of page.changes) {
-        // Timers and voice memos sync between homes, not into the page's
-        // copy: offline it shows and changes to-dos and memos only.
+        // Voice memos sync between homes, not into the page's copy (what
+        // waits offline is audio to upload: voicequeue.js).
         if (!(c.kind in FIELDS)) continue;
         if (waiting.has(c.uid)) continue;
         if (c.removed) { s.items.delete(c.uid); continue; }

@@ -2,7 +2,8 @@
 // runs from the figures of the last document received (elapsed/remaining at
 // the moment it was made) plus the time since, so no clock skew between
 // browser and server matters. A countdown's end (`timer.finished`) rings a
-// tone and shows a notification, on whichever tab the user is.
+// tone and shows a notification, on whichever tab the user is. Without the
+// server the page's copy answers (offlinetimers.js), and rings an end itself.
 //
 // As on the command line's main screen, a timer that ended is not thrown
 // away: a finished countdown and a stopped stopwatch (its time and every
@@ -45,7 +46,18 @@ function ring() {
   } catch { /* no audio output */ }
 }
 
-function notify(timer) {
+// The uids this tab rang for, kept across reloads: an end rung offline is
+// not rung again by the server's event for it.
+function firstRing(uid) {
+  let rung = [];
+  try { rung = JSON.parse(sessionStorage.getItem('memoapp.rung')) || []; } catch { /* none */ }
+  if (rung.includes(uid)) return false;
+  try { sessionStorage.setItem('memoapp.rung', JSON.stringify([...rung.slice(-49), uid])); } catch { /* none */ }
+  return true;
+}
+
+export function notify(timer) {
+  if (timer.uid && !firstRing(timer.uid)) return;
   const text = timer.label ? `${t('timerDone')}: ${timer.label}` : t('timerDone');
   ring();
   toast(text);
@@ -180,6 +192,9 @@ export function mountTimers(panel) {
 
   panel.append(form, list, empty);
   const off = [events.on('timer', () => load()), events.on('timer.finished', () => load()), events.on('reconnected', () => load())];
+  // The copy's word (offlinetimers.js): the server went away, or a countdown ended.
+  window.addEventListener('memoapp:timers', load);
+  off.push(() => window.removeEventListener('memoapp:timers', load));
   relabel();
   frame = requestAnimationFrame(tick);
   return { relabel, destroy() { off.forEach(f => f()); cancelAnimationFrame(frame); } };
