@@ -50,6 +50,7 @@ public enum WebApp {
             ("signout.js", PackageResources.signout_js), ("bulk.js", PackageResources.bulk_js),
             ("signinlink.js", PackageResources.signinlink_js), ("voicequeue.js", PackageResources.voicequeue_js),
             ("fullcopy.js", PackageResources.fullcopy_js), ("offlinetimers.js", PackageResources.offlinetimers_js),
+            ("wav.js", PackageResources.wav_js),
         ] {
             files[name] = File(name: name, contentType: contentType(of: name), bytes: bytes, etag: EntityTag.of(bytes))
         }

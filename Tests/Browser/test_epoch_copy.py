@@ -48,10 +48,10 @@ class EpochCopy(PhoneApp):
     def test_a_change_waiting_meets_the_restored_hub_and_everything_goes_back(self):
         # The push meets the new epoch (409 sync_epoch_changed).
         memo = self.restored_while_away()
-        # The add form, unfolded while typing, folds when the focus leaves
-        # it and moves the rows: left first, so the tap lands on the row.
-        self.driver.execute_script("document.activeElement && document.activeElement.blur()")
-        self.row("water plants").find_element(By.CSS_SELECTOR, ".check").click()
+        # Clicked in the page, not tapped at a point: the add form, unfolded
+        # while typing, folds (animated) when the focus leaves it and moves
+        # the rows under a tap. What is tested here is the sync, not the tap.
+        self.driver.execute_script("arguments[0].click()", self.row("water plants").find_element(By.CSS_SELECTOR, ".check"))
         self.wait(lambda d: self.status() == self.expected["waiting1"], message=f"status: {self.status()!r}")
         self.restart_server()
         self.wait(lambda d: self.status() == self.expected["synced"], timeout=20, message=f"status: {self.status()!r}")

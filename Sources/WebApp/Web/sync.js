@@ -246,7 +246,9 @@ async function pull() {
         if (waiting.has(c.uid)) continue;
         if (c.removed) { s.items.delete(c.uid); continue; }
         const known = await wait(s.items.get(c.uid));
-        s.items.put({ uid: c.uid, kind: c.kind, id: known ? known.id : undefined, seq: c.seq, values: c.values,
+        const id = (known && known.id) ?? shownIds.get(c.uid);
+        shownIds.delete(c.uid);
+        s.items.put({ uid: c.uid, kind: c.kind, id, seq: c.seq, values: c.values,
           record: { values: c.values, clocks: c.clocks }, stamps: {} });
       }
       s.meta.put(page.cursor, 'cursor');
@@ -257,14 +259,19 @@ async function pull() {
 }
 
 // The ids of items a list showed (rows name them by id), kept in the copy
-// for rows shown before the server went away.
+// for rows shown before the server went away. A row shown before the copy
+// had its item (the list answered before the pull that brings it) has its
+// id kept here until that pull writes the item: else, offline, the row's
+// actions named an id the copy did not know ("Not on this device").
+const shownIds = new Map();
 export async function rememberIds(items) {
   if (!state.started || !items.length || !items[0].uid) return;
   try {
     await store.transaction(['items'], 'readwrite', async (s, wait) => {
       for (const item of items) {
         const known = await wait(s.items.get(item.uid));
-        if (known && known.id !== item.id) { known.id = item.id; s.items.put(known); }
+        if (!known) shownIds.set(item.uid, item.id);
+        else if (known.id !== item.id) { known.id = item.id; s.items.put(known); }
       }
     });
   } catch { /* the copy is a help, not a need */ }
