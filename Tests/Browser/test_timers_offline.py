@@ -12,9 +12,8 @@ import shutil
 import unittest
 
 import axe
-from phone_app import PhoneApp
+from phone_app import CliDevice, PhoneApp
 from support import BrowserTest
-from test_conflict_view import CliDevice
 
 # The timers in the page's copy: [label, state, laps, waiting] each.
 TIMERS = """
