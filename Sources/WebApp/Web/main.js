@@ -197,7 +197,10 @@ function showMain(tab = sessionStorage.getItem('memoapp.tab') || 'todos') {
   document.body.dataset.screen = 'main';
   events.connect();
   loadSync().then(sync => { connection.after(sync.statusLine()); sync.start(); });
+  // Loaded while the server is there, as the copy's answers are: fetched
+  // once it is gone, they would fail wherever no service worker holds them.
   loadOffline().catch(() => {});
+  import('./offlinetimers.js').catch(() => {});
   open(active);
   screen = { kind: 'main', close: () => {
     offLang(); offBars(); offKeys(); search.destroy(); window.removeEventListener('memoapp:tag', showTag);
