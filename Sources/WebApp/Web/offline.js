@@ -3,8 +3,8 @@
 // one item, and add, edit, check off, pin and remove, each written into the
 // copy with its queue entry (store.js) and sent later (sync.js). The screens
 // stay as they are: they get the documents the API would give (docs/json.md).
-// The timer routes are offlinetimers.js's, loaded the first time one is
-// asked. Everything else (search, undo, voice but what waits to upload)
+// The timer routes are offlinetimers.js's (main.js loads it with the main
+// screen, as it loads this). Everything else (search, undo, voice but what waits to upload)
 // needs the server.
 import * as store from './store.js';
 import * as sync from './sync.js';
